@@ -1,0 +1,97 @@
+# dmamap — front door. `make demo`, `make test`, `make bench`, `make install`.
+# SAN=1 builds everything with ASan+UBSan into build-asan/; TSAN=1 into build-tsan/.
+
+PREFIX ?= /usr/local
+CC ?= cc
+V ?= 0
+
+ifeq ($(SAN),1)
+BUILD := build-asan
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+else ifeq ($(TSAN),1)
+BUILD := build-tsan
+SANFLAGS := -fsanitize=thread
+else
+BUILD := build
+SANFLAGS :=
+endif
+
+OPT ?= -O2
+CFLAGS_BASE := -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+	-Wno-missing-field-initializers -g $(OPT) -fPIC -fvisibility=hidden \
+	-pthread -Iinclude $(SANFLAGS)
+override CFLAGS := $(CFLAGS_BASE) $(CFLAGS)
+LDLIBS := -pthread -lm
+
+LIB_SRCS := $(sort $(wildcard src/core/*.c src/ops/*.c src/mm/*.c src/platform/*.c \
+	src/platform/sim/*.c src/platform/host/*.c src/debug/*.c src/models/*.c))
+DRV_SRCS := $(sort $(wildcard drivers/*.c))
+TOOL_SRCS := $(sort $(wildcard tools/*.c))
+TEST_SRCS := $(sort $(wildcard tests/test_*.c))
+BENCH_SRCS := $(sort $(wildcard bench/*.c))
+
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+DRV_OBJS := $(DRV_SRCS:%.c=$(BUILD)/%.o)
+TOOL_OBJS := $(TOOL_SRCS:%.c=$(BUILD)/%.o)
+TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/tests/tap.o
+BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/%.o)
+
+SONAME := libdmamap.so.0
+STATIC := $(BUILD)/libdmamap.a
+SHARED := $(BUILD)/$(SONAME)
+CLI := $(BUILD)/dmamap
+TESTS := $(BUILD)/dmamap-tests
+
+.PHONY: all deps demo test bench install uninstall clean check-san
+all: $(STATIC) $(SHARED) $(CLI)
+
+deps:
+	@sh mk/deps.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	$(CLI) demo
+
+test: deps
+	@$(MAKE) --no-print-directory $(TESTS) $(CLI) $(SHARED)
+	@sh tests/run.sh $(BUILD)
+
+bench: deps
+	@$(MAKE) --no-print-directory $(CLI)
+	$(CLI) bench
+
+$(BUILD)/%.o: %.c $(wildcard include/dmamap/*.h include/dmamap/hw/*.h src/*.h src/*/*.h drivers/*.h tests/*.h)
+	@mkdir -p $(dir $@)
+	$(if $(filter 1,$(V)),,@echo "  CC $<";) $(CC) $(CFLAGS) -c $< -o $@
+
+$(STATIC): $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(SHARED): $(LIB_OBJS) mk/dmamap.map
+	$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=mk/dmamap.map \
+		-o $@ $(LIB_OBJS) $(LDLIBS)
+	ln -sf $(SONAME) $(BUILD)/libdmamap.so
+
+$(CLI): $(TOOL_OBJS) $(DRV_OBJS) $(BENCH_OBJS) $(STATIC)
+	$(CC) $(CFLAGS) -o $@ $(TOOL_OBJS) $(DRV_OBJS) $(BENCH_OBJS) $(STATIC) $(LDLIBS)
+
+$(TESTS): $(TEST_OBJS) $(DRV_OBJS) $(STATIC)
+	$(CC) $(CFLAGS) -o $@ $(TEST_OBJS) $(DRV_OBJS) $(STATIC) $(LDLIBS)
+
+install: $(STATIC) $(SHARED) $(CLI)
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/dmamap/hw $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libdmamap.so
+	install -m 644 include/dmamap/*.h $(DESTDIR)$(PREFIX)/include/dmamap/
+	install -m 644 include/dmamap/hw/*.h $(DESTDIR)$(PREFIX)/include/dmamap/hw/
+	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|' mk/dmamap.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/dmamap.pc
+
+uninstall:
+	rm -rf $(DESTDIR)$(PREFIX)/include/dmamap $(DESTDIR)$(PREFIX)/lib/libdmamap.* \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig/dmamap.pc $(DESTDIR)$(PREFIX)/bin/dmamap
+
+clean:
+	rm -rf build build-asan build-tsan

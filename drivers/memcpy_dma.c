@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+#include <string.h>
+#include "memcpy_dma.h"
+
+static const char *const bug_names[MCDMA_BUG_COUNT] = {
+	"none", "missing-sync", "wrong-direction", "cpu-write-while-mapped",
+	"shared-cacheline",
+};
+
+const char *mcdma_bug_name(enum mcdma_bug bug)
+{
+	return (unsigned int)bug < MCDMA_BUG_COUNT ? bug_names[bug] : "?";
+}
+
+int mcdma_bug_parse(const char *name, enum mcdma_bug *bug)
+{
+	for (unsigned int i = 0; i < MCDMA_BUG_COUNT; i++) {
+		if (!strcmp(name, bug_names[i])) {
+			*bug = (enum mcdma_bug)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int mcdma_probe(struct mcdma *m, struct device *dev, unsigned int ring_size)
+{
+	uint32_t id = 0;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	if (!ring_size || (ring_size & (ring_size - 1)))
+		return -EINVAL;
+	ret = dmamap_mmio_read32(dev, MCE_REG_ID, &id);
+	if (ret)
+		return ret;
+	if (id != MCE_ID)
+		return -ENODEV;
+	m->ring = dma_alloc_coherent(dev, ring_size * sizeof(struct mce_desc),
+				     &m->ring_dma, GFP_KERNEL);
+	if (!m->ring)
+		return -ENOMEM;
+	m->dev = dev;
+	m->ring_size = ring_size;
+	dmamap_mmio_write32(dev, MCE_REG_CTRL, MCE_CTRL_RESET);
+	dmamap_mmio_write32(dev, MCE_REG_RING_LO, (uint32_t)m->ring_dma);
+	dmamap_mmio_write32(dev, MCE_REG_RING_HI, (uint32_t)(m->ring_dma >> 32));
+	dmamap_mmio_write32(dev, MCE_REG_RING_SIZE, ring_size);
+	dmamap_mmio_write32(dev, MCE_REG_CTRL, MCE_CTRL_ENABLE);
+	return 0;
+}
+
+void mcdma_remove(struct mcdma *m)
+{
+	if (!m->ring)
+		return;
+	dmamap_mmio_write32(m->dev, MCE_REG_CTRL, 0);
+	dma_free_coherent(m->dev, m->ring_size * sizeof(struct mce_desc), m->ring,
+			  m->ring_dma);
+	m->ring = NULL;
+}
+
+/* Queue one descriptor; the ring is coherent, so no sync is needed for it. */
+static volatile struct mce_desc *queue(struct mcdma *m, dma_addr_t dst,
+				       dma_addr_t src, uint32_t len)
+{
+	volatile struct mce_desc *d = &m->ring[m->tail & (m->ring_size - 1)];
+
+	d->src = src;
+	d->dst = dst;
+	d->len = len;
+	d->status = 0;
+	d->ctrl = MCE_DESC_VALID;
+	m->tail++;
+	return d;
+}
+
+static int kick_and_wait(struct mcdma *m, volatile struct mce_desc *first,
+			 unsigned int n)
+{
+	int ret = 0;
+
+	dmamap_mmio_write32(m->dev, MCE_REG_TAIL, m->tail);
+	/* The engine completes in the doorbell write; check every status word. */
+	for (unsigned int i = 0; i < n; i++) {
+		volatile struct mce_desc *d =
+			&m->ring[((uint32_t)(first - m->ring) + i) & (m->ring_size - 1)];
+
+		if (!(d->status & MCE_DESC_DONE) || (d->status & MCE_DESC_FAULT))
+			ret = -EIO;
+	}
+	return ret;
+}
+
+int mcdma_copy_dma(struct mcdma *m, dma_addr_t dst, dma_addr_t src, uint32_t len)
+{
+	return kick_and_wait(m, queue(m, dst, src, len), 1);
+}
+
+int mcdma_copy_buf(struct mcdma *m, void *dst, void *src, size_t len,
+		   const void *fill, void *seen, enum mcdma_bug bug)
+{
+	enum dma_data_direction dst_dir =
+		bug == MCDMA_BUG_WRONG_DIRECTION ? DMA_TO_DEVICE : DMA_FROM_DEVICE;
+	dma_addr_t s, d;
+	int ret;
+
+	if (fill && bug != MCDMA_BUG_MISSING_SYNC)
+		memcpy(src, fill, len);
+	s = dma_map_single(m->dev, src, len, DMA_TO_DEVICE);
+	if (dma_mapping_error(m->dev, s))
+		return -ENOMEM;
+	d = dma_map_single(m->dev, dst, len, dst_dir);
+	if (dma_mapping_error(m->dev, d)) {
+		dma_unmap_single(m->dev, s, len, DMA_TO_DEVICE);
+		return -ENOMEM;
+	}
+	if (fill && bug == MCDMA_BUG_MISSING_SYNC)
+		memcpy(src, fill, len); /* ...and no dma_sync_single_for_device() */
+	ret = mcdma_copy_dma(m, d, s, (uint32_t)len);
+	if (bug == MCDMA_BUG_CPU_WRITE_WHILE_MAPPED)
+		memset(dst, MCDMA_STAMP, len < MCDMA_STAMP_LEN ? len : MCDMA_STAMP_LEN);
+	if (bug == MCDMA_BUG_SHARED_CACHELINE)
+		((volatile uint8_t *)dst)[len] ^= 0xff; /* a field of ours next to dst */
+	if (bug == MCDMA_BUG_MISSING_SYNC && seen)
+		memcpy(seen, dst, len); /* consumed with no dma_sync_single_for_cpu() */
+	dma_unmap_single(m->dev, d, len, dst_dir);
+	dma_unmap_single(m->dev, s, len, DMA_TO_DEVICE);
+	if (bug != MCDMA_BUG_MISSING_SYNC && seen)
+		memcpy(seen, dst, len);
+	return ret;
+}
+
+int mcdma_copy_sg(struct mcdma *m, struct scatterlist *dst,
+		  struct scatterlist *src, int nents)
+{
+	volatile struct mce_desc *first = NULL;
+	struct scatterlist *ds, *ss;
+	int nd, ns, i, ret;
+
+	ns = dma_map_sg(m->dev, src, nents, DMA_TO_DEVICE);
+	if (!ns)
+		return -ENOMEM;
+	nd = dma_map_sg(m->dev, dst, nents, DMA_FROM_DEVICE);
+	if (!nd) {
+		dma_unmap_sg(m->dev, src, nents, DMA_TO_DEVICE);
+		return -ENOMEM;
+	}
+	if (nd != ns || (unsigned int)nd > m->ring_size) {
+		ret = -EINVAL;
+		goto out;
+	}
+	ds = dst;
+	for_each_sg(src, ss, ns, i) {
+		volatile struct mce_desc *q =
+			queue(m, sg_dma_address(ds), sg_dma_address(ss), sg_dma_len(ss));
+
+		if (!first)
+			first = q;
+		ds = sg_next(ds);
+	}
+	ret = kick_and_wait(m, first, (unsigned int)ns);
+out:
+	dma_unmap_sg(m->dev, dst, nents, DMA_FROM_DEVICE);
+	dma_unmap_sg(m->dev, src, nents, DMA_TO_DEVICE);
+	return ret;
+}

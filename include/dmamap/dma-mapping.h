@@ -1,0 +1,569 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The driver-facing DMA API, with the kernel's names, types and return
+ * conventions (Documentation/core-api/dma-api.rst). A driver written against
+ * this header alone runs on any simulated board and on the host.
+ *
+ * Error conventions: calls that return a DMA address return
+ * DMA_MAPPING_ERROR; calls that return a CPU pointer return NULL; actions
+ * return 0 or a negative errno; dma_map_sg() returns 0 on failure (the
+ * kernel's rule) while dma_map_sgtable() returns a negative errno.
+ * Every failure also counts in the device's stats and, with the checker
+ * on, is reported (and aborts in strict mode).
+ */
+#ifndef DMAMAP_DMA_MAPPING_H
+#define DMAMAP_DMA_MAPPING_H
+
+#include <errno.h>
+#include <dmamap/types.h>
+#include <dmamap/dma-direction.h>
+#include <dmamap/page.h>
+#include <dmamap/scatterlist.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DMA_MAPPING_ERROR (~(dma_addr_t)0)
+#define DMA_BIT_MASK(n) (((n) >= 64) ? ~0ULL : ((1ULL << (n)) - 1))
+
+/* Attributes (dma-attributes.rst), kernel bit values. */
+#define DMA_ATTR_WEAK_ORDERING (1UL << 1)
+#define DMA_ATTR_WRITE_COMBINE (1UL << 2)
+#define DMA_ATTR_NO_KERNEL_MAPPING (1UL << 4)
+#define DMA_ATTR_SKIP_CPU_SYNC (1UL << 5)
+#define DMA_ATTR_FORCE_CONTIGUOUS (1UL << 6)
+#define DMA_ATTR_ALLOC_SINGLE_PAGES (1UL << 7)
+#define DMA_ATTR_NO_WARN (1UL << 8)
+#define DMA_ATTR_PRIVILEGED (1UL << 9)
+
+struct dma_map_ops;
+
+/* Page protection bits for vm_area_struct.vm_page_prot (mmap PROT_* values). */
+#define DMAMAP_PROT_READ 0x1UL
+#define DMAMAP_PROT_WRITE 0x2UL
+
+/*
+ * The user mapping dma_mmap_attrs() fills. vm_start == 0 lets the library
+ * choose the address (written back to vm_start/vm_end); vm_end - vm_start
+ * is the length; vm_pgoff is the first page of the buffer to map.
+ * Release with dmamap_munmap().
+ */
+struct vm_area_struct {
+	unsigned long vm_start;
+	unsigned long vm_end;
+	unsigned long vm_pgoff;
+	unsigned long vm_page_prot;
+};
+
+/* ---- streaming mappings ---------------------------------------------- */
+
+/**
+ * dma_map_page_attrs() - give part of a page to a device
+ * @dev: device
+ * @page: first page of the buffer
+ * @offset: offset of the buffer in @page
+ * @size: length in bytes
+ * @dir: DMA_TO_DEVICE, DMA_FROM_DEVICE or DMA_BIDIRECTIONAL
+ * @attrs: DMA_ATTR_* (DMA_ATTR_SKIP_CPU_SYNC skips cache maintenance)
+ *
+ * After this call the device owns the buffer until dma_unmap_page_attrs()
+ * or dma_sync_single_for_cpu().
+ *
+ * Return: the device address, or DMA_MAPPING_ERROR for a NULL device or
+ * page, an invalid direction, a zero size, memory the device cannot reach,
+ * or an injected fault.
+ */
+DMAMAP_API dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
+					 size_t offset, size_t size,
+					 enum dma_data_direction dir,
+					 unsigned long attrs);
+
+/**
+ * dma_unmap_page_attrs() - take a buffer back from the device
+ * @dev: device
+ * @addr: address from dma_map_page_attrs()
+ * @size: the size that was mapped
+ * @dir: the direction that was mapped
+ * @attrs: DMA_ATTR_*
+ *
+ * An address that is not a live mapping, an invalid direction or size is
+ * counted and reported; nothing else happens.
+ */
+DMAMAP_API void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr,
+				     size_t size, enum dma_data_direction dir,
+				     unsigned long attrs);
+
+/**
+ * dma_map_single_attrs() - give a linear-map buffer to a device
+ * @dev: device
+ * @ptr: CPU address (linear map: sim RAM from dmamap_kmalloc(), or host memory)
+ * @size: length
+ * @dir: direction
+ * @attrs: DMA_ATTR_*
+ *
+ * Built on dma_map_page_attrs().
+ *
+ * Return: as dma_map_page_attrs(); DMA_MAPPING_ERROR for a NULL @ptr too.
+ */
+DMAMAP_API dma_addr_t dma_map_single_attrs(struct device *dev, void *ptr,
+					   size_t size,
+					   enum dma_data_direction dir,
+					   unsigned long attrs);
+
+/**
+ * dma_unmap_single_attrs() - undo dma_map_single_attrs()
+ * @dev: device
+ * @addr: device address
+ * @size: size mapped
+ * @dir: direction mapped
+ * @attrs: DMA_ATTR_*
+ */
+DMAMAP_API void dma_unmap_single_attrs(struct device *dev, dma_addr_t addr,
+				       size_t size, enum dma_data_direction dir,
+				       unsigned long attrs);
+
+/** dma_map_page() - dma_map_page_attrs() without attributes. Return: as it. */
+DMAMAP_API dma_addr_t dma_map_page(struct device *dev, struct page *page,
+				   size_t offset, size_t size,
+				   enum dma_data_direction dir);
+/** dma_unmap_page() - dma_unmap_page_attrs() without attributes. */
+DMAMAP_API void dma_unmap_page(struct device *dev, dma_addr_t addr, size_t size,
+			       enum dma_data_direction dir);
+/** dma_map_single() - dma_map_single_attrs() without attributes. Return: as it. */
+DMAMAP_API dma_addr_t dma_map_single(struct device *dev, void *ptr, size_t size,
+				     enum dma_data_direction dir);
+/** dma_unmap_single() - dma_unmap_single_attrs() without attributes. */
+DMAMAP_API void dma_unmap_single(struct device *dev, dma_addr_t addr,
+				 size_t size, enum dma_data_direction dir);
+
+/**
+ * dma_mapping_error() - test an address returned by a map call
+ * @dev: device
+ * @dma_addr: the address
+ *
+ * Return: -ENOMEM if @dma_addr is DMA_MAPPING_ERROR, else 0.
+ */
+DMAMAP_API int dma_mapping_error(struct device *dev, dma_addr_t dma_addr);
+
+/**
+ * dma_map_resource() - give a device access to a physical MMIO range
+ * @dev: device
+ * @phys_addr: physical address of the resource (not RAM)
+ * @size: length
+ * @dir: direction
+ * @attrs: DMA_ATTR_*
+ *
+ * No cache maintenance is done: MMIO is not cached.
+ *
+ * Return: the device address, or DMA_MAPPING_ERROR (bad arguments, RAM
+ * passed as a resource, unreachable address).
+ */
+DMAMAP_API dma_addr_t dma_map_resource(struct device *dev, phys_addr_t phys_addr,
+				       size_t size, enum dma_data_direction dir,
+				       unsigned long attrs);
+/**
+ * dma_unmap_resource() - undo dma_map_resource()
+ * @dev: device
+ * @addr: device address
+ * @size: size mapped
+ * @dir: direction mapped
+ * @attrs: DMA_ATTR_*
+ */
+DMAMAP_API void dma_unmap_resource(struct device *dev, dma_addr_t addr,
+				   size_t size, enum dma_data_direction dir,
+				   unsigned long attrs);
+
+/**
+ * dma_map_sg_attrs() - map a scatter-gather list
+ * @dev: device
+ * @sg: first entry
+ * @nents: number of entries to map
+ * @dir: direction
+ * @attrs: DMA_ATTR_*
+ *
+ * If mapping entry k fails, entries 0..k-1 are unmapped before returning.
+ *
+ * Return: the number of device segments (may be fewer than @nents when
+ * entries were merged), or 0 on any failure.
+ */
+DMAMAP_API int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg,
+				int nents, enum dma_data_direction dir,
+				unsigned long attrs);
+/**
+ * dma_unmap_sg_attrs() - undo dma_map_sg_attrs()
+ * @dev: device
+ * @sg: first entry
+ * @nents: the @nents passed to the map call (not its return value)
+ * @dir: direction
+ * @attrs: DMA_ATTR_*
+ */
+DMAMAP_API void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg,
+				   int nents, enum dma_data_direction dir,
+				   unsigned long attrs);
+/** dma_map_sg() - dma_map_sg_attrs() without attributes. Return: as it. */
+DMAMAP_API int dma_map_sg(struct device *dev, struct scatterlist *sg, int nents,
+			  enum dma_data_direction dir);
+/** dma_unmap_sg() - dma_unmap_sg_attrs() without attributes. */
+DMAMAP_API void dma_unmap_sg(struct device *dev, struct scatterlist *sg,
+			     int nents, enum dma_data_direction dir);
+
+/**
+ * dma_map_sgtable() - map an sg_table, setting its nents
+ * @dev: device
+ * @sgt: table (orig_nents entries)
+ * @dir: direction
+ * @attrs: DMA_ATTR_*
+ *
+ * Return: 0; -EINVAL for bad arguments; -ENOMEM when resources (pool
+ * space, IOVA, injected faults) run out; -EIO for memory the device cannot
+ * reach. Nothing stays mapped on failure.
+ */
+DMAMAP_API int dma_map_sgtable(struct device *dev, struct sg_table *sgt,
+			       enum dma_data_direction dir, unsigned long attrs);
+/**
+ * dma_unmap_sgtable() - undo dma_map_sgtable()
+ * @dev: device
+ * @sgt: table
+ * @dir: direction
+ * @attrs: DMA_ATTR_*
+ */
+DMAMAP_API void dma_unmap_sgtable(struct device *dev, struct sg_table *sgt,
+				  enum dma_data_direction dir,
+				  unsigned long attrs);
+
+/* ---- ownership transfers --------------------------------------------- */
+
+/**
+ * dma_sync_single_for_cpu() - give a mapped buffer back to the CPU
+ * @dev: device
+ * @addr: device address of the mapping (or inside it)
+ * @size: bytes to sync
+ * @dir: the mapping's direction
+ */
+DMAMAP_API void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr,
+					size_t size, enum dma_data_direction dir);
+/**
+ * dma_sync_single_for_device() - give a mapped buffer back to the device
+ * @dev: device
+ * @addr: device address
+ * @size: bytes to sync
+ * @dir: the mapping's direction
+ */
+DMAMAP_API void dma_sync_single_for_device(struct device *dev, dma_addr_t addr,
+					   size_t size,
+					   enum dma_data_direction dir);
+/**
+ * dma_sync_single_range_for_cpu() - dma_sync_single_for_cpu() on @addr + @offset
+ * @dev: device
+ * @addr: mapping start
+ * @offset: offset of the range
+ * @size: range length
+ * @dir: direction
+ */
+DMAMAP_API void dma_sync_single_range_for_cpu(struct device *dev,
+					      dma_addr_t addr,
+					      unsigned long offset, size_t size,
+					      enum dma_data_direction dir);
+/**
+ * dma_sync_single_range_for_device() - dma_sync_single_for_device() on a range
+ * @dev: device
+ * @addr: mapping start
+ * @offset: offset of the range
+ * @size: range length
+ * @dir: direction
+ */
+DMAMAP_API void dma_sync_single_range_for_device(struct device *dev,
+						 dma_addr_t addr,
+						 unsigned long offset,
+						 size_t size,
+						 enum dma_data_direction dir);
+/**
+ * dma_sync_sg_for_cpu() - dma_sync_single_for_cpu() on each entry
+ * @dev: device
+ * @sg: first entry
+ * @nelems: the nents passed to dma_map_sg()
+ * @dir: direction
+ */
+DMAMAP_API void dma_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg,
+				    int nelems, enum dma_data_direction dir);
+/**
+ * dma_sync_sg_for_device() - dma_sync_single_for_device() on each entry
+ * @dev: device
+ * @sg: first entry
+ * @nelems: the nents passed to dma_map_sg()
+ * @dir: direction
+ */
+DMAMAP_API void dma_sync_sg_for_device(struct device *dev,
+				       struct scatterlist *sg, int nelems,
+				       enum dma_data_direction dir);
+/** dma_sync_sgtable_for_cpu() - sync a mapped table for the CPU. @dev, @sgt, @dir as above. */
+DMAMAP_API void dma_sync_sgtable_for_cpu(struct device *dev, struct sg_table *sgt,
+					 enum dma_data_direction dir);
+/** dma_sync_sgtable_for_device() - sync a mapped table for the device. */
+DMAMAP_API void dma_sync_sgtable_for_device(struct device *dev,
+					    struct sg_table *sgt,
+					    enum dma_data_direction dir);
+
+/* ---- coherent and non-coherent allocations ---------------------------- */
+
+/**
+ * dma_alloc_attrs() - allocate memory both CPU and device may use at once
+ * @dev: device
+ * @size: bytes (rounded up to pages)
+ * @dma_handle: receives the device address
+ * @gfp: GFP_KERNEL, GFP_ATOMIC... (zone modifiers are ignored: the
+ *       coherent mask decides the zone); the memory is always zeroed
+ * @attrs: DMA_ATTR_WRITE_COMBINE, DMA_ATTR_NO_KERNEL_MAPPING,
+ *         DMA_ATTR_FORCE_CONTIGUOUS, ...
+ *
+ * On a non-coherent device the CPU address is an uncached (or, with
+ * DMA_ATTR_WRITE_COMBINE, write-combining) alias; with
+ * DMA_ATTR_NO_KERNEL_MAPPING it is an opaque cookie for dma_free_attrs().
+ *
+ * Return: CPU address or cookie; NULL for bad arguments, no memory the
+ * coherent mask can reach, or an injected fault.
+ */
+DMAMAP_API void *dma_alloc_attrs(struct device *dev, size_t size,
+				 dma_addr_t *dma_handle, gfp_t gfp,
+				 unsigned long attrs);
+/**
+ * dma_free_attrs() - free memory from dma_alloc_attrs()
+ * @dev: device
+ * @size: the size allocated
+ * @cpu_addr: the CPU address (or cookie) returned
+ * @dma_handle: the device address returned
+ * @attrs: the attributes used to allocate
+ */
+DMAMAP_API void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
+			       dma_addr_t dma_handle, unsigned long attrs);
+/** dma_alloc_coherent() - dma_alloc_attrs() without attributes. Return: as it. */
+DMAMAP_API void *dma_alloc_coherent(struct device *dev, size_t size,
+				    dma_addr_t *dma_handle, gfp_t gfp);
+/** dma_free_coherent() - free dma_alloc_coherent() memory. */
+DMAMAP_API void dma_free_coherent(struct device *dev, size_t size,
+				  void *cpu_addr, dma_addr_t dma_handle);
+/** dma_alloc_wc() - dma_alloc_attrs() with DMA_ATTR_WRITE_COMBINE. Return: as it. */
+DMAMAP_API void *dma_alloc_wc(struct device *dev, size_t size,
+			      dma_addr_t *dma_handle, gfp_t gfp);
+/** dma_free_wc() - free dma_alloc_wc() memory. */
+DMAMAP_API void dma_free_wc(struct device *dev, size_t size, void *cpu_addr,
+			    dma_addr_t dma_handle);
+
+/**
+ * dma_mmap_attrs() - map a coherent allocation into this process again
+ * @dev: device
+ * @vma: the mapping to create (see struct vm_area_struct)
+ * @cpu_addr: CPU address from dma_alloc_attrs()
+ * @dma_addr: device address from dma_alloc_attrs()
+ * @size: size allocated
+ * @attrs: the attributes used to allocate
+ *
+ * The new mapping reaches the same RAM: bytes written through it are seen
+ * through @cpu_addr and by the device.
+ *
+ * Return: 0; -EINVAL for bad arguments; -ENXIO when @vma asks for more
+ * than the buffer holds; -ENOMEM when the mapping cannot be made.
+ */
+DMAMAP_API int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
+			      void *cpu_addr, dma_addr_t dma_addr, size_t size,
+			      unsigned long attrs);
+/** dma_mmap_coherent() - dma_mmap_attrs() without attributes. Return: as it. */
+DMAMAP_API int dma_mmap_coherent(struct device *dev, struct vm_area_struct *vma,
+				 void *cpu_addr, dma_addr_t dma_addr,
+				 size_t size);
+/** dma_mmap_wc() - dma_mmap_attrs() with DMA_ATTR_WRITE_COMBINE. Return: as it. */
+DMAMAP_API int dma_mmap_wc(struct device *dev, struct vm_area_struct *vma,
+			   void *cpu_addr, dma_addr_t dma_addr, size_t size);
+
+/**
+ * dmamap_munmap() - remove a mapping made by dma_mmap_attrs()
+ * @vma: the filled vm_area_struct
+ *
+ * Return: 0, or -EINVAL for a NULL or empty @vma.
+ */
+DMAMAP_API int dmamap_munmap(struct vm_area_struct *vma);
+
+/**
+ * dma_get_sgtable_attrs() - describe a coherent allocation as an sg_table
+ * @dev: device
+ * @sgt: table to allocate and fill (free with sg_free_table())
+ * @cpu_addr: CPU address from dma_alloc_attrs()
+ * @dma_addr: device address from dma_alloc_attrs()
+ * @size: size allocated
+ * @attrs: attributes used to allocate
+ *
+ * Return: 0; -EINVAL for bad arguments; -ENXIO if @dma_addr is not memory
+ * of this device; -ENOMEM if the table cannot be allocated.
+ */
+DMAMAP_API int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt,
+				     void *cpu_addr, dma_addr_t dma_addr,
+				     size_t size, unsigned long attrs);
+
+/**
+ * dma_alloc_noncoherent() - allocate cacheable memory for streaming use
+ * @dev: device
+ * @size: bytes
+ * @dma_handle: receives the device address
+ * @dir: direction the buffer will be used in
+ * @gfp: allocation flags
+ *
+ * The CPU address is cached: ownership moves with dma_sync_single_for_*
+ * exactly as for a streaming mapping, starting with the CPU.
+ *
+ * Return: CPU address, or NULL (bad arguments, no reachable memory).
+ */
+DMAMAP_API void *dma_alloc_noncoherent(struct device *dev, size_t size,
+				       dma_addr_t *dma_handle,
+				       enum dma_data_direction dir, gfp_t gfp);
+/**
+ * dma_free_noncoherent() - free dma_alloc_noncoherent() memory
+ * @dev: device
+ * @size: size allocated
+ * @vaddr: CPU address
+ * @dma_handle: device address
+ * @dir: direction given at allocation
+ */
+DMAMAP_API void dma_free_noncoherent(struct device *dev, size_t size,
+				     void *vaddr, dma_addr_t dma_handle,
+				     enum dma_data_direction dir);
+
+/**
+ * dma_declare_coherent_memory() - give a device its own coherent memory
+ * @dev: device
+ * @phys_addr: CPU physical address of the memory (board RAM or device SRAM)
+ * @device_addr: the address the device uses for its first byte
+ * @size: bytes (whole pages)
+ *
+ * dma_alloc_attrs() takes from this pool before anything else.
+ *
+ * Return: 0; -EINVAL for bad arguments or memory the board does not have;
+ * -EBUSY if the device already has a pool; -ENOMEM.
+ */
+DMAMAP_API int dma_declare_coherent_memory(struct device *dev,
+					   phys_addr_t phys_addr,
+					   dma_addr_t device_addr, size_t size);
+
+/* ---- masks and limits -------------------------------------------------- */
+
+/**
+ * dma_set_mask() - set the addresses the device can generate for streaming DMA
+ * @dev: device
+ * @mask: DMA_BIT_MASK(n)
+ *
+ * Goes through the ops' set_dma_mask when it has one.
+ *
+ * Return: 0; -EIO if the mask cannot be supported (it does not reach the
+ * memory the platform needs it to); -EINVAL for a NULL device.
+ */
+DMAMAP_API int dma_set_mask(struct device *dev, u64 mask);
+/** dma_set_coherent_mask() - the same for coherent allocations. Return: as dma_set_mask(). */
+DMAMAP_API int dma_set_coherent_mask(struct device *dev, u64 mask);
+/** dma_set_mask_and_coherent() - both masks at once. Return: as dma_set_mask(). */
+DMAMAP_API int dma_set_mask_and_coherent(struct device *dev, u64 mask);
+/**
+ * dma_supported() - whether the device's ops can work with @mask
+ * @dev: device
+ * @mask: candidate mask
+ *
+ * Return: 1 if supported, 0 if not (or @dev is NULL).
+ */
+DMAMAP_API int dma_supported(struct device *dev, u64 mask);
+/** dma_get_mask() - the streaming mask. @dev: device. Return: the mask (32-bit default). */
+DMAMAP_API u64 dma_get_mask(struct device *dev);
+/**
+ * dma_get_required_mask() - the smallest mask that reaches all RAM
+ * @dev: device
+ *
+ * Return: the mask, or 0 for a NULL device.
+ */
+DMAMAP_API u64 dma_get_required_mask(struct device *dev);
+/**
+ * dma_max_mapping_size() - the largest size one mapping may have
+ * @dev: device
+ *
+ * Return: bytes (SIZE_MAX when unlimited); 0 for a NULL device.
+ */
+DMAMAP_API size_t dma_max_mapping_size(struct device *dev);
+
+/* ---- ops --------------------------------------------------------------- */
+
+/**
+ * get_dma_ops() - the ops table in force for a device
+ * @dev: device
+ *
+ * Return: the table set with set_dma_ops(), else the platform default
+ * (the direct table); NULL for a NULL device.
+ */
+DMAMAP_API const struct dma_map_ops *get_dma_ops(struct device *dev);
+/**
+ * set_dma_ops() - install an ops table on a device
+ * @dev: device
+ * @ops: table, or NULL to return to the platform default
+ */
+DMAMAP_API void set_dma_ops(struct device *dev, const struct dma_map_ops *ops);
+
+/* ---- board services a driver needs ------------------------------------- */
+
+/** dev_name() - a device's name. @dev: device. Return: name ("(null)" for NULL). */
+DMAMAP_API const char *dev_name(const struct device *dev);
+/** dmamap_device_platform() - the board a device sits on. @dev: device. Return: platform or NULL. */
+DMAMAP_API struct dmamap_platform *dmamap_device_platform(const struct device *dev);
+
+/**
+ * dmamap_kmalloc() - kmalloc() from a board's RAM
+ * @p: platform
+ * @size: bytes
+ * @flags: GFP_* plus DMAMAP_GFP_DMA (DMA zone) and DMAMAP_GFP_DMA_ALIGN
+ *         (align to the platform's ARCH_DMA_MINALIGN); __GFP_ZERO zeroes
+ *
+ * As in the kernel, small objects are packed and may share cache lines
+ * unless DMAMAP_GFP_DMA_ALIGN is given.
+ *
+ * Return: linear-map address, or NULL (bad arguments, out of memory,
+ * injected fault).
+ */
+DMAMAP_API void *dmamap_kmalloc(struct dmamap_platform *p, size_t size,
+				gfp_t flags);
+/** dmamap_kfree() - free dmamap_kmalloc() memory. @p: platform; @ptr: address or NULL. */
+DMAMAP_API void dmamap_kfree(struct dmamap_platform *p, void *ptr);
+/**
+ * dmamap_alloc_pages() - 2^@order contiguous pages of a board's RAM
+ * @p: platform
+ * @order: log2 of the page count (at most 10)
+ * @flags: GFP_* (DMAMAP_GFP_DMA for the DMA zone, __GFP_ZERO)
+ *
+ * Return: first page, or NULL.
+ */
+DMAMAP_API struct page *dmamap_alloc_pages(struct dmamap_platform *p,
+					   unsigned int order, gfp_t flags);
+/** dmamap_free_pages() - free dmamap_alloc_pages() pages. @p, @page, @order as allocated. */
+DMAMAP_API void dmamap_free_pages(struct dmamap_platform *p, struct page *page,
+				  unsigned int order);
+
+/**
+ * dmamap_mmio_write32() - write a device register
+ * @dev: device with a device model
+ * @reg: register offset
+ * @val: value
+ *
+ * Return: 0; -EINVAL for a NULL device or unknown register; -ENODEV if
+ * the device has no model.
+ */
+DMAMAP_API int dmamap_mmio_write32(struct device *dev, uint32_t reg,
+				   uint32_t val);
+/**
+ * dmamap_mmio_read32() - read a device register
+ * @dev: device with a device model
+ * @reg: register offset
+ * @val: receives the value
+ *
+ * Return: as dmamap_mmio_write32().
+ */
+DMAMAP_API int dmamap_mmio_read32(struct device *dev, uint32_t reg,
+				  uint32_t *val);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/* Everything: the driver API, the ops API, boards, the sim and reports. */
+#ifndef DMAMAP_DMAMAP_H
+#define DMAMAP_DMAMAP_H
+#include <dmamap/dma-mapping.h>
+#include <dmamap/dma-map-ops.h>
+#include <dmamap/platform.h>
+#include <dmamap/sim.h>
+#include <dmamap/debug.h>
+#include <dmamap/model.h>
+#endif

@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Boards, devices and the device side of DMA (SPEC §3). A platform is a
+ * simulated board (RAM banks, a non-coherent CPU cache, buses with windows,
+ * device models) or the host (this process's memory, coherent, identity).
+ */
+#ifndef DMAMAP_PLATFORM_H
+#define DMAMAP_PLATFORM_H
+
+#include <dmamap/dma-mapping.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What went wrong and where (node path, property, argument). */
+struct dmamap_error {
+	int code; /* negative errno */
+	char msg[256];
+};
+
+#define DMAMAP_MAX_RANGES 8
+#define DMAMAP_MAX_BANKS 8
+#define DMAMAP_NAME_MAX 64
+
+/* One window of a device's bus: CPU [cpu_start, +size) is DMA [dma_start, +size). */
+struct dmamap_dma_range {
+	phys_addr_t cpu_start;
+	dma_addr_t dma_start;
+	u64 size;
+};
+
+struct dmamap_device_desc {
+	const char *name;  /* unique on the board */
+	const char *model; /* device model ("memcpy"), or NULL for none */
+	u64 dma_mask;      /* 0: platform default (32-bit sim, 64-bit host) */
+	u64 coherent_dma_mask; /* 0: same as dma_mask */
+	bool coherent;     /* snoops the CPU cache (always true on the host) */
+	unsigned int nr_ranges; /* 0: identity, no window */
+	struct dmamap_dma_range ranges[DMAMAP_MAX_RANGES];
+	u64 bus_dma_limit; /* 0: highest DMA address of the ranges, or none */
+	unsigned int max_segment_size;       /* 0: 64 KiB, the kernel's default */
+	unsigned long segment_boundary_mask; /* 0: no boundary */
+};
+
+/* How the simulated cache maintains lines (SPEC §4). */
+enum dmamap_cache_arch {
+	DMAMAP_CACHE_ARM64 = 0, /* speculating: for_device clean, for_cpu invalidate */
+	DMAMAP_CACHE_ARMV5 = 1, /* non-speculating: all work at for_device */
+};
+
+/* What an invalidate does with a partial line at a buffer's edge. */
+enum dmamap_edge_policy {
+	DMAMAP_EDGE_CLEAN_INVALIDATE = 0, /* arm64 dcache_inval_poc: write back first */
+	DMAMAP_EDGE_DISCARD = 1,          /* plain invalidate: CPU data in the line is lost */
+};
+
+struct dmamap_ram_bank {
+	phys_addr_t start;
+	u64 size;
+};
+
+/* A board as data: code builds one, a device tree reader fills one. */
+struct dmamap_board {
+	const char *name;
+	unsigned int cache_line_size; /* 0: 64 */
+	enum dmamap_cache_arch arch;
+	enum dmamap_edge_policy edge_policy;
+	unsigned int nr_banks;
+	struct dmamap_ram_bank banks[DMAMAP_MAX_BANKS];
+	phys_addr_t zone_dma_limit; /* last byte of ZONE_DMA; 0: no DMA zone */
+	/*
+	 * First byte of high memory (0: none), as on 32-bit ARM: pages there
+	 * have no place in kmalloc or coherent allocations and come only from
+	 * dmamap_alloc_pages(__GFP_HIGHMEM).
+	 */
+	phys_addr_t highmem_start;
+	unsigned int nr_devices;
+	const struct dmamap_device_desc *devices;
+};
+
+/**
+ * dmamap_platform_create() - build a simulated board from a description
+ * @board: the description (copied; may be freed after the call)
+ * @err: receives the reason on failure (may be NULL)
+ *
+ * Return: the platform, or NULL with @err set: -EINVAL for a bad
+ * description (no RAM, overlapping banks, bad line size, unknown model,
+ * duplicate device names), -ENOMEM when RAM cannot be reserved.
+ */
+DMAMAP_API struct dmamap_platform *
+dmamap_platform_create(const struct dmamap_board *board,
+		       struct dmamap_error *err);
+
+/**
+ * dmamap_platform_builtin() - one of the boards shipped with dmamap
+ * @name: "default" (see dmamap_platform_builtin_names())
+ * @err: receives the reason on failure (may be NULL)
+ *
+ * Return: the platform, or NULL with @err set (-ENOENT unknown name).
+ */
+DMAMAP_API struct dmamap_platform *
+dmamap_platform_builtin(const char *name, struct dmamap_error *err);
+
+/**
+ * dmamap_platform_builtin_names() - names accepted by dmamap_platform_builtin()
+ *
+ * Return: a NULL-terminated array of names.
+ */
+DMAMAP_API const char *const *dmamap_platform_builtin_names(void);
+
+/**
+ * dmamap_platform_host() - this process's memory as a platform
+ * @err: receives the reason on failure (may be NULL)
+ *
+ * Devices created on it are coherent software devices that reach host
+ * memory with identity addresses; coherent allocations come from a
+ * memfd-backed arena so that dma_mmap_attrs() works.
+ *
+ * Return: the platform, or NULL with @err set (-ENOMEM).
+ */
+DMAMAP_API struct dmamap_platform *dmamap_platform_host(struct dmamap_error *err);
+
+/**
+ * dmamap_platform_destroy() - destroy a platform and all its devices
+ * @p: platform, or NULL
+ */
+DMAMAP_API void dmamap_platform_destroy(struct dmamap_platform *p);
+
+/** dmamap_platform_name() - @p's board name. Return: name, "" for NULL. */
+DMAMAP_API const char *dmamap_platform_name(const struct dmamap_platform *p);
+/** dmamap_platform_is_sim() - whether @p is a simulated board. Return: true/false. */
+DMAMAP_API bool dmamap_platform_is_sim(const struct dmamap_platform *p);
+/** dmamap_cache_line_size() - @p's cache line (ARCH_DMA_MINALIGN). Return: bytes. */
+DMAMAP_API unsigned int dmamap_cache_line_size(const struct dmamap_platform *p);
+
+/**
+ * dmamap_device_create() - add a device to a board
+ * @p: platform
+ * @desc: description (copied)
+ * @err: receives the reason on failure (may be NULL)
+ *
+ * Return: the device, or NULL with @err set: -EINVAL (bad description:
+ * NULL name, bad ranges, unknown model), -EEXIST (name taken), -ENOMEM.
+ */
+DMAMAP_API struct device *dmamap_device_create(struct dmamap_platform *p,
+					       const struct dmamap_device_desc *desc,
+					       struct dmamap_error *err);
+/**
+ * dmamap_device_destroy() - remove a device from its board
+ * @dev: device, or NULL
+ */
+DMAMAP_API void dmamap_device_destroy(struct device *dev);
+
+/**
+ * dmamap_device_lookup() - find a device by name
+ * @p: platform
+ * @name: device name
+ *
+ * Return: the device, or NULL.
+ */
+DMAMAP_API struct device *dmamap_device_lookup(struct dmamap_platform *p,
+					       const char *name);
+/** dmamap_device_count() - devices on @p. Return: count. */
+DMAMAP_API unsigned int dmamap_device_count(struct dmamap_platform *p);
+/** dmamap_device_at() - the @i-th device of @p, in creation order. Return: device or NULL. */
+DMAMAP_API struct device *dmamap_device_at(struct dmamap_platform *p,
+					   unsigned int i);
+/** dmamap_device_model_name() - @dev's model ("" for none). Return: name. */
+DMAMAP_API const char *dmamap_device_model_name(const struct device *dev);
+
+/**
+ * dmamap_device_read() - the device reads memory at a device address
+ * @dev: device
+ * @dma_addr: device address
+ * @dst: where the bytes go
+ * @len: bytes
+ *
+ * A non-coherent device reads the memory view; a coherent one snoops.
+ *
+ * Return: 0; -EINVAL for bad arguments; -EFAULT if any byte is outside
+ * the device's window or mask, not memory, or the bus master is off (the
+ * fault is counted and logged; nothing is transferred).
+ */
+DMAMAP_API int dmamap_device_read(struct device *dev, dma_addr_t dma_addr,
+				  void *dst, size_t len);
+/**
+ * dmamap_device_write() - the device writes memory at a device address
+ * @dev: device
+ * @dma_addr: device address
+ * @src: bytes to write
+ * @len: bytes
+ *
+ * Return: as dmamap_device_read(); on a fault nothing is written.
+ */
+DMAMAP_API int dmamap_device_write(struct device *dev, dma_addr_t dma_addr,
+				   const void *src, size_t len);
+/**
+ * dmamap_device_set_bus_master() - enable or disable a device's DMA
+ * @dev: device
+ * @enable: false makes every device access fault
+ */
+DMAMAP_API void dmamap_device_set_bus_master(struct device *dev, bool enable);
+
+/* Why a call failed, as counted in the stats. */
+enum dmamap_err_kind {
+	DMAMAP_ERRK_NULL_ARG,      /* NULL device, page, pointer or table */
+	DMAMAP_ERRK_BAD_DIR,       /* invalid direction */
+	DMAMAP_ERRK_ZERO_SIZE,     /* zero size */
+	DMAMAP_ERRK_BAD_HANDLE,    /* unmap/sync/free of an address not mapped */
+	DMAMAP_ERRK_UNREACHABLE,   /* buffer beyond the device's window or mask */
+	DMAMAP_ERRK_NOT_LINEAR,    /* buffer not in the board's linear map */
+	DMAMAP_ERRK_BAD_MASK,      /* mask the device cannot use */
+	DMAMAP_ERRK_NOMEM,         /* allocation failed (or injected fault) */
+	DMAMAP_ERRK_BAD_ARG,       /* any other bad argument */
+	DMAMAP_ERRK_COUNT
+};
+
+struct dmamap_device_stats {
+	uint64_t maps;           /* single, page, resource, and each sg entry */
+	uint64_t unmaps;
+	uint64_t sg_maps;        /* dma_map_sg calls that succeeded */
+	uint64_t bytes_mapped;
+	uint64_t bytes_bounced;
+	uint64_t syncs_for_cpu;
+	uint64_t syncs_for_device;
+	uint64_t cache_bytes_cleaned;
+	uint64_t cache_bytes_invalidated;
+	uint64_t allocs;         /* coherent and non-coherent allocations */
+	uint64_t frees;
+	uint64_t bytes_allocated;
+	uint64_t iommu_pages_mapped;
+	uint64_t dev_bytes_read;   /* by the device, through dmamap_device_read() */
+	uint64_t dev_bytes_written;
+	uint64_t faults;
+	uint64_t errors;           /* sum of errors_by_kind */
+	uint64_t errors_by_kind[DMAMAP_ERRK_COUNT];
+};
+
+/**
+ * dmamap_device_stats() - a snapshot of a device's counters
+ * @dev: device
+ * @s: receives the counters
+ *
+ * Return: 0, or -EINVAL for NULL arguments.
+ */
+DMAMAP_API int dmamap_device_stats(struct device *dev,
+				   struct dmamap_device_stats *s);
+/** dmamap_device_stats_reset() - zero a device's counters. @dev: device. */
+DMAMAP_API void dmamap_device_stats_reset(struct device *dev);
+/** dmamap_err_kind_name() - short name of an error kind. Return: name. */
+DMAMAP_API const char *dmamap_err_kind_name(enum dmamap_err_kind kind);
+
+/* A device access that faulted. */
+struct dmamap_fault {
+	char device[DMAMAP_NAME_MAX];
+	dma_addr_t addr;
+	size_t len;
+	bool write;
+	const char *reason; /* static string */
+};
+
+/**
+ * dmamap_device_last_fault() - the most recent fault of a device
+ * @dev: device
+ * @f: receives it
+ *
+ * Return: 0; -ENOENT if the device never faulted; -EINVAL for NULL.
+ */
+DMAMAP_API int dmamap_device_last_fault(struct device *dev,
+					struct dmamap_fault *f);
+
+/* ---- logging, strict mode, fault injection ---------------------------- */
+
+enum dmamap_log_level { DMAMAP_LOG_ERR = 3, DMAMAP_LOG_WARN = 4, DMAMAP_LOG_INFO = 6 };
+
+typedef void (*dmamap_log_fn)(void *ctx, int level, const char *line);
+
+/**
+ * dmamap_set_log_hook() - where a platform's log lines go
+ * @p: platform, or NULL for lines about no platform (NULL device)
+ * @fn: hook, or NULL for the default (stderr, rate-limited)
+ * @ctx: passed to @fn
+ *
+ * A hook receives every line, without rate limiting.
+ */
+DMAMAP_API void dmamap_set_log_hook(struct dmamap_platform *p, dmamap_log_fn fn,
+				    void *ctx);
+
+/**
+ * dmamap_set_strict() - abort() on the first reported problem
+ * @p: platform, or NULL for the process-wide setting (also DMAMAP_STRICT=1)
+ * @strict: on or off
+ */
+DMAMAP_API void dmamap_set_strict(struct dmamap_platform *p, bool strict);
+
+/* Classes of fault-injection points. */
+#define DMAMAP_FAULT_MAP 0x1u   /* every map path (page, single, sg entry, resource) */
+#define DMAMAP_FAULT_ALLOC 0x2u /* every allocator (pages, kmalloc, coherent, sg tables) */
+#define DMAMAP_FAULT_ALL (DMAMAP_FAULT_MAP | DMAMAP_FAULT_ALLOC)
+
+/**
+ * dmamap_fault_inject() - make the @countdown-th injection point fail
+ * @p: platform
+ * @classes: DMAMAP_FAULT_* points that count
+ * @countdown: 1 fails the next point of those classes; 0 disables
+ *
+ * Only one point fails; the injector disarms itself after it fires.
+ */
+DMAMAP_API void dmamap_fault_inject(struct dmamap_platform *p,
+				    unsigned int classes, long countdown);
+/** dmamap_fault_injected() - how many points have failed so far on @p. Return: count. */
+DMAMAP_API unsigned long dmamap_fault_injected(struct dmamap_platform *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

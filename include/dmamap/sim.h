@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulated SoC's cache model (SPEC §4), seen from tests and tools:
+ * counters, the record of lost data, chaos mode, and probe access to the
+ * memory view and CPU view of RAM.
+ */
+#ifndef DMAMAP_SIM_H
+#define DMAMAP_SIM_H
+
+#include <dmamap/platform.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct dmamap_sim_cache_stats {
+	uint64_t lines_cleaned;     /* lines a clean looked at */
+	uint64_t lines_invalidated; /* lines an invalidate looked at */
+	uint64_t lines_written_back;/* CPU-dirty lines copied to memory */
+	uint64_t dirty_lines_lost;  /* CPU-dirty lines discarded by an invalidate */
+	uint64_t cpu_bytes_lost;
+	uint64_t device_bytes_lost; /* device data overwritten by a write-back */
+	uint64_t conflicts;         /* lines both CPU-dirty and device-written */
+	uint64_t chaos_evictions;
+	uint64_t chaos_prefetches;
+};
+
+enum dmamap_sim_event_kind {
+	DMAMAP_SIM_CPU_DATA_LOST = 1,    /* invalidate discarded CPU-dirty bytes */
+	DMAMAP_SIM_DEVICE_DATA_LOST = 2, /* write-back overwrote device-written bytes */
+};
+
+/* One line that lost data, with both writers. */
+struct dmamap_sim_event {
+	enum dmamap_sim_event_kind kind;
+	phys_addr_t line;        /* physical address of the cache line */
+	unsigned int first_byte; /* first lost byte, offset in the line */
+	unsigned int nbytes;     /* bytes lost in the line */
+	bool conflict;           /* the line was CPU-dirty and device-written */
+	char device[DMAMAP_NAME_MAX]; /* last device that wrote the line, "" if none */
+	const char *cause;       /* "invalidate", "clean", "chaos eviction" */
+};
+
+/**
+ * dmamap_sim_cache_stats() - the cache model's counters
+ * @p: simulated platform
+ * @s: receives them
+ *
+ * Return: 0; -EINVAL for NULL arguments or a host platform.
+ */
+DMAMAP_API int dmamap_sim_cache_stats(struct dmamap_platform *p,
+				      struct dmamap_sim_cache_stats *s);
+
+/**
+ * dmamap_sim_events() - the most recent data-loss records, oldest first
+ * @p: simulated platform
+ * @out: array to fill
+ * @max: its size
+ *
+ * Return: number of records copied (at most @max; the model keeps 256).
+ */
+DMAMAP_API unsigned int dmamap_sim_events(struct dmamap_platform *p,
+					  struct dmamap_sim_event *out,
+					  unsigned int max);
+/** dmamap_sim_events_clear() - forget the records and zero the counters. @p: platform. */
+DMAMAP_API void dmamap_sim_events_clear(struct dmamap_platform *p);
+
+/**
+ * dmamap_sim_set_chaos() - evict dirty lines and prefetch clean ones at random
+ * @p: simulated platform
+ * @seed: seed of the deterministic generator; 0 turns chaos off
+ * @permille: chance per cache operation or device access (0: 250)
+ *
+ * An armv5 board never prefetches (it does not speculate); it still evicts.
+ *
+ * Return: 0, or -EINVAL for a host platform.
+ */
+DMAMAP_API int dmamap_sim_set_chaos(struct dmamap_platform *p, uint64_t seed,
+				    unsigned int permille);
+
+/**
+ * dmamap_sim_mem_read() - read the memory view, as a debug probe would
+ * @p: simulated platform
+ * @phys: physical address
+ * @dst: destination
+ * @len: bytes
+ *
+ * Return: 0; -EINVAL for bad arguments; -EFAULT if not RAM.
+ */
+DMAMAP_API int dmamap_sim_mem_read(struct dmamap_platform *p, phys_addr_t phys,
+				   void *dst, size_t len);
+/**
+ * dmamap_sim_line_state() - what the model knows of one line
+ * @p: simulated platform
+ * @phys: any address in the line
+ * @cpu_dirty: receives whether the CPU view differs from the last fill/clean
+ * @dev_changed: receives whether the memory view does
+ *
+ * Return: 0; -EINVAL or -EFAULT as dmamap_sim_mem_read().
+ */
+DMAMAP_API int dmamap_sim_line_state(struct dmamap_platform *p,
+				     phys_addr_t phys, bool *cpu_dirty,
+				     bool *dev_changed);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Install what the build needs from Debian when it is missing (as root), or
+# print the apt-get line to run.
+need=""
+command -v cc >/dev/null 2>&1 || need="$need gcc libc6-dev"
+command -v make >/dev/null 2>&1 || need="$need make"
+command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
+[ -z "$need" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "dmamap: installing:$need"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y $need >/dev/null 2>&1 ||
+		{ apt-get update >/dev/null 2>&1 &&
+		  DEBIAN_FRONTEND=noninteractive apt-get install -y $need; } || exit 1
+else
+	echo "dmamap: missing packages; run: sudo apt-get install -y$need" >&2
+	exit 1
+fi

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The allocating half of the driver API: coherent and non-coherent memory,
+ * mmap and sg_table views of it. A device's own coherent pool is tried
+ * before its ops, as in the kernel.
+ */
+#include "../internal.h"
+
+static bool bad_alloc_args(struct device *dev, const void *out, size_t size,
+			   const char *func)
+{
+	if (unlikely(!dev)) {
+		dmamap__api_error(NULL, func, DMAMAP_ERRK_NULL_ARG,
+				  DMAMAP_DBG_NULL_DEVICE, "called with a NULL device");
+		return true;
+	}
+	if (unlikely(!out)) {
+		dmamap__api_error(dev, func, DMAMAP_ERRK_NULL_ARG,
+				  DMAMAP_DBG_INVALID_ARGUMENT,
+				  "called with a NULL dma_handle");
+		return true;
+	}
+	if (unlikely(!size)) {
+		dmamap__api_error(dev, func, DMAMAP_ERRK_ZERO_SIZE,
+				  DMAMAP_DBG_ZERO_SIZE, "zero-sized allocation");
+		return true;
+	}
+	return false;
+}
+
+static void *alloc_failed(struct device *dev, const char *func, size_t size,
+			  gfp_t gfp, unsigned long attrs)
+{
+	dmamap__stat_add(dev, ST_ERR0 + DMAMAP_ERRK_NOMEM, 1);
+	if (!(gfp & __GFP_NOWARN) && !(attrs & DMA_ATTR_NO_WARN))
+		dmamap__report(dev->plat, dev, DMAMAP_DBG_ALLOC_FAILED,
+			       "%s: no memory for %zu bytes within [coherent mask=0x%llx]",
+			       func, size, (unsigned long long)dev->coherent_dma_mask);
+	return NULL;
+}
+
+void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
+		      gfp_t gfp, unsigned long attrs)
+{
+	const struct dma_map_ops *ops;
+	void *cpu = NULL;
+
+	if (bad_alloc_args(dev, dma_handle, size, __func__))
+		return NULL;
+	/* Zones come from the coherent mask, never from the caller. */
+	gfp &= ~(__GFP_DMA | __GFP_DMA32 | __GFP_HIGHMEM);
+	if (dmamap__fault(dev->plat, DMAMAP_FAULT_ALLOC))
+		return alloc_failed(dev, __func__, size, gfp | __GFP_NOWARN, attrs);
+	if (dev->pool)
+		cpu = dmamap__pool_alloc(dev, size, dma_handle);
+	if (!cpu) {
+		ops = get_dma_ops(dev);
+		if (ops->alloc)
+			cpu = ops->alloc(dev, size, dma_handle, gfp, attrs);
+	}
+	if (!cpu)
+		return alloc_failed(dev, __func__, size, gfp, attrs);
+	dmamap__stat_add(dev, ST_ALLOCS, 1);
+	dmamap__stat_add(dev, ST_BYTES_ALLOC, PAGE_ALIGN(size));
+	return cpu;
+}
+
+void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
+		    dma_addr_t dma_handle, unsigned long attrs)
+{
+	const struct dma_map_ops *ops;
+
+	if (!cpu_addr)
+		return; /* as the kernel: freeing NULL is allowed */
+	if (bad_alloc_args(dev, cpu_addr, size, __func__))
+		return;
+	dmamap__stat_add(dev, ST_FREES, 1);
+	if (dmamap__pool_free(dev, size, cpu_addr))
+		return;
+	ops = get_dma_ops(dev);
+	if (ops->free)
+		ops->free(dev, size, cpu_addr, dma_handle, attrs);
+}
+
+void *dma_alloc_coherent(struct device *dev, size_t size,
+			 dma_addr_t *dma_handle, gfp_t gfp)
+{
+	return dma_alloc_attrs(dev, size, dma_handle, gfp, 0);
+}
+
+void dma_free_coherent(struct device *dev, size_t size, void *cpu_addr,
+		       dma_addr_t dma_handle)
+{
+	dma_free_attrs(dev, size, cpu_addr, dma_handle, 0);
+}
+
+void *dma_alloc_wc(struct device *dev, size_t size, dma_addr_t *dma_handle,
+		   gfp_t gfp)
+{
+	return dma_alloc_attrs(dev, size, dma_handle, gfp, DMA_ATTR_WRITE_COMBINE);
+}
+
+void dma_free_wc(struct device *dev, size_t size, void *cpu_addr,
+		 dma_addr_t dma_handle)
+{
+	dma_free_attrs(dev, size, cpu_addr, dma_handle, DMA_ATTR_WRITE_COMBINE);
+}
+
+int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
+		   void *cpu_addr, dma_addr_t dma_addr, size_t size,
+		   unsigned long attrs)
+{
+	const struct dma_map_ops *ops;
+
+	if (bad_alloc_args(dev, vma, size, __func__))
+		return -EINVAL;
+	if (!cpu_addr || vma->vm_end <= vma->vm_start) {
+		dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_ARG,
+				  DMAMAP_DBG_INVALID_ARGUMENT,
+				  "NULL cpu_addr or empty vma");
+		return -EINVAL;
+	}
+	ops = get_dma_ops(dev);
+	return ops->mmap ? ops->mmap(dev, vma, cpu_addr, dma_addr, size, attrs) : -ENXIO;
+}
+
+int dma_mmap_coherent(struct device *dev, struct vm_area_struct *vma,
+		      void *cpu_addr, dma_addr_t dma_addr, size_t size)
+{
+	return dma_mmap_attrs(dev, vma, cpu_addr, dma_addr, size, 0);
+}
+
+int dma_mmap_wc(struct device *dev, struct vm_area_struct *vma, void *cpu_addr,
+		dma_addr_t dma_addr, size_t size)
+{
+	return dma_mmap_attrs(dev, vma, cpu_addr, dma_addr, size,
+			      DMA_ATTR_WRITE_COMBINE);
+}
+
+int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt,
+			  void *cpu_addr, dma_addr_t dma_addr, size_t size,
+			  unsigned long attrs)
+{
+	const struct dma_map_ops *ops;
+
+	if (bad_alloc_args(dev, sgt, size, __func__))
+		return -EINVAL;
+	ops = get_dma_ops(dev);
+	return ops->get_sgtable ?
+		       ops->get_sgtable(dev, sgt, cpu_addr, dma_addr, size, attrs) :
+		       -ENXIO;
+}
+
+void *dma_alloc_noncoherent(struct device *dev, size_t size,
+			    dma_addr_t *dma_handle, enum dma_data_direction dir,
+			    gfp_t gfp)
+{
+	const struct dma_map_ops *ops;
+	void *cpu = NULL;
+
+	if (bad_alloc_args(dev, dma_handle, size, __func__))
+		return NULL;
+	if (!valid_dma_direction(dir)) {
+		dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_DIR,
+				  DMAMAP_DBG_INVALID_DIRECTION, "invalid DMA direction %d",
+				  dir);
+		return NULL;
+	}
+	if (dmamap__fault(dev->plat, DMAMAP_FAULT_ALLOC))
+		return alloc_failed(dev, __func__, size, gfp | __GFP_NOWARN, 0);
+	ops = get_dma_ops(dev);
+	if (ops->alloc_noncoherent)
+		cpu = ops->alloc_noncoherent(dev, size, dma_handle, dir, gfp);
+	if (!cpu)
+		return alloc_failed(dev, __func__, size, gfp, 0);
+	dmamap__stat_add(dev, ST_ALLOCS, 1);
+	dmamap__stat_add(dev, ST_BYTES_ALLOC, PAGE_ALIGN(size));
+	return cpu;
+}
+
+void dma_free_noncoherent(struct device *dev, size_t size, void *vaddr,
+			  dma_addr_t dma_handle, enum dma_data_direction dir)
+{
+	const struct dma_map_ops *ops;
+
+	if (!vaddr)
+		return;
+	if (bad_alloc_args(dev, vaddr, size, __func__))
+		return;
+	dmamap__stat_add(dev, ST_FREES, 1);
+	ops = get_dma_ops(dev);
+	if (ops->free_noncoherent)
+		ops->free_noncoherent(dev, size, vaddr, dma_handle, dir);
+}
+
+int dmamap_munmap(struct vm_area_struct *vma)
+{
+	extern int munmap(void *, size_t);
+
+	if (!vma || vma->vm_end <= vma->vm_start)
+		return -EINVAL;
+	munmap((void *)vma->vm_start, vma->vm_end - vma->vm_start);
+	vma->vm_start = vma->vm_end = 0;
+	return 0;
+}

@@ -1,0 +1,455 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The streaming half of the driver API: argument checks, then the direct
+ * backend without an indirect call, or the device's ops table. Scatter-gather
+ * is built here on top of map_page for tables that do not provide map_sg.
+ */
+#include "../internal.h"
+
+static bool bad_map_args(struct device *dev, const void *obj, size_t size,
+			 int dir, const char *func)
+{
+	if (unlikely(!dev)) {
+		dmamap__api_error(NULL, func, DMAMAP_ERRK_NULL_ARG,
+				  DMAMAP_DBG_NULL_DEVICE, "called with a NULL device");
+		return true;
+	}
+	if (unlikely(!obj)) {
+		dmamap__api_error(dev, func, DMAMAP_ERRK_NULL_ARG,
+				  DMAMAP_DBG_INVALID_ARGUMENT, "called with a NULL buffer");
+		return true;
+	}
+	if (unlikely(!valid_dma_direction(dir))) {
+		dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_DIR,
+				  DMAMAP_DBG_INVALID_DIRECTION,
+				  "invalid DMA direction %d", dir);
+		return true;
+	}
+	if (unlikely(!size)) {
+		dmamap__api_error(dev, func, DMAMAP_ERRK_ZERO_SIZE,
+				  DMAMAP_DBG_ZERO_SIZE, "zero-sized buffer");
+		return true;
+	}
+	return false;
+}
+
+static dma_addr_t injected(struct device *dev, int *errp)
+{
+	*errp = -ENOMEM;
+	dmamap__stat_add(dev, ST_ERR0 + DMAMAP_ERRK_NOMEM, 1);
+	return DMA_MAPPING_ERROR;
+}
+
+/* One mapping of a page range; the common path of single, page and sg. */
+static inline dma_addr_t map_one(struct device *dev, struct page *page,
+				 size_t offset, size_t size,
+				 enum dma_data_direction dir,
+				 unsigned long attrs, int *errp)
+{
+	const struct dma_map_ops *ops = dev->dma_ops;
+	dma_addr_t addr;
+
+	if (unlikely(dmamap__fault(dev->plat, DMAMAP_FAULT_MAP)))
+		return injected(dev, errp);
+	if (likely(!ops)) {
+		phys_addr_t phys = dmamap__linear_to_phys(dev->plat, page);
+
+		if (unlikely(phys == PHYS_NONE)) {
+			*errp = -EINVAL;
+			dmamap__api_error(dev, "dma_map_page", DMAMAP_ERRK_NOT_LINEAR,
+					  DMAMAP_DBG_NOT_LINEAR,
+					  "buffer %p is not in this board's linear map (stack, alias or foreign memory)",
+					  (void *)page);
+			return DMA_MAPPING_ERROR;
+		}
+		addr = dmamap__direct_map_phys(dev, phys + offset, size, dir,
+					       attrs, errp);
+	} else {
+		addr = ops->map_page(dev, page, offset, size, dir, attrs);
+		if (addr == DMA_MAPPING_ERROR)
+			*errp = -EIO;
+	}
+	if (likely(addr != DMA_MAPPING_ERROR)) {
+		struct dmamap_stat_shard *s = &dev->stats[dmamap__my_shard()];
+
+		dmamap__stat_add_shard(s, ST_MAPS, 1);
+		dmamap__stat_add_shard(s, ST_BYTES_MAPPED, size);
+	}
+	return addr;
+}
+
+static inline void unmap_one(struct device *dev, dma_addr_t addr, size_t size,
+			     enum dma_data_direction dir, unsigned long attrs)
+{
+	const struct dma_map_ops *ops = dev->dma_ops;
+
+	if (likely(!ops))
+		dmamap__direct_unmap(dev, addr, size, dir, attrs);
+	else if (ops->unmap_page)
+		ops->unmap_page(dev, addr, size, dir, attrs);
+	dmamap__stat_add(dev, ST_UNMAPS, 1);
+}
+
+dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
+			      size_t offset, size_t size,
+			      enum dma_data_direction dir, unsigned long attrs)
+{
+	int err;
+
+	if (unlikely(bad_map_args(dev, page, size, dir, __func__)))
+		return DMA_MAPPING_ERROR;
+	return map_one(dev, page, offset, size, dir, attrs, &err);
+}
+
+static bool bad_unmap_args(struct device *dev, dma_addr_t addr, size_t size,
+			   int dir, const char *func)
+{
+	if (bad_map_args(dev, (void *)1, size, dir, func))
+		return true;
+	if (unlikely(addr == DMA_MAPPING_ERROR)) {
+		dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_HANDLE,
+				  DMAMAP_DBG_UNMAP_INVALID,
+				  "called with DMA_MAPPING_ERROR (a failed mapping was used) [size=%zu]",
+				  size);
+		return true;
+	}
+	return false;
+}
+
+void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size,
+			  enum dma_data_direction dir, unsigned long attrs)
+{
+	if (unlikely(bad_unmap_args(dev, addr, size, dir, __func__)))
+		return;
+	unmap_one(dev, addr, size, dir, attrs);
+}
+
+dma_addr_t dma_map_single_attrs(struct device *dev, void *ptr, size_t size,
+				enum dma_data_direction dir, unsigned long attrs)
+{
+	if (unlikely(bad_map_args(dev, ptr, size, dir, __func__)))
+		return DMA_MAPPING_ERROR;
+	return dma_map_page_attrs(dev, virt_to_page(ptr), offset_in_page(ptr),
+				  size, dir, attrs);
+}
+
+void dma_unmap_single_attrs(struct device *dev, dma_addr_t addr, size_t size,
+			    enum dma_data_direction dir, unsigned long attrs)
+{
+	dma_unmap_page_attrs(dev, addr, size, dir, attrs);
+}
+
+dma_addr_t dma_map_page(struct device *dev, struct page *page, size_t offset,
+			size_t size, enum dma_data_direction dir)
+{
+	return dma_map_page_attrs(dev, page, offset, size, dir, 0);
+}
+
+void dma_unmap_page(struct device *dev, dma_addr_t addr, size_t size,
+		    enum dma_data_direction dir)
+{
+	dma_unmap_page_attrs(dev, addr, size, dir, 0);
+}
+
+dma_addr_t dma_map_single(struct device *dev, void *ptr, size_t size,
+			  enum dma_data_direction dir)
+{
+	return dma_map_single_attrs(dev, ptr, size, dir, 0);
+}
+
+void dma_unmap_single(struct device *dev, dma_addr_t addr, size_t size,
+		      enum dma_data_direction dir)
+{
+	dma_unmap_single_attrs(dev, addr, size, dir, 0);
+}
+
+int dma_mapping_error(struct device *dev, dma_addr_t dma_addr)
+{
+	(void)dev;
+	return unlikely(dma_addr == DMA_MAPPING_ERROR) ? -ENOMEM : 0;
+}
+
+/* ---- resources ------------------------------------------------------------ */
+
+dma_addr_t dma_map_resource(struct device *dev, phys_addr_t phys_addr,
+			    size_t size, enum dma_data_direction dir,
+			    unsigned long attrs)
+{
+	const struct dma_map_ops *ops;
+	dma_addr_t addr;
+	int err;
+
+	if (unlikely(bad_map_args(dev, (void *)1, size, dir, __func__)))
+		return DMA_MAPPING_ERROR;
+	if (dev->plat->kind == PLAT_SIM &&
+	    dmamap__bank_of_phys(dev->plat, phys_addr, 1)) {
+		dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_ARG,
+				  DMAMAP_DBG_INVALID_ARGUMENT,
+				  "[phys=0x%llx] is RAM, not a resource: use dma_map_page",
+				  (unsigned long long)phys_addr);
+		return DMA_MAPPING_ERROR;
+	}
+	if (unlikely(dmamap__fault(dev->plat, DMAMAP_FAULT_MAP)))
+		return injected(dev, &err);
+	ops = get_dma_ops(dev);
+	addr = ops->map_resource ? ops->map_resource(dev, phys_addr, size, dir, attrs) :
+				   DMA_MAPPING_ERROR;
+	if (addr == DMA_MAPPING_ERROR) {
+		dmamap__api_error(dev, __func__, DMAMAP_ERRK_UNREACHABLE,
+				  DMAMAP_DBG_UNREACHABLE,
+				  "resource [phys=0x%llx] [size=%zu] is beyond the device's reach",
+				  (unsigned long long)phys_addr, size);
+		return addr;
+	}
+	dmamap__stat_add(dev, ST_MAPS, 1);
+	dmamap__stat_add(dev, ST_BYTES_MAPPED, size);
+	return addr;
+}
+
+void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
+			enum dma_data_direction dir, unsigned long attrs)
+{
+	const struct dma_map_ops *ops;
+
+	if (unlikely(bad_unmap_args(dev, addr, size, dir, __func__)))
+		return;
+	ops = get_dma_ops(dev);
+	if (ops->unmap_resource)
+		ops->unmap_resource(dev, addr, size, dir, attrs);
+	dmamap__stat_add(dev, ST_UNMAPS, 1);
+}
+
+/* ---- scatter-gather --------------------------------------------------------- */
+
+static void generic_unmap_sg(struct device *dev, struct scatterlist *sgl,
+			     int nents, enum dma_data_direction dir,
+			     unsigned long attrs)
+{
+	struct scatterlist *sg;
+	int i;
+
+	for_each_sg(sgl, sg, nents, i)
+		unmap_one(dev, sg_dma_address(sg), sg_dma_len(sg), dir, attrs);
+}
+
+/* Map every entry; on failure at entry k unmap 0..k-1. Returns count or -errno. */
+static int generic_map_sg(struct device *dev, struct scatterlist *sgl,
+			  int nents, enum dma_data_direction dir,
+			  unsigned long attrs)
+{
+	struct scatterlist *sg;
+	int i, err = -EIO;
+
+	for_each_sg(sgl, sg, nents, i) {
+		dma_addr_t addr;
+
+		if (unlikely(!sg || !sg->length || !sg_page(sg))) {
+			err = -EINVAL;
+			dmamap__api_error(dev, "dma_map_sg", DMAMAP_ERRK_BAD_ARG,
+					  DMAMAP_DBG_INVALID_ARGUMENT,
+					  "entry %d of %d is %s", i, nents,
+					  !sg ? "missing (list shorter than nents)" :
+					  !sg->length ? "empty" : "without a page");
+			goto unwind;
+		}
+		addr = map_one(dev, sg_page(sg), sg->offset, sg->length, dir,
+			       attrs, &err);
+		if (addr == DMA_MAPPING_ERROR)
+			goto unwind;
+		sg_dma_address(sg) = addr;
+		sg_dma_len(sg) = sg->length;
+	}
+	return nents;
+unwind:
+	generic_unmap_sg(dev, sgl, i, dir, attrs | DMA_ATTR_SKIP_CPU_SYNC);
+	return err;
+}
+
+static int map_sg(struct device *dev, struct scatterlist *sg, int nents,
+		  enum dma_data_direction dir, unsigned long attrs,
+		  const char *func)
+{
+	const struct dma_map_ops *ops;
+	int ret;
+
+	if (unlikely(bad_map_args(dev, sg, (size_t)(nents > 0), dir, func)))
+		return -EINVAL;
+	ops = dev->dma_ops;
+	if (ops && ops->map_sg)
+		ret = ops->map_sg(dev, sg, nents, dir, attrs);
+	else
+		ret = generic_map_sg(dev, sg, nents, dir, attrs);
+	if (ret > 0)
+		dmamap__stat_add(dev, ST_SG_MAPS, 1);
+	return ret;
+}
+
+int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
+		     enum dma_data_direction dir, unsigned long attrs)
+{
+	int ret = map_sg(dev, sg, nents, dir, attrs, __func__);
+
+	return ret > 0 ? ret : 0;
+}
+
+void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
+			enum dma_data_direction dir, unsigned long attrs)
+{
+	const struct dma_map_ops *ops;
+
+	if (unlikely(bad_map_args(dev, sg, (size_t)(nents > 0), dir, __func__)))
+		return;
+	ops = dev->dma_ops;
+	if (ops && ops->unmap_sg)
+		ops->unmap_sg(dev, sg, nents, dir, attrs);
+	else
+		generic_unmap_sg(dev, sg, nents, dir, attrs);
+}
+
+int dma_map_sg(struct device *dev, struct scatterlist *sg, int nents,
+	       enum dma_data_direction dir)
+{
+	return dma_map_sg_attrs(dev, sg, nents, dir, 0);
+}
+
+void dma_unmap_sg(struct device *dev, struct scatterlist *sg, int nents,
+		  enum dma_data_direction dir)
+{
+	dma_unmap_sg_attrs(dev, sg, nents, dir, 0);
+}
+
+int dma_map_sgtable(struct device *dev, struct sg_table *sgt,
+		    enum dma_data_direction dir, unsigned long attrs)
+{
+	int ret;
+
+	if (unlikely(!sgt)) {
+		dmamap__api_error(dev, __func__, DMAMAP_ERRK_NULL_ARG,
+				  dev ? DMAMAP_DBG_INVALID_ARGUMENT : DMAMAP_DBG_NULL_DEVICE,
+				  "called with a NULL table");
+		return -EINVAL;
+	}
+	ret = map_sg(dev, sgt->sgl, (int)sgt->orig_nents, dir, attrs, __func__);
+	if (ret < 0)
+		return ret;
+	if (ret == 0)
+		return -EIO;
+	sgt->nents = (unsigned int)ret;
+	return 0;
+}
+
+void dma_unmap_sgtable(struct device *dev, struct sg_table *sgt,
+		       enum dma_data_direction dir, unsigned long attrs)
+{
+	if (!sgt) {
+		dmamap__api_error(dev, __func__, DMAMAP_ERRK_NULL_ARG,
+				  DMAMAP_DBG_INVALID_ARGUMENT, "called with a NULL table");
+		return;
+	}
+	dma_unmap_sg_attrs(dev, sgt->sgl, (int)sgt->orig_nents, dir, attrs);
+}
+
+/* ---- syncs ------------------------------------------------------------------ */
+
+static void sync_one(struct device *dev, dma_addr_t addr, size_t size,
+		     enum dma_data_direction dir, bool for_cpu)
+{
+	const struct dma_map_ops *ops = dev->dma_ops;
+
+	if (likely(!ops)) {
+		if (for_cpu)
+			dmamap__direct_sync_for_cpu(dev, addr, size, dir);
+		else
+			dmamap__direct_sync_for_device(dev, addr, size, dir);
+	} else if (for_cpu && ops->sync_single_for_cpu) {
+		ops->sync_single_for_cpu(dev, addr, size, dir);
+	} else if (!for_cpu && ops->sync_single_for_device) {
+		ops->sync_single_for_device(dev, addr, size, dir);
+	}
+	dmamap__stat_add(dev, for_cpu ? ST_SYNC_CPU : ST_SYNC_DEV, 1);
+}
+
+void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
+			     enum dma_data_direction dir)
+{
+	if (unlikely(bad_unmap_args(dev, addr, size, dir, __func__)))
+		return;
+	sync_one(dev, addr, size, dir, true);
+}
+
+void dma_sync_single_for_device(struct device *dev, dma_addr_t addr,
+				size_t size, enum dma_data_direction dir)
+{
+	if (unlikely(bad_unmap_args(dev, addr, size, dir, __func__)))
+		return;
+	sync_one(dev, addr, size, dir, false);
+}
+
+void dma_sync_single_range_for_cpu(struct device *dev, dma_addr_t addr,
+				   unsigned long offset, size_t size,
+				   enum dma_data_direction dir)
+{
+	if (unlikely(bad_unmap_args(dev, addr, size, dir, __func__)))
+		return;
+	sync_one(dev, addr + offset, size, dir, true);
+}
+
+void dma_sync_single_range_for_device(struct device *dev, dma_addr_t addr,
+				      unsigned long offset, size_t size,
+				      enum dma_data_direction dir)
+{
+	if (unlikely(bad_unmap_args(dev, addr, size, dir, __func__)))
+		return;
+	sync_one(dev, addr + offset, size, dir, false);
+}
+
+static void sync_sg(struct device *dev, struct scatterlist *sgl, int nelems,
+		    enum dma_data_direction dir, bool for_cpu, const char *func)
+{
+	const struct dma_map_ops *ops;
+	struct scatterlist *sg;
+	int i;
+
+	if (unlikely(bad_map_args(dev, sgl, (size_t)(nelems > 0), dir, func)))
+		return;
+	ops = dev->dma_ops;
+	if (ops && for_cpu && ops->sync_sg_for_cpu) {
+		ops->sync_sg_for_cpu(dev, sgl, nelems, dir);
+		return;
+	}
+	if (ops && !for_cpu && ops->sync_sg_for_device) {
+		ops->sync_sg_for_device(dev, sgl, nelems, dir);
+		return;
+	}
+	for_each_sg(sgl, sg, nelems, i) {
+		if (!sg)
+			break;
+		sync_one(dev, sg_dma_address(sg), sg_dma_len(sg), dir, for_cpu);
+	}
+}
+
+void dma_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg, int nelems,
+			 enum dma_data_direction dir)
+{
+	sync_sg(dev, sg, nelems, dir, true, __func__);
+}
+
+void dma_sync_sg_for_device(struct device *dev, struct scatterlist *sg,
+			    int nelems, enum dma_data_direction dir)
+{
+	sync_sg(dev, sg, nelems, dir, false, __func__);
+}
+
+void dma_sync_sgtable_for_cpu(struct device *dev, struct sg_table *sgt,
+			      enum dma_data_direction dir)
+{
+	if (sgt)
+		sync_sg(dev, sgt->sgl, (int)sgt->orig_nents, dir, true, __func__);
+}
+
+void dma_sync_sgtable_for_device(struct device *dev, struct sg_table *sgt,
+				 enum dma_data_direction dir)
+{
+	if (sgt)
+		sync_sg(dev, sgt->sgl, (int)sgt->orig_nents, dir, false, __func__);
+}

@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Library-internal definitions shared by the layers: the platform and
+ * device structures, stats, reports and fault injection. Internal
+ * non-static names carry the dmamap__ prefix and are not exported.
+ */
+#ifndef DMAMAP_INTERNAL_H
+#define DMAMAP_INTERNAL_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <dmamap/dmamap.h>
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define PHYS_NONE (~(phys_addr_t)0)
+
+/* ---- statistics: per-thread shards, so counting never bounces a line --- */
+
+enum dmamap_stat {
+	ST_MAPS, ST_UNMAPS, ST_SG_MAPS, ST_BYTES_MAPPED, ST_BYTES_BOUNCED,
+	ST_SYNC_CPU, ST_SYNC_DEV, ST_CLEANED, ST_INVALIDATED, ST_ALLOCS,
+	ST_FREES, ST_BYTES_ALLOC, ST_IOMMU_PAGES, ST_DEV_READ, ST_DEV_WRITTEN,
+	ST_FAULTS, ST_ERR0,
+	ST_COUNT = ST_ERR0 + DMAMAP_ERRK_COUNT
+};
+
+#define DMAMAP_STAT_SHARDS 16
+
+struct dmamap_stat_shard {
+	uint64_t v[ST_COUNT];
+} __attribute__((aligned(64)));
+
+extern __thread unsigned int dmamap__shard_id
+	__attribute__((tls_model("initial-exec")));
+unsigned int dmamap__shard_assign(void);
+
+static inline unsigned int dmamap__my_shard(void)
+{
+	unsigned int id = dmamap__shard_id;
+
+	if (unlikely(id == 0))
+		id = dmamap__shard_assign();
+	return (id - 1) % DMAMAP_STAT_SHARDS;
+}
+
+/* Relaxed load+store, not a locked RMW: shards are (almost always) owned by one thread. */
+static inline void dmamap__stat_add_shard(struct dmamap_stat_shard *s,
+					  enum dmamap_stat k, uint64_t n)
+{
+	__atomic_store_n(&s->v[k], __atomic_load_n(&s->v[k], __ATOMIC_RELAXED) + n,
+			 __ATOMIC_RELAXED);
+}
+
+/* ---- memory: RAM banks (sim) or the host arena ------------------------- */
+
+#define LINE_ABSENT 0x1 /* armv5: invalidated, refilled at the next CPU ownership */
+
+struct dmamap_bank {
+	phys_addr_t start;
+	u64 size;
+	uint8_t *cpu;  /* CPU view: the linear map (cached) */
+	uint8_t *mem;  /* memory view: what devices see; also the uncached alias */
+	uint8_t *wc;   /* write-combining alias of the memory view */
+	uint8_t *snap; /* per-byte state at the last fill or clean (sim) */
+	uint16_t *line_writer; /* last device id + 1 that wrote each line */
+	uint8_t *line_flags;
+	int fd_cpu, fd_mem;
+};
+
+struct dmamap_buddy;
+struct dmamap_slab_cache;
+
+/* A physically contiguous piece of one bank inside one zone. */
+struct dmamap_arena {
+	struct dmamap_bank *bank;
+	phys_addr_t start;
+	unsigned long npages;
+	struct dmamap_buddy *buddy;
+	struct dmamap_slab **slabs; /* per page: the kmalloc slab it holds */
+	unsigned int zone;
+};
+
+enum { ZONE_DMA_IDX, ZONE_DMA32_IDX, ZONE_NORMAL_IDX, ZONE_HIGHMEM_IDX, NR_ZONES };
+
+#define KMALLOC_CLASSES 13
+
+enum dmamap_plat_kind { PLAT_HOST, PLAT_SIM };
+
+struct dmamap_chaos {
+	pthread_mutex_t lock;
+	uint64_t state;
+	unsigned int permille;
+};
+
+#define SIM_EVENTS 256
+#define STRIPE_LOCKS 256
+
+struct dmamap_platform {
+	enum dmamap_plat_kind kind;
+	char name[DMAMAP_NAME_MAX];
+	unsigned int line_size;
+	unsigned int line_shift;
+	enum dmamap_cache_arch arch;
+	enum dmamap_edge_policy edge;
+	phys_addr_t zone_dma_limit;
+	phys_addr_t highmem_start; /* 0: none */
+	u64 default_mask;
+
+	unsigned int nr_banks;
+	struct dmamap_bank banks[DMAMAP_MAX_BANKS];
+	unsigned int nr_arenas;
+	struct dmamap_arena arenas[DMAMAP_MAX_BANKS * NR_ZONES];
+	struct dmamap_slab_cache *kmalloc[NR_ZONES][KMALLOC_CLASSES];
+
+	pthread_mutex_t stripe[STRIPE_LOCKS]; /* sim: per page stripe */
+
+	pthread_mutex_t dev_lock; /* device list; never on a mapping path */
+	unsigned int nr_devices, cap_devices;
+	struct device **devices;
+	uint16_t next_dev_id;
+
+	/* reports */
+	bool debug;
+	int strict; /* -1: inherit process setting */
+	dmamap_log_fn log_fn;
+	void *log_ctx;
+	unsigned long reports[DMAMAP_DBG_KIND_COUNT];
+	uint64_t rl_window;
+	unsigned int rl_count;
+
+	/* fault injection */
+	unsigned int fault_classes; /* 0: off (the hot-path test) */
+	long fault_countdown;
+	unsigned long fault_hits;
+
+	/* sim cache model */
+	bool chaos_on;
+	struct dmamap_chaos chaos;
+	pthread_mutex_t ev_lock;
+	struct dmamap_sim_event events[SIM_EVENTS];
+	unsigned int ev_head, ev_count;
+	struct dmamap_sim_cache_stats cstats;
+};
+
+struct dmamap_coherent_pool;
+
+struct device {
+	char name[DMAMAP_NAME_MAX];
+	struct dmamap_platform *plat;
+	const struct dma_map_ops *dma_ops; /* NULL: the direct table */
+	u64 *dma_mask;
+	u64 dma_mask_store;
+	u64 coherent_dma_mask;
+	u64 bus_dma_limit; /* 0: none */
+	unsigned int nr_ranges;
+	struct dmamap_dma_range ranges[DMAMAP_MAX_RANGES];
+	bool coherent;
+	bool bus_master;
+	uint16_t id;
+	unsigned int max_segment_size;
+	unsigned long segment_boundary_mask;
+	const struct dmamap_device_model *model;
+	void *model_priv;
+	struct dmamap_coherent_pool *pool;
+	pthread_mutex_t fault_lock;
+	bool has_fault;
+	struct dmamap_fault last_fault;
+	struct dmamap_stat_shard stats[DMAMAP_STAT_SHARDS];
+};
+
+static inline void dmamap__stat_add(struct device *dev, enum dmamap_stat k,
+				    uint64_t n)
+{
+	dmamap__stat_add_shard(&dev->stats[dmamap__my_shard()], k, n);
+}
+
+/* ---- reports ----------------------------------------------------------- */
+
+void dmamap__report(struct dmamap_platform *p, const struct device *dev,
+		    enum dmamap_dbg_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Count an API error in @dev's stats (if any) and report it. */
+void dmamap__api_error(struct device *dev, const char *func,
+		       enum dmamap_err_kind ek, enum dmamap_dbg_kind dk,
+		       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void dmamap__log(struct dmamap_platform *p, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void dmamap__set_error(struct dmamap_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ---- fault injection --------------------------------------------------- */
+
+bool dmamap__fault_fire(struct dmamap_platform *p, unsigned int cls);
+
+static inline bool dmamap__fault(struct dmamap_platform *p, unsigned int cls)
+{
+	if (likely(!__atomic_load_n(&p->fault_classes, __ATOMIC_RELAXED)))
+		return false;
+	return dmamap__fault_fire(p, cls);
+}
+
+/* ---- memory layout (platform/memory.c) -------------------------------- */
+
+struct dmamap_bank *dmamap__bank_of_phys(struct dmamap_platform *p,
+					 phys_addr_t phys, u64 len);
+/* Which view an address is in, and its physical address. */
+enum dmamap_view { VIEW_NONE, VIEW_CPU, VIEW_MEM, VIEW_WC };
+phys_addr_t dmamap__addr_to_phys(struct dmamap_platform *p, const void *addr,
+				 enum dmamap_view *view);
+void *dmamap__phys_to_view(struct dmamap_platform *p, phys_addr_t phys,
+			   enum dmamap_view view);
+
+/* Linear map: a page's physical address on @p, PHYS_NONE if not its RAM. */
+static inline phys_addr_t dmamap__linear_to_phys(struct dmamap_platform *p,
+						 const void *addr)
+{
+	if (likely(p->kind == PLAT_HOST))
+		return (phys_addr_t)(uintptr_t)addr;
+	for (unsigned int i = 0; i < p->nr_banks; i++) {
+		const struct dmamap_bank *b = &p->banks[i];
+		uintptr_t off = (uintptr_t)addr - (uintptr_t)b->cpu;
+
+		if ((uintptr_t)addr >= (uintptr_t)b->cpu && off < b->size)
+			return b->start + off;
+	}
+	return PHYS_NONE;
+}
+
+void dmamap__linear_register(struct dmamap_platform *p);
+void dmamap__linear_unregister(struct dmamap_platform *p);
+
+/* ---- page allocator (mm) ---------------------------------------------- */
+
+#define DMAMAP_MAX_ORDER 12
+
+/* Pages from the highest zone allowed by @max_zone (falling back lower), or PHYS_NONE. */
+phys_addr_t dmamap__pages_alloc(struct dmamap_platform *p, unsigned int order,
+				unsigned int max_zone);
+int dmamap__pages_free(struct dmamap_platform *p, phys_addr_t phys,
+		       unsigned int order);
+unsigned int dmamap__gfp_zone(gfp_t gfp);
+unsigned int dmamap__get_order(size_t size);
+int dmamap__mm_init(struct dmamap_platform *p);
+void dmamap__mm_fini(struct dmamap_platform *p);
+
+/* ---- the simulated cache (platform/sim) -------------------------------- */
+
+void dmamap__sim_sync_for_device(struct device *dev, phys_addr_t phys,
+				 size_t size, enum dma_data_direction dir);
+void dmamap__sim_sync_for_cpu(struct device *dev, phys_addr_t phys,
+			      size_t size, enum dma_data_direction dir);
+/* Make all views of a range equal (zero-filled when @zero): a fresh coherent buffer. */
+void dmamap__sim_reset_range(struct dmamap_platform *p, phys_addr_t phys,
+			     size_t size, bool zero);
+int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf,
+			      size_t len, bool write);
+void dmamap__sim_chaos_tick(struct dmamap_platform *p, phys_addr_t phys,
+			    size_t size);
+int dmamap__sim_ram_init(struct dmamap_platform *p,
+			 const struct dmamap_board *board,
+			 struct dmamap_error *err);
+void dmamap__sim_ram_fini(struct dmamap_platform *p);
+
+/* ---- direct ops, used by the core without an indirect call -------------- */
+
+dma_addr_t dmamap__direct_map_phys(struct device *dev, phys_addr_t phys,
+				   size_t size, enum dma_data_direction dir,
+				   unsigned long attrs, int *errp);
+void dmamap__direct_unmap(struct device *dev, dma_addr_t addr, size_t size,
+			  enum dma_data_direction dir, unsigned long attrs);
+void dmamap__direct_sync_for_cpu(struct device *dev, dma_addr_t addr,
+				 size_t size, enum dma_data_direction dir);
+void dmamap__direct_sync_for_device(struct device *dev, dma_addr_t addr,
+				    size_t size, enum dma_data_direction dir);
+
+/* Device address translation including a declared coherent pool. */
+phys_addr_t dmamap__dev_dma_to_phys(const struct device *dev, dma_addr_t dma,
+				    u64 len);
+
+/* ---- per-device coherent pool (mm/coherent_pool.c) ---------------------- */
+
+void *dmamap__pool_alloc(struct device *dev, size_t size, dma_addr_t *dma);
+/* 1: freed from the pool; 0: not pool memory. */
+int dmamap__pool_free(struct device *dev, size_t size, void *vaddr);
+phys_addr_t dmamap__pool_dma_to_phys(const struct device *dev, dma_addr_t dma,
+				     u64 len);
+void dmamap__pool_destroy(struct device *dev);
+
+/* ---- models ------------------------------------------------------------ */
+extern const struct dmamap_device_model dmamap__memcpy_engine_model;
+
+
+
+/* platform/sim/ram.c */
+int dmamap__host_arena_init(struct dmamap_platform *p, u64 size);
+int dmamap__view_fd(struct dmamap_platform *p, phys_addr_t phys,
+		    enum dmamap_view view, u64 *offset);
+bool dmamap__env_debug(void);
+const struct dmamap_board *dmamap__builtin_board(const char *name);
+extern const char *const dmamap__builtin_board_names[];
+#endif

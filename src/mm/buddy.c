@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include "buddy.h"
+
+#define ST_FREE 0x80
+#define ST_HEAD 0x40
+#define ORDER_BITS 0x3f
+
+struct dmamap_buddy {
+	pthread_mutex_t lock;
+	uint64_t first_pfn;
+	unsigned long npages;
+	unsigned int max_order;
+	unsigned long nfree;
+	uint8_t *state;  /* per frame: head flags | order */
+	int32_t *next, *prev;
+	int32_t head[32];
+};
+
+static void list_add(struct dmamap_buddy *b, long i, unsigned int order)
+{
+	b->state[i] = ST_FREE | ST_HEAD | order;
+	b->prev[i] = -1;
+	b->next[i] = b->head[order];
+	if (b->head[order] >= 0)
+		b->prev[b->head[order]] = (int32_t)i;
+	b->head[order] = (int32_t)i;
+}
+
+static void list_del(struct dmamap_buddy *b, long i, unsigned int order)
+{
+	if (b->prev[i] >= 0)
+		b->next[b->prev[i]] = b->next[i];
+	else
+		b->head[order] = b->next[i];
+	if (b->next[i] >= 0)
+		b->prev[b->next[i]] = b->prev[i];
+	b->state[i] = 0;
+}
+
+struct dmamap_buddy *dmamap__buddy_create(uint64_t first_pfn,
+					  unsigned long npages,
+					  unsigned int max_order)
+{
+	struct dmamap_buddy *b;
+	unsigned long i = 0;
+
+	if (!npages || npages > INT32_MAX || max_order > 30)
+		return NULL;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->state = calloc(npages, 1);
+	b->next = calloc(npages, sizeof(int32_t));
+	b->prev = calloc(npages, sizeof(int32_t));
+	if (!b->state || !b->next || !b->prev) {
+		dmamap__buddy_destroy(b);
+		return NULL;
+	}
+	pthread_mutex_init(&b->lock, NULL);
+	b->first_pfn = first_pfn;
+	b->npages = npages;
+	b->max_order = max_order;
+	for (unsigned int o = 0; o < 32; o++)
+		b->head[o] = -1;
+	while (i < npages) {
+		unsigned int o = max_order;
+
+		while (o && (((first_pfn + i) & ((1UL << o) - 1)) ||
+			     i + (1UL << o) > npages))
+			o--;
+		list_add(b, (long)i, o);
+		i += 1UL << o;
+	}
+	b->nfree = npages;
+	return b;
+}
+
+void dmamap__buddy_destroy(struct dmamap_buddy *b)
+{
+	if (!b)
+		return;
+	free(b->state);
+	free(b->next);
+	free(b->prev);
+	free(b);
+}
+
+long dmamap__buddy_alloc(struct dmamap_buddy *b, unsigned int order)
+{
+	unsigned int o = order;
+	long i;
+
+	if (order > b->max_order)
+		return -1;
+	pthread_mutex_lock(&b->lock);
+	while (o <= b->max_order && b->head[o] < 0)
+		o++;
+	if (o > b->max_order) {
+		pthread_mutex_unlock(&b->lock);
+		return -1;
+	}
+	i = b->head[o];
+	list_del(b, i, o);
+	while (o > order) {
+		o--;
+		list_add(b, i + (1L << o), o);
+	}
+	b->state[i] = ST_HEAD | order;
+	b->nfree -= 1UL << order;
+	pthread_mutex_unlock(&b->lock);
+	return i;
+}
+
+int dmamap__buddy_free(struct dmamap_buddy *b, unsigned long idx,
+		       unsigned int order)
+{
+	unsigned long i = idx;
+	unsigned int o = order;
+
+	if (idx >= b->npages)
+		return -EINVAL;
+	pthread_mutex_lock(&b->lock);
+	if (b->state[idx] != (ST_HEAD | order)) {
+		pthread_mutex_unlock(&b->lock);
+		return -EINVAL;
+	}
+	b->state[idx] = 0;
+	b->nfree += 1UL << order;
+	while (o < b->max_order) {
+		uint64_t pfn = b->first_pfn + i;
+		uint64_t bpfn = pfn ^ (1ULL << o);
+		unsigned long bi;
+
+		if (bpfn < b->first_pfn)
+			break;
+		bi = (unsigned long)(bpfn - b->first_pfn);
+		if (bi + (1UL << o) > b->npages ||
+		    b->state[bi] != (ST_FREE | ST_HEAD | o))
+			break;
+		list_del(b, (long)bi, o);
+		if (bi < i)
+			i = bi;
+		o++;
+	}
+	list_add(b, (long)i, o);
+	pthread_mutex_unlock(&b->lock);
+	return 0;
+}
+
+unsigned long dmamap__buddy_free_pages(struct dmamap_buddy *b)
+{
+	unsigned long n;
+
+	pthread_mutex_lock(&b->lock);
+	n = b->nfree;
+	pthread_mutex_unlock(&b->lock);
+	return n;
+}

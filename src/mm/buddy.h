@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A binary buddy allocator over a run of page frames. Its bookkeeping lives
+ * beside the memory, never inside it: on a simulated board a free-list
+ * pointer written into RAM would dirty cache lines the model watches.
+ */
+#ifndef DMAMAP_MM_BUDDY_H
+#define DMAMAP_MM_BUDDY_H
+
+#include <stdint.h>
+
+struct dmamap_buddy;
+
+/* Frames [first_pfn, first_pfn + npages); blocks are aligned by pfn. */
+struct dmamap_buddy *dmamap__buddy_create(uint64_t first_pfn,
+					  unsigned long npages,
+					  unsigned int max_order);
+void dmamap__buddy_destroy(struct dmamap_buddy *b);
+/* Index (from the first frame) of a free 2^order block, or -1. */
+long dmamap__buddy_alloc(struct dmamap_buddy *b, unsigned int order);
+/* 0, or -EINVAL when @idx is not the head of an allocated 2^order block. */
+int dmamap__buddy_free(struct dmamap_buddy *b, unsigned long idx,
+		       unsigned int order);
+unsigned long dmamap__buddy_free_pages(struct dmamap_buddy *b);
+
+#endif

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Zones and the page allocator: each RAM bank is split at the zone
+ * boundaries (ZONE_DMA up to the board's limit, ZONE_DMA32 up to 4 GiB,
+ * ZONE_NORMAL above) into arenas, each with its own buddy allocator.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "../internal.h"
+#include "buddy.h"
+#include "slab.h"
+
+unsigned int dmamap__get_order(size_t size)
+{
+	unsigned int order = 0;
+
+	size = (size - 1) >> PAGE_SHIFT;
+	while (size) {
+		order++;
+		size >>= 1;
+	}
+	return order;
+}
+
+unsigned int dmamap__gfp_zone(gfp_t gfp)
+{
+	if (gfp & __GFP_DMA)
+		return ZONE_DMA_IDX;
+	if (gfp & __GFP_DMA32)
+		return ZONE_DMA32_IDX;
+	if (gfp & __GFP_HIGHMEM)
+		return ZONE_HIGHMEM_IDX;
+	return ZONE_NORMAL_IDX;
+}
+
+static int add_arena(struct dmamap_platform *p, struct dmamap_bank *b,
+		     phys_addr_t start, phys_addr_t end, unsigned int zone)
+{
+	struct dmamap_arena *a;
+
+	start = (start + PAGE_SIZE - 1) & ~(phys_addr_t)(PAGE_SIZE - 1);
+	end &= ~(phys_addr_t)(PAGE_SIZE - 1);
+	if (end <= start)
+		return 0;
+	if (p->nr_arenas >= ARRAY_SIZE(p->arenas))
+		return -ENOSPC;
+	a = &p->arenas[p->nr_arenas];
+	a->bank = b;
+	a->start = start;
+	a->npages = (unsigned long)((end - start) >> PAGE_SHIFT);
+	a->zone = zone;
+	a->buddy = dmamap__buddy_create(start >> PAGE_SHIFT, a->npages,
+					DMAMAP_MAX_ORDER);
+	a->slabs = calloc(a->npages, sizeof(*a->slabs));
+	if (!a->buddy || !a->slabs) {
+		dmamap__buddy_destroy(a->buddy);
+		free(a->slabs);
+		return -ENOMEM;
+	}
+	p->nr_arenas++;
+	return 0;
+}
+
+int dmamap__mm_init(struct dmamap_platform *p)
+{
+	const phys_addr_t four_g = 0x100000000ULL;
+
+	for (unsigned int i = 0; i < p->nr_banks; i++) {
+		struct dmamap_bank *b = &p->banks[i];
+		phys_addr_t s = b->start, e = b->start + b->size;
+		phys_addr_t dma_end = p->zone_dma_limit ? p->zone_dma_limit + 1 : 0;
+		int ret;
+
+		if (dma_end > s) {
+			ret = add_arena(p, b, s, MIN(e, dma_end), ZONE_DMA_IDX);
+			if (ret)
+				return ret;
+			s = MIN(e, dma_end);
+		}
+		if (s < four_g && s < e) {
+			ret = add_arena(p, b, s, MIN(e, four_g), ZONE_DMA32_IDX);
+			if (ret)
+				return ret;
+			s = MIN(e, four_g);
+		}
+		if (p->highmem_start && s < p->highmem_start && s < e) {
+			ret = add_arena(p, b, s, MIN(e, p->highmem_start),
+					ZONE_NORMAL_IDX);
+			if (ret)
+				return ret;
+			s = MIN(e, p->highmem_start);
+		}
+		if (s < e) {
+			ret = add_arena(p, b, s, e,
+					p->highmem_start && s >= p->highmem_start ?
+						ZONE_HIGHMEM_IDX : ZONE_NORMAL_IDX);
+			if (ret)
+				return ret;
+		}
+	}
+	return dmamap__slab_init(p);
+}
+
+void dmamap__mm_fini(struct dmamap_platform *p)
+{
+	dmamap__slab_fini(p);
+	for (unsigned int i = 0; i < p->nr_arenas; i++) {
+		dmamap__buddy_destroy(p->arenas[i].buddy);
+		free(p->arenas[i].slabs);
+	}
+	p->nr_arenas = 0;
+}
+
+struct dmamap_arena *dmamap__arena_of(struct dmamap_platform *p,
+				      phys_addr_t phys)
+{
+	for (unsigned int i = 0; i < p->nr_arenas; i++) {
+		struct dmamap_arena *a = &p->arenas[i];
+
+		if (phys >= a->start &&
+		    phys - a->start < ((u64)a->npages << PAGE_SHIFT))
+			return a;
+	}
+	return NULL;
+}
+
+phys_addr_t dmamap__pages_alloc(struct dmamap_platform *p, unsigned int order,
+				unsigned int max_zone)
+{
+	if (order > DMAMAP_MAX_ORDER || dmamap__fault(p, DMAMAP_FAULT_ALLOC))
+		return PHYS_NONE;
+	for (int z = (int)max_zone; z >= 0; z--) {
+		for (unsigned int i = 0; i < p->nr_arenas; i++) {
+			struct dmamap_arena *a = &p->arenas[i];
+			long idx;
+
+			if (a->zone != (unsigned int)z)
+				continue;
+			idx = dmamap__buddy_alloc(a->buddy, order);
+			if (idx >= 0)
+				return a->start + ((phys_addr_t)idx << PAGE_SHIFT);
+		}
+	}
+	return PHYS_NONE;
+}
+
+int dmamap__pages_free(struct dmamap_platform *p, phys_addr_t phys,
+		       unsigned int order)
+{
+	struct dmamap_arena *a = dmamap__arena_of(p, phys);
+
+	if (!a || (phys & (PAGE_SIZE - 1)))
+		return -EINVAL;
+	return dmamap__buddy_free(a->buddy,
+				  (unsigned long)((phys - a->start) >> PAGE_SHIFT),
+				  order);
+}
+
+struct page *dmamap_alloc_pages(struct dmamap_platform *p, unsigned int order,
+				gfp_t flags)
+{
+	phys_addr_t phys;
+	void *va;
+
+	if (!p || order > DMAMAP_MAX_ORDER)
+		return NULL;
+	phys = dmamap__pages_alloc(p, order, dmamap__gfp_zone(flags));
+	if (phys == PHYS_NONE)
+		return NULL;
+	va = dmamap__phys_to_view(p, phys, VIEW_CPU);
+	if (flags & __GFP_ZERO)
+		memset(va, 0, PAGE_SIZE << order);
+	return virt_to_page(va);
+}
+
+void dmamap_free_pages(struct dmamap_platform *p, struct page *page,
+		       unsigned int order)
+{
+	phys_addr_t phys;
+
+	if (!p || !page)
+		return;
+	phys = dmamap__linear_to_phys(p, page);
+	if (phys == PHYS_NONE || dmamap__pages_free(p, phys, order))
+		dmamap__report(p, NULL, DMAMAP_DBG_FREE_INVALID,
+			       "dmamap_free_pages: %p is not an allocated block of order %u",
+			       (void *)page, order);
+}

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The direct backend's allocations: pages from the zone the mask allows
+ * (retrying lower zones when the result is still out of reach, as the
+ * kernel does), an uncached or write-combining alias for devices that do
+ * not snoop, mmap of the same RAM, and sg_table descriptions.
+ */
+#define _GNU_SOURCE
+#include <string.h>
+#include <sys/mman.h>
+#include "../internal.h"
+
+/* Highest physical address whose device address is within @limit. */
+static phys_addr_t phys_limit(const struct device *dev, u64 limit)
+{
+	phys_addr_t best = 0;
+
+	if (!dev->nr_ranges)
+		return limit;
+	for (unsigned int i = 0; i < dev->nr_ranges; i++) {
+		const struct dmamap_dma_range *r = &dev->ranges[i];
+		u64 last;
+
+		if (r->dma_start > limit)
+			continue;
+		last = MIN(r->size - 1, limit - r->dma_start);
+		best = MAX(best, r->cpu_start + last);
+	}
+	return best;
+}
+
+static unsigned int zone_for(const struct device *dev, u64 mask)
+{
+	u64 limit = mask;
+	phys_addr_t pl;
+
+	if (dev->bus_dma_limit && dev->bus_dma_limit < limit)
+		limit = dev->bus_dma_limit;
+	pl = phys_limit(dev, limit);
+	if (dev->plat->zone_dma_limit && pl <= dev->plat->zone_dma_limit)
+		return ZONE_DMA_IDX;
+	if (pl <= 0xffffffffULL)
+		return ZONE_DMA32_IDX;
+	return ZONE_NORMAL_IDX;
+}
+
+static bool reachable(const struct device *dev, phys_addr_t phys, size_t size,
+		      u64 mask)
+{
+	dma_addr_t dma = dmamap_phys_to_dma(dev, phys);
+	u64 limit = mask;
+
+	if (dev->bus_dma_limit && dev->bus_dma_limit < limit)
+		limit = dev->bus_dma_limit;
+	return dma != DMA_MAPPING_ERROR &&
+	       dmamap_phys_to_dma(dev, phys + size - 1) == dma + size - 1 &&
+	       dma + size - 1 <= limit;
+}
+
+static phys_addr_t alloc_reachable(struct device *dev, size_t size, u64 mask)
+{
+	struct dmamap_platform *p = dev->plat;
+	unsigned int order = dmamap__get_order(size);
+	int zone = (int)zone_for(dev, mask);
+
+	for (; zone >= 0; zone--) {
+		phys_addr_t phys = dmamap__pages_alloc(p, order, (unsigned int)zone);
+
+		if (phys == PHYS_NONE)
+			return PHYS_NONE;
+		if (reachable(dev, phys, size, mask))
+			return phys;
+		dmamap__pages_free(p, phys, order);
+	}
+	return PHYS_NONE;
+}
+
+void *dmamap__direct_alloc(struct device *dev, size_t size,
+			   dma_addr_t *dma_handle, gfp_t gfp,
+			   unsigned long attrs)
+{
+	struct dmamap_platform *p = dev->plat;
+	enum dmamap_view view;
+	phys_addr_t phys;
+
+	(void)gfp;
+	size = PAGE_ALIGN(size);
+	phys = alloc_reachable(dev, size, dev->coherent_dma_mask);
+	if (phys == PHYS_NONE)
+		return NULL;
+	*dma_handle = dmamap_phys_to_dma(dev, phys);
+	/*
+	 * The cached alias must hold no dirty line over the buffer before an
+	 * uncached alias is handed out (arch_dma_prep_coherent), and the memory
+	 * is zeroed: all views equal, zero.
+	 */
+	if (p->kind == PLAT_SIM)
+		dmamap__sim_reset_range(p, phys, size, true);
+	else
+		memset(dmamap__phys_to_view(p, phys, VIEW_CPU), 0, size);
+	if (attrs & DMA_ATTR_NO_KERNEL_MAPPING)
+		return virt_to_page(dmamap__phys_to_view(p, phys, VIEW_CPU));
+	if (dev->coherent)
+		view = VIEW_CPU;
+	else
+		view = (attrs & DMA_ATTR_WRITE_COMBINE) ? VIEW_WC : VIEW_MEM;
+	return dmamap__phys_to_view(p, phys, view);
+}
+
+static enum dmamap_view expected_view(const struct device *dev,
+				      unsigned long attrs)
+{
+	if (dev->coherent || (attrs & DMA_ATTR_NO_KERNEL_MAPPING))
+		return VIEW_CPU;
+	return (attrs & DMA_ATTR_WRITE_COMBINE) ? VIEW_WC : VIEW_MEM;
+}
+
+void dmamap__direct_free(struct device *dev, size_t size, void *cpu_addr,
+			 dma_addr_t dma_handle, unsigned long attrs)
+{
+	struct dmamap_platform *p = dev->plat;
+	enum dmamap_view view;
+	phys_addr_t phys = dmamap__addr_to_phys(p, cpu_addr, &view);
+
+	size = PAGE_ALIGN(size);
+	if (phys == PHYS_NONE || view != expected_view(dev, attrs) ||
+	    dmamap_phys_to_dma(dev, phys) != dma_handle) {
+		dmamap__api_error(dev, "dma_free_attrs", DMAMAP_ERRK_BAD_HANDLE,
+				  DMAMAP_DBG_FREE_INVALID,
+				  "frees DMA memory with a different CPU address or handle [cpu=%p] [device address=0x%llx]",
+				  cpu_addr, (unsigned long long)dma_handle);
+		return;
+	}
+	if (p->kind == PLAT_SIM)
+		dmamap__sim_reset_range(p, phys, size, false);
+	if (dmamap__pages_free(p, phys, dmamap__get_order(size)))
+		dmamap__api_error(dev, "dma_free_attrs", DMAMAP_ERRK_BAD_HANDLE,
+				  DMAMAP_DBG_FREE_INVALID,
+				  "frees DMA memory with a different size [device address=0x%llx] [size=%zu]",
+				  (unsigned long long)dma_handle, size);
+}
+
+int dmamap__direct_mmap(struct device *dev, struct vm_area_struct *vma,
+			void *cpu_addr, dma_addr_t dma_addr, size_t size,
+			unsigned long attrs)
+{
+	struct dmamap_platform *p = dev->plat;
+	unsigned long npages = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	unsigned long len = vma->vm_end - vma->vm_start;
+	phys_addr_t phys = dmamap__dev_dma_to_phys(dev, dma_addr, size);
+	enum dmamap_view view;
+	bool in_pool;
+	int prot = 0, flags = MAP_SHARED, fd;
+	u64 off;
+	void *m;
+
+	(void)cpu_addr;
+	(void)attrs;
+	if (phys == PHYS_NONE || !len || (len & (PAGE_SIZE - 1)) ||
+	    (vma->vm_start & (PAGE_SIZE - 1)))
+		return -EINVAL;
+	if (vma->vm_pgoff >= npages || (len >> PAGE_SHIFT) > npages - vma->vm_pgoff)
+		return -ENXIO;
+	/* Memory a non-coherent device shares, and pool memory, is reached uncached. */
+	in_pool = dmamap__pool_dma_to_phys(dev, dma_addr, 1) != PHYS_NONE;
+	view = dev->coherent && !in_pool ? VIEW_CPU : VIEW_MEM;
+	fd = dmamap__view_fd(p, phys, view, &off);
+	if (fd < 0)
+		return -ENXIO;
+	if (vma->vm_page_prot & DMAMAP_PROT_READ)
+		prot |= PROT_READ;
+	if (vma->vm_page_prot & DMAMAP_PROT_WRITE)
+		prot |= PROT_WRITE;
+	if (vma->vm_start)
+		flags |= MAP_FIXED_NOREPLACE;
+	m = mmap((void *)vma->vm_start, len, prot, flags, fd,
+		 (off_t)(off + ((u64)vma->vm_pgoff << PAGE_SHIFT)));
+	if (m == MAP_FAILED)
+		return -ENOMEM;
+	vma->vm_start = (unsigned long)m;
+	vma->vm_end = vma->vm_start + len;
+	return 0;
+}
+
+int dmamap__direct_get_sgtable(struct device *dev, struct sg_table *sgt,
+			       void *cpu_addr, dma_addr_t dma_addr, size_t size,
+			       unsigned long attrs)
+{
+	phys_addr_t phys = dmamap__dev_dma_to_phys(dev, dma_addr, size);
+	void *va;
+	int ret;
+
+	(void)cpu_addr;
+	(void)attrs;
+	va = phys == PHYS_NONE ? NULL : dmamap__phys_to_view(dev->plat, phys, VIEW_CPU);
+	if (!va)
+		return -ENXIO;
+	ret = sg_alloc_table(sgt, 1, GFP_KERNEL);
+	if (ret)
+		return ret;
+	sg_set_page(sgt->sgl, virt_to_page(va), (unsigned int)PAGE_ALIGN(size), 0);
+	return 0;
+}
+
+void *dmamap__direct_alloc_noncoherent(struct device *dev, size_t size,
+				       dma_addr_t *dma_handle,
+				       enum dma_data_direction dir, gfp_t gfp)
+{
+	phys_addr_t phys;
+	void *va;
+
+	(void)dir;
+	(void)gfp;
+	size = PAGE_ALIGN(size);
+	phys = alloc_reachable(dev, size, *dev->dma_mask);
+	if (phys == PHYS_NONE)
+		return NULL;
+	va = dmamap__phys_to_view(dev->plat, phys, VIEW_CPU);
+	/* Zeroed through the cache, as the kernel does: the driver syncs before use. */
+	memset(va, 0, size);
+	*dma_handle = dmamap_phys_to_dma(dev, phys);
+	return va;
+}
+
+void dmamap__direct_free_noncoherent(struct device *dev, size_t size,
+				     void *vaddr, dma_addr_t dma_handle,
+				     enum dma_data_direction dir)
+{
+	phys_addr_t phys = dmamap__linear_to_phys(dev->plat, vaddr);
+
+	(void)dir;
+	if (phys == PHYS_NONE || dmamap_phys_to_dma(dev, phys) != dma_handle ||
+	    dmamap__pages_free(dev->plat, phys, dmamap__get_order(PAGE_ALIGN(size))))
+		dmamap__api_error(dev, "dma_free_noncoherent", DMAMAP_ERRK_BAD_HANDLE,
+				  DMAMAP_DBG_FREE_INVALID,
+				  "frees memory it did not allocate so [cpu=%p] [device address=0x%llx] [size=%zu]",
+				  vaddr, (unsigned long long)dma_handle, size);
+}
+
+int dmamap__direct_supported(struct device *dev, u64 mask)
+{
+	struct dmamap_platform *p = dev->plat;
+	phys_addr_t min_mask = 0xffffffffULL;
+	phys_addr_t top = 0;
+	dma_addr_t need;
+
+	if (p->kind == PLAT_HOST)
+		return mask >= DMA_BIT_MASK(32);
+	for (unsigned int i = 0; i < p->nr_banks; i++)
+		top = MAX(top, p->banks[i].start + p->banks[i].size - 1);
+	if (p->zone_dma_limit)
+		min_mask = p->zone_dma_limit;
+	min_mask = MIN(min_mask, top);
+	/* The lowest zone must be reachable: that is where a fallback comes from. */
+	need = dmamap_phys_to_dma(dev, min_mask);
+	if (need == DMA_MAPPING_ERROR)
+		need = phys_limit(dev, ~0ULL) < min_mask ? ~0ULL : min_mask;
+	return mask >= need;
+}
+
+u64 dmamap__direct_required_mask(struct device *dev)
+{
+	struct dmamap_platform *p = dev->plat;
+	dma_addr_t max_dma = 0;
+
+	if (p->kind == PLAT_HOST)
+		return DMA_BIT_MASK(sizeof(void *) * 8);
+	for (unsigned int i = 0; i < p->nr_banks; i++) {
+		phys_addr_t last = p->banks[i].start + p->banks[i].size - 1;
+		dma_addr_t d = dmamap_phys_to_dma(dev, last);
+
+		if (d != DMA_MAPPING_ERROR)
+			max_dma = MAX(max_dma, d);
+	}
+	if (!max_dma)
+		return DMA_BIT_MASK(32);
+	return DMA_BIT_MASK(64 - __builtin_clzll(max_dma));
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Address spaces of a platform: physical RAM banks and the CPU-side views
+ * of them (linear map, uncached alias, write-combining alias). A process-wide
+ * registry of linear maps lets page_to_phys() work without a platform.
+ */
+#include <string.h>
+#include "../internal.h"
+
+struct dmamap_bank *dmamap__bank_of_phys(struct dmamap_platform *p,
+					 phys_addr_t phys, u64 len)
+{
+	for (unsigned int i = 0; i < p->nr_banks; i++) {
+		struct dmamap_bank *b = &p->banks[i];
+
+		if (phys >= b->start && phys - b->start < b->size &&
+		    len <= b->size - (phys - b->start))
+			return b;
+	}
+	return NULL;
+}
+
+static bool in_view(const uint8_t *base, u64 size, const void *addr, u64 *off)
+{
+	uintptr_t a = (uintptr_t)addr, b = (uintptr_t)base;
+
+	if (!base || a < b || a - b >= size)
+		return false;
+	*off = a - b;
+	return true;
+}
+
+phys_addr_t dmamap__addr_to_phys(struct dmamap_platform *p, const void *addr,
+				 enum dmamap_view *view)
+{
+	u64 off;
+
+	*view = VIEW_NONE;
+	for (unsigned int i = 0; i < p->nr_banks; i++) {
+		struct dmamap_bank *b = &p->banks[i];
+
+		if (in_view(b->cpu, b->size, addr, &off)) {
+			*view = VIEW_CPU;
+			return b->start + off;
+		}
+		if (b->mem != b->cpu && in_view(b->mem, b->size, addr, &off)) {
+			*view = VIEW_MEM;
+			return b->start + off;
+		}
+		if (b->wc != b->cpu && in_view(b->wc, b->size, addr, &off)) {
+			*view = VIEW_WC;
+			return b->start + off;
+		}
+	}
+	if (p->kind == PLAT_HOST) {
+		*view = VIEW_CPU;
+		return (phys_addr_t)(uintptr_t)addr;
+	}
+	return PHYS_NONE;
+}
+
+void *dmamap__phys_to_view(struct dmamap_platform *p, phys_addr_t phys,
+			   enum dmamap_view view)
+{
+	struct dmamap_bank *b = dmamap__bank_of_phys(p, phys, 1);
+	uint8_t *base;
+
+	if (!b)
+		return p->kind == PLAT_HOST ? (void *)(uintptr_t)phys : NULL;
+	switch (view) {
+	case VIEW_CPU: base = b->cpu; break;
+	case VIEW_MEM: base = b->mem; break;
+	case VIEW_WC: base = b->wc; break;
+	default: return NULL;
+	}
+	return base + (phys - b->start);
+}
+
+void *dmamap_phys_to_virt(struct dmamap_platform *p, phys_addr_t phys)
+{
+	if (!p)
+		return NULL;
+	return dmamap__phys_to_view(p, phys, VIEW_CPU);
+}
+
+/* ---- process-wide registry of linear maps ------------------------------- */
+
+#define LINEAR_SLOTS 64
+
+static struct linear_slot {
+	struct dmamap_platform *p;
+	uintptr_t cpu;
+	u64 size;
+	phys_addr_t phys;
+} linear[LINEAR_SLOTS];
+static pthread_rwlock_t linear_lock = PTHREAD_RWLOCK_INITIALIZER;
+
+void dmamap__linear_register(struct dmamap_platform *p)
+{
+	if (p->kind != PLAT_SIM)
+		return;
+	pthread_rwlock_wrlock(&linear_lock);
+	for (unsigned int b = 0; b < p->nr_banks; b++) {
+		for (unsigned int i = 0; i < LINEAR_SLOTS; i++) {
+			if (linear[i].p)
+				continue;
+			linear[i].p = p;
+			linear[i].cpu = (uintptr_t)p->banks[b].cpu;
+			linear[i].size = p->banks[b].size;
+			linear[i].phys = p->banks[b].start;
+			break;
+		}
+	}
+	pthread_rwlock_unlock(&linear_lock);
+}
+
+void dmamap__linear_unregister(struct dmamap_platform *p)
+{
+	pthread_rwlock_wrlock(&linear_lock);
+	for (unsigned int i = 0; i < LINEAR_SLOTS; i++)
+		if (linear[i].p == p)
+			memset(&linear[i], 0, sizeof(linear[i]));
+	pthread_rwlock_unlock(&linear_lock);
+}
+
+phys_addr_t virt_to_phys(const void *addr)
+{
+	uintptr_t a = (uintptr_t)addr;
+	phys_addr_t phys = (phys_addr_t)a;
+
+	pthread_rwlock_rdlock(&linear_lock);
+	for (unsigned int i = 0; i < LINEAR_SLOTS; i++) {
+		if (linear[i].p && a >= linear[i].cpu &&
+		    a - linear[i].cpu < linear[i].size) {
+			phys = linear[i].phys + (a - linear[i].cpu);
+			break;
+		}
+	}
+	pthread_rwlock_unlock(&linear_lock);
+	return phys;
+}
+
+phys_addr_t page_to_phys(const struct page *page)
+{
+	return virt_to_phys(page);
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Boards built into the library. "default" is an ARMv7-like SoC with a
+ * non-coherent CPU cache, 64-byte lines, RAM at 0x80000000 (and a bank above
+ * 4 GiB, as LPAE boards have, which is high memory), and three DMA masters that each show one kind
+ * of diversity: a cache-coherent one, a non-coherent one whose bus sees RAM
+ * at 0x0, and a non-coherent one limited to 32-bit addresses.
+ */
+#include <string.h>
+#include "../../internal.h"
+
+#define MiB (1ULL << 20)
+
+static const struct dmamap_device_desc default_devices[] = {
+	{
+		.name = "dma-coh",
+		.model = "memcpy",
+		.dma_mask = DMA_BIT_MASK(40),
+		.coherent = true,
+	},
+	{
+		.name = "dma-nc",
+		.model = "memcpy",
+		.dma_mask = DMA_BIT_MASK(32),
+		.coherent = false,
+		.nr_ranges = 1,
+		.ranges = { { .cpu_start = 0x80000000ULL, .dma_start = 0,
+			      .size = 128 * MiB } },
+	},
+	{
+		.name = "dma-32",
+		.model = "memcpy",
+		.dma_mask = DMA_BIT_MASK(32),
+		.coherent = false,
+	},
+};
+
+static const struct dmamap_board board_default = {
+	.name = "default",
+	.cache_line_size = 64,
+	.arch = DMAMAP_CACHE_ARM64,
+	.edge_policy = DMAMAP_EDGE_CLEAN_INVALIDATE,
+	.nr_banks = 2,
+	.banks = { { 0x80000000ULL, 128 * MiB }, { 0x880000000ULL, 64 * MiB } },
+	.zone_dma_limit = 0x80000000ULL + 64 * MiB - 1,
+	.highmem_start = 0x880000000ULL,
+	.nr_devices = 3,
+	.devices = default_devices,
+};
+
+/* The same SoC with an ARMv5 (ARM926-like) core: no speculation, different rules. */
+static const struct dmamap_board board_armv5 = {
+	.name = "armv5",
+	.cache_line_size = 32,
+	.arch = DMAMAP_CACHE_ARMV5,
+	.edge_policy = DMAMAP_EDGE_CLEAN_INVALIDATE,
+	.nr_banks = 2,
+	.banks = { { 0x80000000ULL, 128 * MiB }, { 0x880000000ULL, 64 * MiB } },
+	.zone_dma_limit = 0x80000000ULL + 64 * MiB - 1,
+	.highmem_start = 0x880000000ULL,
+	.nr_devices = 3,
+	.devices = default_devices,
+};
+
+const char *const dmamap__builtin_board_names[] = { "default", "armv5", NULL };
+
+const struct dmamap_board *dmamap__builtin_board(const char *name)
+{
+	if (!strcmp(name, "default"))
+		return &board_default;
+	if (!strcmp(name, "armv5"))
+		return &board_armv5;
+	return NULL;
+}

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Run every test of a build directory: the unit/scenario binary, then the
+# install and export checks. The last line is the total: "N passed, N failed".
+set -u
+build=${1:-build}
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+"$build/dmamap-tests" | tee "$out"
+p=$(tail -n 1 "$out" | awk '{print $1}')
+f=$(tail -n 1 "$out" | awk '{print $3}')
+for t in tests/sh/*.sh; do
+	if sh "$t" "$build" >"$out" 2>&1; then
+		echo "ok - $t"; p=$((p + 1))
+	else
+		cat "$out"; echo "not ok - $t"; f=$((f + 1))
+	fi
+done
+echo "$p passed, $f failed"
+[ "$f" -eq 0 ]

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DMAMAP_TOOLS_CLI_H
+#define DMAMAP_TOOLS_CLI_H
+
+#include <dmamap/dmamap.h>
+
+int cli_demo(int argc, char **argv);
+int cli_info(int argc, char **argv);
+int cli_bench(int argc, char **argv);
+
+/* A board by built-in name (files come with device-tree support). */
+struct dmamap_platform *cli_open_board(const char *name);
+/* One line saying which ops a device uses and why. */
+void cli_describe_ops(struct device *dev, char *buf, size_t len);
+
+#endif

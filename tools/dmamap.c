@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/* dmamap: demo · info · bench */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: dmamap demo  [--board NAME] [--bug KIND] [--chaos SEED] [--json]\n"
+		"       dmamap info  [BOARD] [--json]\n"
+		"       dmamap bench [--help for options]\n"
+		"boards:");
+	for (const char *const *n = dmamap_platform_builtin_names(); *n; n++)
+		fprintf(f, " %s", *n);
+	fprintf(f, "\nbugs: missing-sync wrong-direction cpu-write-while-mapped shared-cacheline\n");
+}
+
+struct dmamap_platform *cli_open_board(const char *name)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = dmamap_platform_builtin(name, &err);
+
+	if (!p)
+		fprintf(stderr, "dmamap: %s\n", err.msg);
+	return p;
+}
+
+void cli_describe_ops(struct device *dev, char *buf, size_t len)
+{
+	const struct dma_map_ops *ops = get_dma_ops(dev);
+	u64 limit = dmamap_bus_dma_limit(dev);
+	dma_addr_t d0 = dmamap_phys_to_dma(dev, 0x80000000ULL);
+	char win[96] = "";
+
+	if (limit)
+		snprintf(win, sizeof(win), ", bus limit 0x%llx", (unsigned long long)limit);
+	if (d0 != DMA_MAPPING_ERROR && d0 != 0x80000000ULL)
+		snprintf(win + strlen(win), sizeof(win) - strlen(win),
+			 ", RAM 0x80000000 seen at 0x%llx", (unsigned long long)d0);
+	snprintf(buf, len, "%s (%s%s, mask 0x%llx)", ops->name ? ops->name : "?",
+		 dev_is_dma_coherent(dev) ? "coherent: snoops the CPU cache" :
+					    "non-coherent: clean/invalidate around DMA",
+		 win, (unsigned long long)dma_get_mask(dev));
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "demo"))
+		return cli_demo(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "info"))
+		return cli_info(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "bench"))
+		return cli_bench(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	fprintf(stderr, "dmamap: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}
