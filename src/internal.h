@@ -149,9 +149,17 @@ struct dmamap_platform {
 struct dmamap_coherent_pool;
 
 struct device {
-	char name[DMAMAP_NAME_MAX];
+	/*
+	 * Hot fields first. fast_identity: direct ops, coherent, no window, no
+	 * pool, on the host: mapping is a limit check. map_limit caches
+	 * min(*dma_mask, bus_dma_limit). Both are recomputed by
+	 * dmamap__device_refresh() whenever what they derive from changes.
+	 */
+	bool fast_identity;
+	u64 map_limit;
 	struct dmamap_platform *plat;
 	const struct dma_map_ops *dma_ops; /* NULL: the direct table */
+	char name[DMAMAP_NAME_MAX];
 	u64 *dma_mask;
 	u64 dma_mask_store;
 	u64 coherent_dma_mask;
@@ -171,6 +179,8 @@ struct device {
 	struct dmamap_fault last_fault;
 	struct dmamap_stat_shard stats[DMAMAP_STAT_SHARDS];
 };
+
+void dmamap__device_refresh(struct device *dev);
 
 static inline void dmamap__stat_add(struct device *dev, enum dmamap_stat k,
 				    uint64_t n)

@@ -90,15 +90,37 @@ static inline void unmap_one(struct device *dev, dma_addr_t addr, size_t size,
 	dmamap__stat_add(dev, ST_UNMAPS, 1);
 }
 
+static __attribute__((noinline)) dma_addr_t
+map_page_slow(struct device *dev, struct page *page, size_t offset, size_t size,
+	      enum dma_data_direction dir, unsigned long attrs)
+{
+	int err;
+
+	if (unlikely(bad_map_args(dev, page, size, dir, "dma_map_page_attrs")))
+		return DMA_MAPPING_ERROR;
+	return map_one(dev, page, offset, size, dir, attrs, &err);
+}
+
+/* The slow path is out of line so the fast one needs no stack frame. */
 dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
 			      size_t offset, size_t size,
 			      enum dma_data_direction dir, unsigned long attrs)
 {
-	int err;
+	/* Host, coherent, identity: the address is the pointer, if it fits the mask. */
+	if (likely(dev && dev->fast_identity && page && size &&
+		   (unsigned int)dir <= DMA_FROM_DEVICE &&
+		   !__atomic_load_n(&dev->plat->fault_classes, __ATOMIC_RELAXED))) {
+		dma_addr_t addr = (dma_addr_t)(uintptr_t)page + offset;
 
-	if (unlikely(bad_map_args(dev, page, size, dir, __func__)))
-		return DMA_MAPPING_ERROR;
-	return map_one(dev, page, offset, size, dir, attrs, &err);
+		if (likely(addr + size - 1 >= addr && addr + size - 1 <= dev->map_limit)) {
+			struct dmamap_stat_shard *s = &dev->stats[dmamap__my_shard()];
+
+			dmamap__stat_add_shard(s, ST_MAPS, 1);
+			dmamap__stat_add_shard(s, ST_BYTES_MAPPED, size);
+			return addr;
+		}
+	}
+	return map_page_slow(dev, page, offset, size, dir, attrs);
 }
 
 static bool bad_unmap_args(struct device *dev, dma_addr_t addr, size_t size,
@@ -116,12 +138,24 @@ static bool bad_unmap_args(struct device *dev, dma_addr_t addr, size_t size,
 	return false;
 }
 
+static __attribute__((noinline)) void
+unmap_page_slow(struct device *dev, dma_addr_t addr, size_t size,
+		enum dma_data_direction dir, unsigned long attrs)
+{
+	if (unlikely(bad_unmap_args(dev, addr, size, dir, "dma_unmap_page_attrs")))
+		return;
+	unmap_one(dev, addr, size, dir, attrs);
+}
+
 void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size,
 			  enum dma_data_direction dir, unsigned long attrs)
 {
-	if (unlikely(bad_unmap_args(dev, addr, size, dir, __func__)))
+	if (likely(dev && dev->fast_identity && addr != DMA_MAPPING_ERROR && size &&
+		   (unsigned int)dir <= DMA_FROM_DEVICE)) {
+		dmamap__stat_add(dev, ST_UNMAPS, 1);
 		return;
-	unmap_one(dev, addr, size, dir, attrs);
+	}
+	unmap_page_slow(dev, addr, size, dir, attrs);
 }
 
 dma_addr_t dma_map_single_attrs(struct device *dev, void *ptr, size_t size,

@@ -16,6 +16,7 @@ void set_dma_ops(struct device *dev, const struct dma_map_ops *ops)
 		return;
 	/* The direct table is stored as NULL so the core keeps its direct path. */
 	dev->dma_ops = ops == &dmamap_direct_ops ? NULL : ops;
+	dmamap__device_refresh(dev);
 }
 
 int dma_supported(struct device *dev, u64 mask)
@@ -58,6 +59,7 @@ int dma_set_mask(struct device *dev, u64 mask)
 	if (!dev->dma_mask || !dma_supported(dev, mask))
 		return mask_error(dev, __func__, mask);
 	*dev->dma_mask = mask;
+	dmamap__device_refresh(dev);
 	return 0;
 }
 

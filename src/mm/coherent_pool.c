@@ -71,6 +71,7 @@ int dma_declare_coherent_memory(struct device *dev, phys_addr_t phys_addr,
 	if (p->kind == PLAT_SIM)
 		dmamap__sim_reset_range(p, phys_addr, size, false);
 	dev->pool = pool;
+	dmamap__device_refresh(dev);
 	return 0;
 }
 

@@ -272,6 +272,7 @@ struct device *dmamap_device_create(struct dmamap_platform *p,
 	dev->segment_boundary_mask = d->segment_boundary_mask ?
 					     d->segment_boundary_mask : ~0UL;
 	pthread_mutex_init(&dev->fault_lock, NULL);
+	dmamap__device_refresh(dev);
 
 	pthread_mutex_lock(&p->dev_lock);
 	if (p->nr_devices == p->cap_devices) {
@@ -305,6 +306,17 @@ struct device *dmamap_device_create(struct dmamap_platform *p,
 		}
 	}
 	return dev;
+}
+
+void dmamap__device_refresh(struct device *dev)
+{
+	u64 limit = *dev->dma_mask;
+
+	if (dev->bus_dma_limit && dev->bus_dma_limit < limit)
+		limit = dev->bus_dma_limit;
+	dev->map_limit = limit;
+	dev->fast_identity = dev->plat->kind == PLAT_HOST && !dev->dma_ops &&
+			     dev->coherent && !dev->nr_ranges && !dev->pool;
 }
 
 void dmamap_device_destroy(struct device *dev)

@@ -144,10 +144,10 @@ static void do_line(struct range_ctx *c, struct dmamap_bank *b, u64 off,
 	case LINE_INVAL:
 		if (dirty && partial && p->edge == DMAMAP_EDGE_CLEAN_INVALIDATE) {
 			writeback(p, c->dev, b, off, c->cause);
-		} else if (dirty) {
+		} else if (dirty && diff_span(cpu, snap, b->mem + off, n, &first, &count)) {
+			/* Dirty bytes equal to memory lose nothing when discarded. */
 			bool conflict = memcmp(b->mem + off, snap, n) != 0;
 
-			diff_span(cpu, snap, NULL, n, &first, &count);
 			record(p, c->dev, DMAMAP_SIM_CPU_DATA_LOST, line, first,
 			       count, conflict, b->line_writer[li], c->cause,
 			       c->quiet && !conflict);
@@ -174,6 +174,27 @@ static void do_line(struct range_ctx *c, struct dmamap_bank *b, u64 off,
 	}
 }
 
+/*
+ * A page inside the buffer with no CPU-dirty byte (the common case) needs
+ * no per-line work: nothing to clean, and an invalidate is a refill. One
+ * bulk compare decides; false sends the page through do_line().
+ */
+static bool whole_clean_page(struct range_ctx *c, struct dmamap_bank *b, u64 off,
+			     enum line_op op)
+{
+	struct dmamap_platform *p = c->p;
+
+	if (op == LINE_REFILL_ABSENT || p->arch == DMAMAP_CACHE_ARMV5 ||
+	    c->start > b->start + off || c->end < b->start + off + PAGE_SIZE ||
+	    memcmp(b->cpu + off, b->snap + off, PAGE_SIZE) != 0)
+		return false;
+	if (op != LINE_CLEAN) {
+		memcpy(b->cpu + off, b->mem + off, PAGE_SIZE);
+		memcpy(b->snap + off, b->mem + off, PAGE_SIZE);
+	}
+	return true;
+}
+
 static pthread_mutex_t *stripe_of(struct dmamap_platform *p, phys_addr_t phys)
 {
 	return &p->stripe[(phys >> PAGE_SHIFT) % STRIPE_LOCKS];
@@ -197,8 +218,13 @@ static u64 for_lines(struct device *dev, phys_addr_t phys, size_t size,
 		pthread_mutex_t *lock = stripe_of(p, l);
 
 		pthread_mutex_lock(lock);
-		for (; l < end && l < page_end; l += p->line_size)
-			do_line(&c, b, l - b->start, op);
+		if (!(l & (PAGE_SIZE - 1)) && page_end <= end &&
+		    whole_clean_page(&c, b, l - b->start, op)) {
+			l = page_end;
+		} else {
+			for (; l < end && l < page_end; l += p->line_size)
+				do_line(&c, b, l - b->start, op);
+		}
 		pthread_mutex_unlock(lock);
 	}
 	return nlines;
@@ -426,32 +452,40 @@ int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf,
 {
 	struct dmamap_platform *p = dev->plat;
 	struct dmamap_bank *b = dmamap__bank_of_phys(p, phys, len);
+	uint16_t writer = (uint16_t)(dev->id + 1);
 	uint8_t *io = buf;
-	unsigned int n = p->line_size;
 
 	if (!b)
 		return -EFAULT;
 	dmamap__sim_chaos_tick(p, phys, len);
+	/* One page at a time: one stripe lock covers all its lines. */
 	while (len) {
 		u64 off = phys - b->start;
-		size_t li = (size_t)(off >> p->line_shift);
-		size_t in_line = n - (size_t)(off & (n - 1));
-		size_t chunk = MIN(len, in_line);
-		u64 loff = off & ~(u64)(n - 1);
+		size_t chunk = MIN(len, (size_t)(PAGE_SIZE - (off & (PAGE_SIZE - 1))));
 		pthread_mutex_t *lock = stripe_of(p, phys);
 
 		pthread_mutex_lock(lock);
 		if (write) {
+			size_t l0 = (size_t)(off >> p->line_shift);
+			size_t l1 = (size_t)((off + chunk - 1) >> p->line_shift);
+
 			memcpy(b->mem + off, io, chunk);
-			if (dev->coherent) {
-				/* A snooping write updates the cached copy too. */
+			/*
+			 * A snooping write updates the cached copy too. The snapshot
+			 * is left alone: bytes where CPU view and memory agree are
+			 * never counted as lost, so the line stays consistent.
+			 */
+			if (dev->coherent)
 				memcpy(b->cpu + off, io, chunk);
-				memcpy(b->snap + off, io, chunk);
-			}
-			b->line_writer[li] = (uint16_t)(dev->id + 1);
-		} else if (dev->coherent &&
-			   memcmp(b->cpu + loff, b->snap + loff, n) != 0) {
-			memcpy(io, b->cpu + off, chunk); /* snoop hit on a dirty line */
+			for (size_t li = l0; li <= l1; li++)
+				b->line_writer[li] = writer;
+		} else if (dev->coherent) {
+			/*
+			 * A snoop is served by the cache: the CPU view. As on real
+			 * interconnects, a clean line that is stale because a
+			 * non-coherent master wrote around it is served stale too.
+			 */
+			memcpy(io, b->cpu + off, chunk);
 		} else {
 			memcpy(io, b->mem + off, chunk);
 		}
