@@ -252,6 +252,9 @@ phys_addr_t dmamap__pages_alloc(struct dmamap_platform *p, unsigned int order,
 				unsigned int max_zone);
 int dmamap__pages_free(struct dmamap_platform *p, phys_addr_t phys,
 		       unsigned int order);
+/* Whether @phys heads an allocated block of exactly 2^order pages. */
+bool dmamap__pages_is_block(struct dmamap_platform *p, phys_addr_t phys,
+			    unsigned int order);
 unsigned int dmamap__gfp_zone(gfp_t gfp);
 unsigned int dmamap__get_order(size_t size);
 int dmamap__mm_init(struct dmamap_platform *p);

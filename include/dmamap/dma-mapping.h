@@ -530,7 +530,7 @@ DMAMAP_API void dmamap_kfree(struct dmamap_platform *p, void *ptr);
 /**
  * dmamap_alloc_pages() - 2^@order contiguous pages of a board's RAM
  * @p: platform
- * @order: log2 of the page count (at most 10)
+ * @order: log2 of the page count (at most 12)
  * @flags: GFP_* (DMAMAP_GFP_DMA for the DMA zone, __GFP_ZERO)
  *
  * Return: first page, or NULL.

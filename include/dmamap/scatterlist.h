@@ -138,11 +138,12 @@ static inline struct scatterlist *sg_next(struct scatterlist *sg)
 #define for_each_sg(sglist, sg, nr, i)                                       \
 	for ((i) = 0, (sg) = (sglist); (i) < (nr); (i)++, (sg) = sg_next(sg))
 
+/* Kernel drivers count with int: the casts keep -Wsign-compare quiet for them. */
 #define for_each_sgtable_sg(sgt, sg, i)                                      \
-	for_each_sg((sgt)->sgl, sg, (sgt)->orig_nents, i)
+	for_each_sg((sgt)->sgl, sg, (int)(sgt)->orig_nents, i)
 
 #define for_each_sgtable_dma_sg(sgt, sg, i)                                  \
-	for_each_sg((sgt)->sgl, sg, (sgt)->nents, i)
+	for_each_sg((sgt)->sgl, sg, (int)(sgt)->nents, i)
 
 /**
  * sg_init_table() - clear an array of entries and mark its last one

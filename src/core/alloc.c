@@ -106,11 +106,27 @@ void dma_free_wc(struct device *dev, size_t size, void *cpu_addr,
 	dma_free_attrs(dev, size, cpu_addr, dma_handle, DMA_ATTR_WRITE_COMBINE);
 }
 
+/* A backend refused a view (mmap, sg_table) of an allocation: count it. */
+static int view_failed(struct device *dev, const char *func, int ret,
+		       dma_addr_t dma_addr, size_t size)
+{
+	bool nomem = ret == -ENOMEM;
+
+	dmamap__api_error(dev, func, nomem ? DMAMAP_ERRK_NOMEM : DMAMAP_ERRK_BAD_ARG,
+			  nomem ? DMAMAP_DBG_ALLOC_FAILED : DMAMAP_DBG_INVALID_ARGUMENT,
+			  "[device address=0x%llx] [size=%zu]: %s",
+			  (unsigned long long)dma_addr, size,
+			  nomem ? "out of memory" :
+			  "the request does not fit this device's allocation");
+	return ret;
+}
+
 int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 		   void *cpu_addr, dma_addr_t dma_addr, size_t size,
 		   unsigned long attrs)
 {
 	const struct dma_map_ops *ops;
+	int ret;
 
 	if (bad_alloc_args(dev, vma, size, __func__))
 		return -EINVAL;
@@ -121,7 +137,10 @@ int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 		return -EINVAL;
 	}
 	ops = get_dma_ops(dev);
-	return ops->mmap ? ops->mmap(dev, vma, cpu_addr, dma_addr, size, attrs) : -ENXIO;
+	ret = ops->mmap ? ops->mmap(dev, vma, cpu_addr, dma_addr, size, attrs) : -ENXIO;
+	if (unlikely(ret))
+		return view_failed(dev, __func__, ret, dma_addr, size);
+	return 0;
 }
 
 int dma_mmap_coherent(struct device *dev, struct vm_area_struct *vma,
@@ -142,13 +161,17 @@ int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt,
 			  unsigned long attrs)
 {
 	const struct dma_map_ops *ops;
+	int ret;
 
 	if (bad_alloc_args(dev, sgt, size, __func__))
 		return -EINVAL;
 	ops = get_dma_ops(dev);
-	return ops->get_sgtable ?
-		       ops->get_sgtable(dev, sgt, cpu_addr, dma_addr, size, attrs) :
-		       -ENXIO;
+	ret = ops->get_sgtable ?
+		      ops->get_sgtable(dev, sgt, cpu_addr, dma_addr, size, attrs) :
+		      -ENXIO;
+	if (unlikely(ret))
+		return view_failed(dev, __func__, ret, dma_addr, size);
+	return 0;
 }
 
 void *dma_alloc_noncoherent(struct device *dev, size_t size,

@@ -255,6 +255,24 @@ void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
 
 /* ---- scatter-gather --------------------------------------------------------- */
 
+/* A table argument that is NULL. */
+static void null_table(struct device *dev, const char *func)
+{
+	dmamap__api_error(dev, func, DMAMAP_ERRK_NULL_ARG,
+			  dev ? DMAMAP_DBG_INVALID_ARGUMENT : DMAMAP_DBG_NULL_DEVICE,
+			  "called with a NULL table");
+}
+
+/* @nents runs past the end of the list, which has only @found entries. */
+static void sg_too_short(struct device *dev, const char *func, int found,
+			 int nents)
+{
+	dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_ARG,
+			  DMAMAP_DBG_INVALID_ARGUMENT,
+			  "nents %d is beyond the end of the list (%d entries)",
+			  nents, found);
+}
+
 static void generic_unmap_sg(struct device *dev, struct scatterlist *sgl,
 			     int nents, enum dma_data_direction dir,
 			     unsigned long attrs)
@@ -262,8 +280,13 @@ static void generic_unmap_sg(struct device *dev, struct scatterlist *sgl,
 	struct scatterlist *sg;
 	int i;
 
-	for_each_sg(sgl, sg, nents, i)
+	for_each_sg(sgl, sg, nents, i) {
+		if (unlikely(!sg)) {
+			sg_too_short(dev, "dma_unmap_sg", i, nents);
+			return;
+		}
 		unmap_one(dev, sg_dma_address(sg), sg_dma_len(sg), dir, attrs);
+	}
 }
 
 /* Map every entry; on failure at entry k unmap 0..k-1. Returns count or -errno. */
@@ -358,9 +381,7 @@ int dma_map_sgtable(struct device *dev, struct sg_table *sgt,
 	int ret;
 
 	if (unlikely(!sgt)) {
-		dmamap__api_error(dev, __func__, DMAMAP_ERRK_NULL_ARG,
-				  dev ? DMAMAP_DBG_INVALID_ARGUMENT : DMAMAP_DBG_NULL_DEVICE,
-				  "called with a NULL table");
+		null_table(dev, __func__);
 		return -EINVAL;
 	}
 	ret = map_sg(dev, sgt->sgl, (int)sgt->orig_nents, dir, attrs, __func__);
@@ -375,9 +396,8 @@ int dma_map_sgtable(struct device *dev, struct sg_table *sgt,
 void dma_unmap_sgtable(struct device *dev, struct sg_table *sgt,
 		       enum dma_data_direction dir, unsigned long attrs)
 {
-	if (!sgt) {
-		dmamap__api_error(dev, __func__, DMAMAP_ERRK_NULL_ARG,
-				  DMAMAP_DBG_INVALID_ARGUMENT, "called with a NULL table");
+	if (unlikely(!sgt)) {
+		null_table(dev, __func__);
 		return;
 	}
 	dma_unmap_sg_attrs(dev, sgt->sgl, (int)sgt->orig_nents, dir, attrs);
@@ -456,8 +476,10 @@ static void sync_sg(struct device *dev, struct scatterlist *sgl, int nelems,
 		return;
 	}
 	for_each_sg(sgl, sg, nelems, i) {
-		if (!sg)
-			break;
+		if (unlikely(!sg)) {
+			sg_too_short(dev, func, i, nelems);
+			return;
+		}
 		sync_one(dev, sg_dma_address(sg), sg_dma_len(sg), dir, for_cpu);
 	}
 }
@@ -477,13 +499,19 @@ void dma_sync_sg_for_device(struct device *dev, struct scatterlist *sg,
 void dma_sync_sgtable_for_cpu(struct device *dev, struct sg_table *sgt,
 			      enum dma_data_direction dir)
 {
-	if (sgt)
-		sync_sg(dev, sgt->sgl, (int)sgt->orig_nents, dir, true, __func__);
+	if (unlikely(!sgt)) {
+		null_table(dev, __func__);
+		return;
+	}
+	sync_sg(dev, sgt->sgl, (int)sgt->orig_nents, dir, true, __func__);
 }
 
 void dma_sync_sgtable_for_device(struct device *dev, struct sg_table *sgt,
 				 enum dma_data_direction dir)
 {
-	if (sgt)
-		sync_sg(dev, sgt->sgl, (int)sgt->orig_nents, dir, false, __func__);
+	if (unlikely(!sgt)) {
+		null_table(dev, __func__);
+		return;
+	}
+	sync_sg(dev, sgt->sgl, (int)sgt->orig_nents, dir, false, __func__);
 }

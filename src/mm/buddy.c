@@ -150,6 +150,19 @@ int dmamap__buddy_free(struct dmamap_buddy *b, unsigned long idx,
 	return 0;
 }
 
+bool dmamap__buddy_is_block(struct dmamap_buddy *b, unsigned long idx,
+			    unsigned int order)
+{
+	bool ret;
+
+	if (idx >= b->npages)
+		return false;
+	pthread_mutex_lock(&b->lock);
+	ret = b->state[idx] == (ST_HEAD | order);
+	pthread_mutex_unlock(&b->lock);
+	return ret;
+}
+
 unsigned long dmamap__buddy_free_pages(struct dmamap_buddy *b)
 {
 	unsigned long n;

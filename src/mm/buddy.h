@@ -7,6 +7,7 @@
 #ifndef DMAMAP_MM_BUDDY_H
 #define DMAMAP_MM_BUDDY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct dmamap_buddy;
@@ -22,5 +23,8 @@ long dmamap__buddy_alloc(struct dmamap_buddy *b, unsigned int order);
 int dmamap__buddy_free(struct dmamap_buddy *b, unsigned long idx,
 		       unsigned int order);
 unsigned long dmamap__buddy_free_pages(struct dmamap_buddy *b);
+/* Whether @idx heads an allocated block of exactly 2^order pages. */
+bool dmamap__buddy_is_block(struct dmamap_buddy *b, unsigned long idx,
+			    unsigned int order);
 
 #endif

@@ -27,14 +27,18 @@ int dma_declare_coherent_memory(struct device *dev, phys_addr_t phys_addr,
 	struct dmamap_platform *p;
 	uint8_t *cpu;
 
-	if (!dev || !size || ((phys_addr | size | device_addr) & (PAGE_SIZE - 1)) ||
+	if (!dev) {
+		dmamap__api_error(NULL, __func__, DMAMAP_ERRK_NULL_ARG,
+				  DMAMAP_DBG_NULL_DEVICE, "called with a NULL device");
+		return -EINVAL;
+	}
+	if (!size || ((phys_addr | size | device_addr) & (PAGE_SIZE - 1)) ||
 	    device_addr + size - 1 < device_addr) {
-		if (dev)
-			dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_ARG,
-					  DMAMAP_DBG_INVALID_ARGUMENT,
-					  "bad pool [phys=0x%llx] [device address=0x%llx] [size=%zu]",
-					  (unsigned long long)phys_addr,
-					  (unsigned long long)device_addr, size);
+		dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_ARG,
+				  DMAMAP_DBG_INVALID_ARGUMENT,
+				  "bad pool [phys=0x%llx] [device address=0x%llx] [size=%zu]",
+				  (unsigned long long)phys_addr,
+				  (unsigned long long)device_addr, size);
 		return -EINVAL;
 	}
 	p = dev->plat;

@@ -217,6 +217,8 @@ static void *host_kmalloc(struct dmamap_platform *p, size_t size, gfp_t flags)
 	if (flags & DMAMAP_GFP_DMA_ALIGN) {
 		size_t a = p->line_size;
 
+		if (size > SIZE_MAX - a)
+			return NULL;
 		ptr = aligned_alloc(a, (size + a - 1) / a * a);
 	} else {
 		ptr = malloc(size);
@@ -240,6 +242,8 @@ void *dmamap_kmalloc(struct dmamap_platform *p, size_t size, gfp_t flags)
 	zone = (flags & __GFP_DMA) ? ZONE_DMA_IDX : ZONE_NORMAL_IDX;
 	if (flags & DMAMAP_GFP_DMA_ALIGN) {
 		need_align = p->line_size;
+		if (size > SIZE_MAX - need_align)
+			return NULL;
 		size = (size + need_align - 1) / need_align * need_align;
 	}
 	for (unsigned int c = 0; c < KMALLOC_CLASSES; c++) {

@@ -156,6 +156,17 @@ int dmamap__pages_free(struct dmamap_platform *p, phys_addr_t phys,
 				  order);
 }
 
+bool dmamap__pages_is_block(struct dmamap_platform *p, phys_addr_t phys,
+			    unsigned int order)
+{
+	struct dmamap_arena *a = dmamap__arena_of(p, phys);
+
+	return a && !(phys & (PAGE_SIZE - 1)) &&
+	       dmamap__buddy_is_block(a->buddy,
+				      (unsigned long)((phys - a->start) >> PAGE_SHIFT),
+				      order);
+}
+
 struct page *dmamap_alloc_pages(struct dmamap_platform *p, unsigned int order,
 				gfp_t flags)
 {

@@ -131,13 +131,17 @@ void dmamap__direct_free(struct device *dev, size_t size, void *cpu_addr,
 				  cpu_addr, (unsigned long long)dma_handle);
 		return;
 	}
-	if (p->kind == PLAT_SIM)
-		dmamap__sim_reset_range(p, phys, size, false);
-	if (dmamap__pages_free(p, phys, dmamap__get_order(size)))
+	/* Check the size before touching anything: a wrong one must change nothing. */
+	if (!dmamap__pages_is_block(p, phys, dmamap__get_order(size))) {
 		dmamap__api_error(dev, "dma_free_attrs", DMAMAP_ERRK_BAD_HANDLE,
 				  DMAMAP_DBG_FREE_INVALID,
 				  "frees DMA memory with a different size [device address=0x%llx] [size=%zu]",
 				  (unsigned long long)dma_handle, size);
+		return;
+	}
+	if (p->kind == PLAT_SIM)
+		dmamap__sim_reset_range(p, phys, size, false);
+	dmamap__pages_free(p, phys, dmamap__get_order(size));
 }
 
 int dmamap__direct_mmap(struct device *dev, struct vm_area_struct *vma,

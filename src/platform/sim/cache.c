@@ -323,7 +323,7 @@ void dmamap__sim_chaos_tick(struct dmamap_platform *p, phys_addr_t phys,
 	uint64_t r, r2;
 	struct range_ctx c;
 
-	if (likely(!p->chaos_on))
+	if (likely(!__atomic_load_n(&p->chaos_on, __ATOMIC_RELAXED)))
 		return;
 	pthread_mutex_lock(&p->chaos.lock);
 	r = next_rand(&p->chaos.state);
@@ -406,7 +406,7 @@ int dmamap_sim_set_chaos(struct dmamap_platform *p, uint64_t seed,
 	pthread_mutex_lock(&p->chaos.lock);
 	p->chaos.state = seed;
 	p->chaos.permille = permille ? MIN(permille, 1000u) : 250;
-	p->chaos_on = seed != 0;
+	__atomic_store_n(&p->chaos_on, seed != 0, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&p->chaos.lock);
 	return 0;
 }
@@ -439,8 +439,15 @@ int dmamap_sim_line_state(struct dmamap_platform *p, phys_addr_t phys,
 		return -EFAULT;
 	off = phys - b->start;
 	pthread_mutex_lock(stripe_of(p, phys));
-	*cpu_dirty = memcmp(b->cpu + off, b->snap + off, p->line_size) != 0;
-	*dev_changed = memcmp(b->mem + off, b->snap + off, p->line_size) != 0;
+	{
+		unsigned int first, count;
+
+		/* Bytes a snooping device wrote to both views count as neither. */
+		*cpu_dirty = diff_span(b->cpu + off, b->snap + off, b->mem + off,
+				       p->line_size, &first, &count);
+		*dev_changed = diff_span(b->mem + off, b->snap + off, b->cpu + off,
+					 p->line_size, &first, &count);
+	}
 	pthread_mutex_unlock(stripe_of(p, phys));
 	return 0;
 }
@@ -471,12 +478,16 @@ int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf,
 
 			memcpy(b->mem + off, io, chunk);
 			/*
-			 * A snooping write updates the cached copy too. The snapshot
-			 * is left alone: bytes where CPU view and memory agree are
-			 * never counted as lost, so the line stays consistent.
+			 * A snooping write updates the cached copy too, and the
+			 * snapshot: those bytes are now consistent, not
+			 * device-changed. Were the snapshot left behind, a later CPU
+			 * store to the same bytes would make the next clean (or a
+			 * chaos eviction) report the device's old bytes as lost.
 			 */
-			if (dev->coherent)
+			if (dev->coherent) {
 				memcpy(b->cpu + off, io, chunk);
+				memcpy(b->snap + off, io, chunk);
+			}
 			for (size_t li = l0; li <= l1; li++)
 				b->line_writer[li] = writer;
 		} else if (dev->coherent) {
