@@ -39,6 +39,16 @@ static void *alloc_failed(struct device *dev, const char *func, size_t size,
 	return NULL;
 }
 
+static void *alloc_result(struct device *dev, const char *func, void *cpu,
+			  size_t size, gfp_t gfp, unsigned long attrs)
+{
+	if (!cpu)
+		return alloc_failed(dev, func, size, gfp, attrs);
+	dmamap__stat_add(dev, ST_ALLOCS, 1);
+	dmamap__stat_add(dev, ST_BYTES_ALLOC, PAGE_ALIGN(size));
+	return cpu;
+}
+
 void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
 		      gfp_t gfp, unsigned long attrs)
 {
@@ -58,11 +68,7 @@ void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
 		if (ops->alloc)
 			cpu = ops->alloc(dev, size, dma_handle, gfp, attrs);
 	}
-	if (!cpu)
-		return alloc_failed(dev, __func__, size, gfp, attrs);
-	dmamap__stat_add(dev, ST_ALLOCS, 1);
-	dmamap__stat_add(dev, ST_BYTES_ALLOC, PAGE_ALIGN(size));
-	return cpu;
+	return alloc_result(dev, __func__, cpu, size, gfp, attrs);
 }
 
 void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
@@ -194,11 +200,7 @@ void *dma_alloc_noncoherent(struct device *dev, size_t size,
 	ops = get_dma_ops(dev);
 	if (ops->alloc_noncoherent)
 		cpu = ops->alloc_noncoherent(dev, size, dma_handle, dir, gfp);
-	if (!cpu)
-		return alloc_failed(dev, __func__, size, gfp, 0);
-	dmamap__stat_add(dev, ST_ALLOCS, 1);
-	dmamap__stat_add(dev, ST_BYTES_ALLOC, PAGE_ALIGN(size));
-	return cpu;
+	return alloc_result(dev, __func__, cpu, size, gfp, 0);
 }
 
 void dma_free_noncoherent(struct device *dev, size_t size, void *vaddr,

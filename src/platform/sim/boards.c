@@ -35,17 +35,21 @@ static const struct dmamap_device_desc default_devices[] = {
 	},
 };
 
+/* RAM, zones and devices shared by the boards built on this SoC. */
+#define DEFAULT_SOC                                                          \
+	.edge_policy = DMAMAP_EDGE_CLEAN_INVALIDATE,                         \
+	.nr_banks = 2,                                                       \
+	.banks = { { 0x80000000ULL, 128 * MiB }, { 0x880000000ULL, 64 * MiB } }, \
+	.zone_dma_limit = 0x80000000ULL + 64 * MiB - 1,                      \
+	.highmem_start = 0x880000000ULL,                                     \
+	.nr_devices = 3,                                                     \
+	.devices = default_devices
+
 static const struct dmamap_board board_default = {
 	.name = "default",
 	.cache_line_size = 64,
 	.arch = DMAMAP_CACHE_ARM64,
-	.edge_policy = DMAMAP_EDGE_CLEAN_INVALIDATE,
-	.nr_banks = 2,
-	.banks = { { 0x80000000ULL, 128 * MiB }, { 0x880000000ULL, 64 * MiB } },
-	.zone_dma_limit = 0x80000000ULL + 64 * MiB - 1,
-	.highmem_start = 0x880000000ULL,
-	.nr_devices = 3,
-	.devices = default_devices,
+	DEFAULT_SOC,
 };
 
 /* The same SoC with an ARMv5 (ARM926-like) core: no speculation, different rules. */
@@ -53,13 +57,7 @@ static const struct dmamap_board board_armv5 = {
 	.name = "armv5",
 	.cache_line_size = 32,
 	.arch = DMAMAP_CACHE_ARMV5,
-	.edge_policy = DMAMAP_EDGE_CLEAN_INVALIDATE,
-	.nr_banks = 2,
-	.banks = { { 0x80000000ULL, 128 * MiB }, { 0x880000000ULL, 64 * MiB } },
-	.zone_dma_limit = 0x80000000ULL + 64 * MiB - 1,
-	.highmem_start = 0x880000000ULL,
-	.nr_devices = 3,
-	.devices = default_devices,
+	DEFAULT_SOC,
 };
 
 const char *const dmamap__builtin_board_names[] = { "default", "armv5", NULL };
