@@ -128,6 +128,12 @@ struct dmamap_platform {
 	int strict; /* -1: inherit process setting */
 	dmamap_log_fn log_fn;
 	void *log_ctx;
+	dmamap_report_fn report_fn;
+	void *report_ctx;
+	char filter[DMAMAP_NAME_MAX]; /* "" : every device */
+	unsigned long print_limit;    /* 0: none */
+	unsigned long printed;
+	struct dmamap_checker *checker; /* live while debug is on */
 	unsigned long reports[DMAMAP_DBG_KIND_COUNT];
 	uint64_t rl_window;
 	unsigned int rl_count;
@@ -193,6 +199,11 @@ static inline void dmamap__stat_add(struct device *dev, enum dmamap_stat k,
 void dmamap__report(struct dmamap_platform *p, const struct device *dev,
 		    enum dmamap_dbg_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* A report about one mapping: its address, size, direction and map site. */
+void dmamap__report_at(struct dmamap_platform *p, const struct device *dev,
+		       enum dmamap_dbg_kind kind, dma_addr_t addr, u64 size,
+		       int dir, void *mapped_at, const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
 /* Count an API error in @dev's stats (if any) and report it. */
 void dmamap__api_error(struct device *dev, const char *func,
 		       enum dmamap_err_kind ek, enum dmamap_dbg_kind dk,
@@ -256,6 +267,11 @@ int dmamap__pages_free(struct dmamap_platform *p, phys_addr_t phys,
 bool dmamap__pages_is_block(struct dmamap_platform *p, phys_addr_t phys,
 			    unsigned int order);
 unsigned int dmamap__gfp_zone(gfp_t gfp);
+/*
+ * Whether the rest of the cache line holding byte @end - 1 holds other live
+ * data: bytes the same kmalloc caller asked for, or another object.
+ */
+bool dmamap__kmalloc_tail_shared(struct dmamap_platform *p, phys_addr_t end);
 unsigned int dmamap__get_order(size_t size);
 int dmamap__mm_init(struct dmamap_platform *p);
 void dmamap__mm_fini(struct dmamap_platform *p);
@@ -271,6 +287,9 @@ void dmamap__sim_reset_range(struct dmamap_platform *p, phys_addr_t phys,
 			     size_t size, bool zero);
 int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf,
 			      size_t len, bool write);
+/* Offset of the first byte in range the CPU wrote since the last clean, or -1. */
+long dmamap__sim_cpu_dirty_offset(struct dmamap_platform *p, phys_addr_t phys,
+				  size_t size);
 void dmamap__sim_chaos_tick(struct dmamap_platform *p, phys_addr_t phys,
 			    size_t size);
 int dmamap__sim_ram_init(struct dmamap_platform *p,

@@ -4,6 +4,12 @@
  * buffers, device faults, data lost in the cache) becomes one report of a
  * fixed kind, counted per platform and, with the checker on, logged as a
  * kernel-like line. Strict mode aborts on the first report.
+ *
+ * The checker (SPEC §6) is Linux's dma-debug and more: with it on, every
+ * live mapping and allocation is tracked, each unmap, sync and free is
+ * checked against what was mapped, and on a simulated board every device
+ * access and every cache line is checked too. When off it costs one
+ * predictable branch per call.
  */
 #ifndef DMAMAP_DEBUG_H
 #define DMAMAP_DEBUG_H
@@ -28,8 +34,100 @@ enum dmamap_dbg_kind {
 	DMAMAP_DBG_DEVICE_FAULT,    /* device access outside its window */
 	DMAMAP_DBG_CPU_DATA_LOST,   /* invalidate discarded CPU-dirty bytes */
 	DMAMAP_DBG_DEVICE_DATA_LOST,/* write-back overwrote device bytes */
+	/* The checker's kinds: dma-debug's checks... */
+	DMAMAP_DBG_NOT_MAPPED,      /* unmap/free of an address that is not live */
+	DMAMAP_DBG_WRONG_SIZE,      /* unmap/free size differs from the map's */
+	DMAMAP_DBG_WRONG_TYPE,      /* single vs page vs sg vs coherent vs resource */
+	DMAMAP_DBG_WRONG_CPU_ADDR,  /* coherent free with another CPU address */
+	DMAMAP_DBG_SG_NENTS,        /* unmap_sg nents differ from map_sg's */
+	DMAMAP_DBG_WRONG_DIRECTION, /* unmap direction differs from the map's */
+	DMAMAP_DBG_MAP_ERR_NOT_CHECKED, /* dma_mapping_error() not called before unmap/use */
+	DMAMAP_DBG_SYNC_NOT_MAPPED, /* sync of an address that is not live */
+	DMAMAP_DBG_SYNC_OUTSIDE,    /* sync range runs past the mapping */
+	DMAMAP_DBG_SYNC_WRONG_DIRECTION,
+	DMAMAP_DBG_SYNC_READONLY_FOR_CPU,    /* TO_DEVICE memory synced for the CPU */
+	DMAMAP_DBG_SYNC_WRITEONLY_FOR_DEVICE,/* FROM_DEVICE memory synced for the device */
+	DMAMAP_DBG_MAP_STACK,       /* mapping the current thread's stack */
+	DMAMAP_DBG_SG_SEGMENT_TOO_LONG, /* longer than the device's max segment size */
+	DMAMAP_DBG_SG_SEGMENT_BOUNDARY, /* crosses the device's segment boundary */
+	DMAMAP_DBG_CACHELINE_OVERLAP,   /* two live non-TO_DEVICE mappings share a line */
+	DMAMAP_DBG_LEAK,            /* live mappings when a device is destroyed */
+	/* ...and what only a simulator sees */
+	DMAMAP_DBG_DEVICE_ACCESS_UNMAPPED, /* device touched memory it has no live mapping of */
+	DMAMAP_DBG_DEVICE_WRITE_READONLY,  /* device wrote a TO_DEVICE mapping */
+	DMAMAP_DBG_CPU_WRITE_WHILE_DEVICE_OWNS, /* CPU wrote a buffer the device owned */
+	DMAMAP_DBG_MAP_UNALIGNED,   /* non-coherent device-writable buffer not line aligned */
+	DMAMAP_DBG_CHECKER_DISABLED,/* the checker ran out of memory and turned itself off */
 	DMAMAP_DBG_KIND_COUNT
 };
+
+/* One report, as the checker saw it. */
+struct dmamap_report {
+	enum dmamap_dbg_kind kind;
+	char device[DMAMAP_NAME_MAX]; /* "" for no device */
+	dma_addr_t addr;              /* device address concerned (0 if none) */
+	uint64_t size;                /* size concerned (0 if none) */
+	int direction;                /* DMA_* of the mapping, or DMA_NONE */
+	void *mapped_at;              /* code address of the map call (0 if unknown) */
+	char text[480];               /* the kernel-like line, without "DMA-API: dev: " */
+};
+
+typedef void (*dmamap_report_fn)(void *ctx, const struct dmamap_report *r);
+
+/**
+ * dmamap_set_report_hook() - receive every report as a structure
+ * @p: platform
+ * @fn: hook, or NULL to stop
+ * @ctx: passed to @fn
+ *
+ * The hook is called for every report (filter and print limit do not
+ * apply), before strict mode aborts.
+ */
+DMAMAP_API void dmamap_set_report_hook(struct dmamap_platform *p,
+				       dmamap_report_fn fn, void *ctx);
+
+/**
+ * dmamap_report_json() - a report as one JSON object
+ * @r: report
+ * @buf: destination
+ * @len: its size
+ *
+ * Return: the length written (without the NUL), or -ENOSPC if @buf was
+ * too small (it then holds a truncated, NUL-terminated prefix); -EINVAL
+ * for NULL arguments.
+ */
+DMAMAP_API int dmamap_report_json(const struct dmamap_report *r, char *buf,
+				  size_t len);
+
+/**
+ * dmamap_debug_set_filter() - log only reports about one device
+ * @p: platform
+ * @device: device name, or NULL for all devices
+ *
+ * Counters still count every report.
+ *
+ * Return: 0, -EINVAL for a NULL platform or a name too long.
+ */
+DMAMAP_API int dmamap_debug_set_filter(struct dmamap_platform *p,
+				       const char *device);
+
+/**
+ * dmamap_debug_set_print_limit() - log at most @n reports (0: no limit)
+ * @p: platform
+ * @n: limit; reports past it are counted, not logged
+ */
+DMAMAP_API void dmamap_debug_set_print_limit(struct dmamap_platform *p,
+					     unsigned long n);
+
+/**
+ * dmamap_debug_live() - live mappings and allocations the checker tracks
+ * @dev: a device, or NULL with @p for every device of @p
+ * @p: platform (used when @dev is NULL)
+ *
+ * Return: the count; 0 when the checker is off.
+ */
+DMAMAP_API unsigned long dmamap_debug_live(struct device *dev,
+					   struct dmamap_platform *p);
 
 /** dmamap_dbg_kind_name() - stable short name of a kind. Return: name. */
 DMAMAP_API const char *dmamap_dbg_kind_name(enum dmamap_dbg_kind kind);
@@ -37,7 +135,10 @@ DMAMAP_API const char *dmamap_dbg_kind_name(enum dmamap_dbg_kind kind);
 /**
  * dmamap_debug_enable() - turn the checker on or off (default: DMAMAP_DEBUG)
  * @p: platform
- * @on: true to log reports
+ * @on: true to track mappings and log reports
+ *
+ * Turn it on before the first mapping you want checked: mappings made
+ * while it was off are unknown to it. Turning it off forgets them all.
  */
 DMAMAP_API void dmamap_debug_enable(struct dmamap_platform *p, bool on);
 /** dmamap_debug_enabled() - whether @p's checker is on. Return: true/false. */

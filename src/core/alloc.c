@@ -5,6 +5,7 @@
  * before its ops, as in the kernel.
  */
 #include "../internal.h"
+#include "../debug/checker.h"
 
 static bool bad_alloc_args(struct device *dev, const void *out, size_t size,
 			   const char *func)
@@ -40,27 +41,50 @@ static void *alloc_failed(struct device *dev, const char *func, size_t size,
 }
 
 static void *alloc_result(struct device *dev, const char *func, void *cpu,
-			  size_t size, gfp_t gfp, unsigned long attrs)
+			  size_t size, gfp_t gfp, unsigned long attrs,
+			  enum dbg_type type, const dma_addr_t *handle, int dir,
+			  void *caller)
 {
 	if (!cpu)
 		return alloc_failed(dev, func, size, gfp, attrs);
 	dmamap__stat_add(dev, ST_ALLOCS, 1);
 	dmamap__stat_add(dev, ST_BYTES_ALLOC, PAGE_ALIGN(size));
+	if (dmamap__dbg_on(dev)) {
+		struct dbg_ref r = {
+			.type = type, .addr = *handle, .size = size, .dir = dir,
+			.phys = dmamap__dev_dma_to_phys(dev, *handle, 1), .cpu = cpu,
+			.caller = caller,
+		};
+
+		dmamap__dbg_map(dev, &r);
+	}
 	return cpu;
 }
 
-void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
-		      gfp_t gfp, unsigned long attrs)
+static void dbg_free(struct device *dev, enum dbg_type type, dma_addr_t handle,
+		     size_t size, int dir, const void *cpu)
+{
+	struct dbg_ref r = {
+		.type = type, .addr = handle, .size = size, .dir = dir,
+		.phys = PHYS_NONE, .cpu = cpu,
+	};
+
+	dmamap__dbg_unmap(dev, &r);
+}
+
+static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
+			 gfp_t gfp, unsigned long attrs, void *caller)
 {
 	const struct dma_map_ops *ops;
 	void *cpu = NULL;
 
-	if (bad_alloc_args(dev, dma_handle, size, __func__))
+	if (bad_alloc_args(dev, dma_handle, size, "dma_alloc_attrs"))
 		return NULL;
 	/* Zones come from the coherent mask, never from the caller. */
 	gfp &= ~(__GFP_DMA | __GFP_DMA32 | __GFP_HIGHMEM);
 	if (dmamap__fault(dev->plat, DMAMAP_FAULT_ALLOC))
-		return alloc_failed(dev, __func__, size, gfp | __GFP_NOWARN, attrs);
+		return alloc_failed(dev, "dma_alloc_attrs", size, gfp | __GFP_NOWARN,
+				    attrs);
 	if (dev->pool)
 		cpu = dmamap__pool_alloc(dev, size, dma_handle);
 	if (!cpu) {
@@ -68,7 +92,15 @@ void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
 		if (ops->alloc)
 			cpu = ops->alloc(dev, size, dma_handle, gfp, attrs);
 	}
-	return alloc_result(dev, __func__, cpu, size, gfp, attrs);
+	return alloc_result(dev, "dma_alloc_attrs", cpu, size, gfp, attrs,
+			    DBG_COHERENT, dma_handle, DMA_BIDIRECTIONAL, caller);
+}
+
+void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
+		      gfp_t gfp, unsigned long attrs)
+{
+	return alloc_attrs(dev, size, dma_handle, gfp, attrs,
+			   __builtin_return_address(0));
 }
 
 void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
@@ -81,6 +113,9 @@ void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
 	if (bad_alloc_args(dev, cpu_addr, size, __func__))
 		return;
 	dmamap__stat_add(dev, ST_FREES, 1);
+	if (dmamap__dbg_on(dev))
+		dbg_free(dev, DBG_COHERENT, dma_handle, size, DMA_BIDIRECTIONAL,
+			 cpu_addr);
 	if (dmamap__pool_free(dev, size, cpu_addr))
 		return;
 	ops = get_dma_ops(dev);
@@ -91,7 +126,8 @@ void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
 void *dma_alloc_coherent(struct device *dev, size_t size,
 			 dma_addr_t *dma_handle, gfp_t gfp)
 {
-	return dma_alloc_attrs(dev, size, dma_handle, gfp, 0);
+	return alloc_attrs(dev, size, dma_handle, gfp, 0,
+			   __builtin_return_address(0));
 }
 
 void dma_free_coherent(struct device *dev, size_t size, void *cpu_addr,
@@ -103,7 +139,8 @@ void dma_free_coherent(struct device *dev, size_t size, void *cpu_addr,
 void *dma_alloc_wc(struct device *dev, size_t size, dma_addr_t *dma_handle,
 		   gfp_t gfp)
 {
-	return dma_alloc_attrs(dev, size, dma_handle, gfp, DMA_ATTR_WRITE_COMBINE);
+	return alloc_attrs(dev, size, dma_handle, gfp, DMA_ATTR_WRITE_COMBINE,
+			   __builtin_return_address(0));
 }
 
 void dma_free_wc(struct device *dev, size_t size, void *cpu_addr,
@@ -200,7 +237,8 @@ void *dma_alloc_noncoherent(struct device *dev, size_t size,
 	ops = get_dma_ops(dev);
 	if (ops->alloc_noncoherent)
 		cpu = ops->alloc_noncoherent(dev, size, dma_handle, dir, gfp);
-	return alloc_result(dev, __func__, cpu, size, gfp, 0);
+	return alloc_result(dev, __func__, cpu, size, gfp, 0, DBG_NONCOHERENT,
+			    dma_handle, dir, __builtin_return_address(0));
 }
 
 void dma_free_noncoherent(struct device *dev, size_t size, void *vaddr,
@@ -213,6 +251,8 @@ void dma_free_noncoherent(struct device *dev, size_t size, void *vaddr,
 	if (bad_alloc_args(dev, vaddr, size, __func__))
 		return;
 	dmamap__stat_add(dev, ST_FREES, 1);
+	if (dmamap__dbg_on(dev))
+		dbg_free(dev, DBG_NONCOHERENT, dma_handle, size, dir, vaddr);
 	ops = get_dma_ops(dev);
 	if (ops->free_noncoherent)
 		ops->free_noncoherent(dev, size, vaddr, dma_handle, dir);

@@ -5,6 +5,7 @@
  * is built here on top of map_page for tables that do not provide map_sg.
  */
 #include "../internal.h"
+#include "../debug/checker.h"
 
 static bool bad_map_args(struct device *dev, const void *obj, size_t size,
 			 int dir, const char *func)
@@ -90,23 +91,58 @@ static inline void unmap_one(struct device *dev, dma_addr_t addr, size_t size,
 	dmamap__stat_add(dev, ST_UNMAPS, 1);
 }
 
-static __attribute__((noinline)) dma_addr_t
-map_page_slow(struct device *dev, struct page *page, size_t offset, size_t size,
-	      enum dma_data_direction dir, unsigned long attrs)
+static void dbg_map_page(struct device *dev, enum dbg_type type,
+			 dma_addr_t addr, struct page *page, size_t offset,
+			 size_t size, int dir, void *caller)
 {
-	int err;
+	phys_addr_t phys = dmamap__linear_to_phys(dev->plat, page);
+	struct dbg_ref r = {
+		.type = type, .addr = addr, .size = size, .dir = dir,
+		.phys = phys == PHYS_NONE ? PHYS_NONE : phys + offset,
+		.cpu = (char *)page_address(page) + offset, .caller = caller,
+	};
 
-	if (unlikely(bad_map_args(dev, page, size, dir, "dma_map_page_attrs")))
-		return DMA_MAPPING_ERROR;
-	return map_one(dev, page, offset, size, dir, attrs, &err);
+	dmamap__dbg_map(dev, &r);
 }
 
-/* The slow path is out of line so the fast one needs no stack frame. */
-dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
-			      size_t offset, size_t size,
-			      enum dma_data_direction dir, unsigned long attrs)
+static void dbg_unmap(struct device *dev, enum dbg_type type, dma_addr_t addr,
+		      size_t size, int dir, const void *cpu, int sg_call_ents)
 {
-	/* Host, coherent, identity: the address is the pointer, if it fits the mask. */
+	struct dbg_ref r = {
+		.type = type, .addr = addr, .size = size, .dir = dir,
+		.phys = PHYS_NONE, .cpu = cpu, .sg_call_ents = sg_call_ents,
+	};
+
+	dmamap__dbg_unmap(dev, &r);
+}
+
+static __attribute__((noinline)) dma_addr_t
+map_page_slow(struct device *dev, struct page *page, size_t offset, size_t size,
+	      enum dma_data_direction dir, unsigned long attrs,
+	      enum dbg_type type, void *caller, const char *func)
+{
+	dma_addr_t addr;
+	int err;
+
+	if (unlikely(bad_map_args(dev, page, size, dir, func)))
+		return DMA_MAPPING_ERROR;
+	addr = map_one(dev, page, offset, size, dir, attrs, &err);
+	if (addr != DMA_MAPPING_ERROR && dmamap__dbg_on(dev))
+		dbg_map_page(dev, type, addr, page, offset, size, dir, caller);
+	return addr;
+}
+
+/*
+ * Host, coherent, identity: the address is the pointer, if it fits the
+ * mask. Everything else, including every bad argument, goes out of line so
+ * this path needs no stack frame.
+ */
+static inline dma_addr_t map_page_common(struct device *dev, struct page *page,
+					 size_t offset, size_t size,
+					 enum dma_data_direction dir,
+					 unsigned long attrs, enum dbg_type type,
+					 void *caller, const char *func)
+{
 	if (likely(dev && dev->fast_identity && page && size &&
 		   (unsigned int)dir <= DMA_FROM_DEVICE &&
 		   !__atomic_load_n(&dev->plat->fault_classes, __ATOMIC_RELAXED))) {
@@ -117,10 +153,14 @@ dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
 
 			dmamap__stat_add_shard(s, ST_MAPS, 1);
 			dmamap__stat_add_shard(s, ST_BYTES_MAPPED, size);
+			if (dmamap__dbg_on(dev))
+				dbg_map_page(dev, type, addr, page, offset, size, dir,
+					     caller);
 			return addr;
 		}
 	}
-	return map_page_slow(dev, page, offset, size, dir, attrs);
+	return map_page_slow(dev, page, offset, size, dir, attrs, type, caller,
+			     func);
 }
 
 static bool bad_unmap_args(struct device *dev, dma_addr_t addr, size_t size,
@@ -140,66 +180,92 @@ static bool bad_unmap_args(struct device *dev, dma_addr_t addr, size_t size,
 
 static __attribute__((noinline)) void
 unmap_page_slow(struct device *dev, dma_addr_t addr, size_t size,
-		enum dma_data_direction dir, unsigned long attrs)
+		enum dma_data_direction dir, unsigned long attrs,
+		enum dbg_type type, const char *func)
 {
-	if (unlikely(bad_unmap_args(dev, addr, size, dir, "dma_unmap_page_attrs")))
+	if (unlikely(bad_unmap_args(dev, addr, size, dir, func)))
 		return;
+	if (dmamap__dbg_on(dev))
+		dbg_unmap(dev, type, addr, size, dir, NULL, 0);
 	unmap_one(dev, addr, size, dir, attrs);
+}
+
+static inline void unmap_page_common(struct device *dev, dma_addr_t addr,
+				     size_t size, enum dma_data_direction dir,
+				     unsigned long attrs, enum dbg_type type,
+				     const char *func)
+{
+	if (likely(dev && dev->fast_identity && addr != DMA_MAPPING_ERROR && size &&
+		   (unsigned int)dir <= DMA_FROM_DEVICE)) {
+		if (dmamap__dbg_on(dev))
+			dbg_unmap(dev, type, addr, size, dir, NULL, 0);
+		dmamap__stat_add(dev, ST_UNMAPS, 1);
+		return;
+	}
+	unmap_page_slow(dev, addr, size, dir, attrs, type, func);
+}
+
+dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
+			      size_t offset, size_t size,
+			      enum dma_data_direction dir, unsigned long attrs)
+{
+	return map_page_common(dev, page, offset, size, dir, attrs, DBG_PAGE,
+			       __builtin_return_address(0), __func__);
 }
 
 void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size,
 			  enum dma_data_direction dir, unsigned long attrs)
 {
-	if (likely(dev && dev->fast_identity && addr != DMA_MAPPING_ERROR && size &&
-		   (unsigned int)dir <= DMA_FROM_DEVICE)) {
-		dmamap__stat_add(dev, ST_UNMAPS, 1);
-		return;
-	}
-	unmap_page_slow(dev, addr, size, dir, attrs);
+	unmap_page_common(dev, addr, size, dir, attrs, DBG_PAGE, __func__);
 }
 
+/* Single is built on page: same path, remembered as single by the checker. */
 dma_addr_t dma_map_single_attrs(struct device *dev, void *ptr, size_t size,
 				enum dma_data_direction dir, unsigned long attrs)
 {
-	if (unlikely(bad_map_args(dev, ptr, size, dir, __func__)))
-		return DMA_MAPPING_ERROR;
-	return dma_map_page_attrs(dev, virt_to_page(ptr), offset_in_page(ptr),
-				  size, dir, attrs);
+	return map_page_common(dev, virt_to_page(ptr), offset_in_page(ptr), size,
+			       dir, attrs, DBG_SINGLE, __builtin_return_address(0),
+			       __func__);
 }
 
 void dma_unmap_single_attrs(struct device *dev, dma_addr_t addr, size_t size,
 			    enum dma_data_direction dir, unsigned long attrs)
 {
-	dma_unmap_page_attrs(dev, addr, size, dir, attrs);
+	unmap_page_common(dev, addr, size, dir, attrs, DBG_SINGLE, __func__);
 }
 
 dma_addr_t dma_map_page(struct device *dev, struct page *page, size_t offset,
 			size_t size, enum dma_data_direction dir)
 {
-	return dma_map_page_attrs(dev, page, offset, size, dir, 0);
+	return map_page_common(dev, page, offset, size, dir, 0, DBG_PAGE,
+			       __builtin_return_address(0), "dma_map_page_attrs");
 }
 
 void dma_unmap_page(struct device *dev, dma_addr_t addr, size_t size,
 		    enum dma_data_direction dir)
 {
-	dma_unmap_page_attrs(dev, addr, size, dir, 0);
+	unmap_page_common(dev, addr, size, dir, 0, DBG_PAGE, "dma_unmap_page_attrs");
 }
 
 dma_addr_t dma_map_single(struct device *dev, void *ptr, size_t size,
 			  enum dma_data_direction dir)
 {
-	return dma_map_single_attrs(dev, ptr, size, dir, 0);
+	return map_page_common(dev, virt_to_page(ptr), offset_in_page(ptr), size,
+			       dir, 0, DBG_SINGLE, __builtin_return_address(0),
+			       "dma_map_single_attrs");
 }
 
 void dma_unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 		      enum dma_data_direction dir)
 {
-	dma_unmap_single_attrs(dev, addr, size, dir, 0);
+	unmap_page_common(dev, addr, size, dir, 0, DBG_SINGLE,
+			  "dma_unmap_single_attrs");
 }
 
 int dma_mapping_error(struct device *dev, dma_addr_t dma_addr)
 {
-	(void)dev;
+	if (dev && dmamap__dbg_on(dev))
+		dmamap__dbg_mapping_error(dev, dma_addr);
 	return unlikely(dma_addr == DMA_MAPPING_ERROR) ? -ENOMEM : 0;
 }
 
@@ -237,6 +303,14 @@ dma_addr_t dma_map_resource(struct device *dev, phys_addr_t phys_addr,
 	}
 	dmamap__stat_add(dev, ST_MAPS, 1);
 	dmamap__stat_add(dev, ST_BYTES_MAPPED, size);
+	if (dmamap__dbg_on(dev)) {
+		struct dbg_ref r = {
+			.type = DBG_RESOURCE, .addr = addr, .size = size, .dir = dir,
+			.phys = phys_addr, .caller = __builtin_return_address(0),
+		};
+
+		dmamap__dbg_map(dev, &r);
+	}
 	return addr;
 }
 
@@ -247,6 +321,8 @@ void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
 
 	if (unlikely(bad_unmap_args(dev, addr, size, dir, __func__)))
 		return;
+	if (dmamap__dbg_on(dev))
+		dbg_unmap(dev, DBG_RESOURCE, addr, size, dir, NULL, 0);
 	ops = get_dma_ops(dev);
 	if (ops->unmap_resource)
 		ops->unmap_resource(dev, addr, size, dir, attrs);
@@ -322,9 +398,46 @@ unwind:
 	return err;
 }
 
+static void dbg_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
+		       int mapped, int dir, void *caller)
+{
+	struct scatterlist *sg;
+	int i;
+
+	for_each_sg(sgl, sg, mapped, i) {
+		phys_addr_t phys = dmamap__linear_to_phys(dev->plat, sg_page(sg));
+		struct dbg_ref r = {
+			.type = DBG_SG, .addr = sg_dma_address(sg),
+			.size = sg_dma_len(sg), .dir = dir,
+			.phys = phys == PHYS_NONE || mapped != nents ? PHYS_NONE :
+								       phys + sg->offset,
+			.cpu = sg_virt(sg), .sg_call_ents = nents,
+			.sg_mapped_ents = mapped, .caller = caller,
+		};
+
+		dmamap__dbg_map(dev, &r);
+	}
+}
+
+/* The checker looks at as many entries as map_sg returned, as the kernel's does. */
+static void dbg_unmap_sg(struct device *dev, struct scatterlist *sgl, int nents,
+			 int dir)
+{
+	int mapped = dmamap__dbg_sg_mapped_ents(dev, sg_dma_address(sgl));
+	struct scatterlist *sg;
+	int i;
+
+	for_each_sg(sgl, sg, mapped ? MIN(mapped, nents) : nents, i) {
+		if (!sg)
+			break;
+		dbg_unmap(dev, DBG_SG, sg_dma_address(sg), sg_dma_len(sg), dir, NULL,
+			  nents);
+	}
+}
+
 static int map_sg(struct device *dev, struct scatterlist *sg, int nents,
 		  enum dma_data_direction dir, unsigned long attrs,
-		  const char *func)
+		  void *caller, const char *func)
 {
 	const struct dma_map_ops *ops;
 	int ret;
@@ -336,15 +449,19 @@ static int map_sg(struct device *dev, struct scatterlist *sg, int nents,
 		ret = ops->map_sg(dev, sg, nents, dir, attrs);
 	else
 		ret = generic_map_sg(dev, sg, nents, dir, attrs);
-	if (ret > 0)
+	if (ret > 0) {
 		dmamap__stat_add(dev, ST_SG_MAPS, 1);
+		if (dmamap__dbg_on(dev))
+			dbg_map_sg(dev, sg, nents, ret, dir, caller);
+	}
 	return ret;
 }
 
 int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 		     enum dma_data_direction dir, unsigned long attrs)
 {
-	int ret = map_sg(dev, sg, nents, dir, attrs, __func__);
+	int ret = map_sg(dev, sg, nents, dir, attrs, __builtin_return_address(0),
+			 __func__);
 
 	return ret > 0 ? ret : 0;
 }
@@ -356,6 +473,8 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 
 	if (unlikely(bad_map_args(dev, sg, (size_t)(nents > 0), dir, __func__)))
 		return;
+	if (dmamap__dbg_on(dev))
+		dbg_unmap_sg(dev, sg, nents, dir);
 	ops = dev->dma_ops;
 	if (ops && ops->unmap_sg)
 		ops->unmap_sg(dev, sg, nents, dir, attrs);
@@ -366,7 +485,10 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 int dma_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 	       enum dma_data_direction dir)
 {
-	return dma_map_sg_attrs(dev, sg, nents, dir, 0);
+	int ret = map_sg(dev, sg, nents, dir, 0, __builtin_return_address(0),
+			 "dma_map_sg_attrs");
+
+	return ret > 0 ? ret : 0;
 }
 
 void dma_unmap_sg(struct device *dev, struct scatterlist *sg, int nents,
@@ -384,7 +506,8 @@ int dma_map_sgtable(struct device *dev, struct sg_table *sgt,
 		null_table(dev, __func__);
 		return -EINVAL;
 	}
-	ret = map_sg(dev, sgt->sgl, (int)sgt->orig_nents, dir, attrs, __func__);
+	ret = map_sg(dev, sgt->sgl, (int)sgt->orig_nents, dir, attrs,
+		     __builtin_return_address(0), __func__);
 	if (ret < 0)
 		return ret;
 	if (ret == 0)
@@ -423,38 +546,41 @@ static void sync_one(struct device *dev, dma_addr_t addr, size_t size,
 	dmamap__stat_add(dev, for_cpu ? ST_SYNC_CPU : ST_SYNC_DEV, 1);
 }
 
+static void sync_checked(struct device *dev, dma_addr_t addr, size_t size,
+			 enum dma_data_direction dir, bool for_cpu,
+			 const char *func)
+{
+	if (unlikely(bad_unmap_args(dev, addr, size, dir, func)))
+		return;
+	if (dmamap__dbg_on(dev))
+		dmamap__dbg_sync(dev, addr, size, dir, for_cpu);
+	sync_one(dev, addr, size, dir, for_cpu);
+}
+
 void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
 			     enum dma_data_direction dir)
 {
-	if (unlikely(bad_unmap_args(dev, addr, size, dir, __func__)))
-		return;
-	sync_one(dev, addr, size, dir, true);
+	sync_checked(dev, addr, size, dir, true, __func__);
 }
 
 void dma_sync_single_for_device(struct device *dev, dma_addr_t addr,
 				size_t size, enum dma_data_direction dir)
 {
-	if (unlikely(bad_unmap_args(dev, addr, size, dir, __func__)))
-		return;
-	sync_one(dev, addr, size, dir, false);
+	sync_checked(dev, addr, size, dir, false, __func__);
 }
 
 void dma_sync_single_range_for_cpu(struct device *dev, dma_addr_t addr,
 				   unsigned long offset, size_t size,
 				   enum dma_data_direction dir)
 {
-	if (unlikely(bad_unmap_args(dev, addr, size, dir, __func__)))
-		return;
-	sync_one(dev, addr + offset, size, dir, true);
+	sync_checked(dev, addr + offset, size, dir, true, __func__);
 }
 
 void dma_sync_single_range_for_device(struct device *dev, dma_addr_t addr,
 				      unsigned long offset, size_t size,
 				      enum dma_data_direction dir)
 {
-	if (unlikely(bad_unmap_args(dev, addr, size, dir, __func__)))
-		return;
-	sync_one(dev, addr + offset, size, dir, false);
+	sync_checked(dev, addr + offset, size, dir, false, __func__);
 }
 
 static void sync_sg(struct device *dev, struct scatterlist *sgl, int nelems,
@@ -466,6 +592,14 @@ static void sync_sg(struct device *dev, struct scatterlist *sgl, int nelems,
 
 	if (unlikely(bad_map_args(dev, sgl, (size_t)(nelems > 0), dir, func)))
 		return;
+	if (dmamap__dbg_on(dev)) {
+		for_each_sg(sgl, sg, nelems, i) {
+			if (!sg)
+				break;
+			dmamap__dbg_sync(dev, sg_dma_address(sg), sg_dma_len(sg), dir,
+					 for_cpu);
+		}
+	}
 	ops = dev->dma_ops;
 	if (ops && for_cpu && ops->sync_sg_for_cpu) {
 		ops->sync_sg_for_cpu(dev, sgl, nelems, dir);

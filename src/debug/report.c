@@ -21,6 +21,28 @@ static const char *const kind_names[DMAMAP_DBG_KIND_COUNT] = {
 	[DMAMAP_DBG_DEVICE_FAULT] = "device-fault",
 	[DMAMAP_DBG_CPU_DATA_LOST] = "cpu-data-lost",
 	[DMAMAP_DBG_DEVICE_DATA_LOST] = "device-data-lost",
+	[DMAMAP_DBG_NOT_MAPPED] = "not-mapped",
+	[DMAMAP_DBG_WRONG_SIZE] = "wrong-size",
+	[DMAMAP_DBG_WRONG_TYPE] = "wrong-type",
+	[DMAMAP_DBG_WRONG_CPU_ADDR] = "wrong-cpu-address",
+	[DMAMAP_DBG_SG_NENTS] = "sg-nents",
+	[DMAMAP_DBG_WRONG_DIRECTION] = "wrong-direction",
+	[DMAMAP_DBG_MAP_ERR_NOT_CHECKED] = "map-error-not-checked",
+	[DMAMAP_DBG_SYNC_NOT_MAPPED] = "sync-not-mapped",
+	[DMAMAP_DBG_SYNC_OUTSIDE] = "sync-outside",
+	[DMAMAP_DBG_SYNC_WRONG_DIRECTION] = "sync-wrong-direction",
+	[DMAMAP_DBG_SYNC_READONLY_FOR_CPU] = "sync-readonly-for-cpu",
+	[DMAMAP_DBG_SYNC_WRITEONLY_FOR_DEVICE] = "sync-writeonly-for-device",
+	[DMAMAP_DBG_MAP_STACK] = "map-stack",
+	[DMAMAP_DBG_SG_SEGMENT_TOO_LONG] = "sg-segment-too-long",
+	[DMAMAP_DBG_SG_SEGMENT_BOUNDARY] = "sg-segment-boundary",
+	[DMAMAP_DBG_CACHELINE_OVERLAP] = "cacheline-overlap",
+	[DMAMAP_DBG_LEAK] = "leak",
+	[DMAMAP_DBG_DEVICE_ACCESS_UNMAPPED] = "device-access-unmapped",
+	[DMAMAP_DBG_DEVICE_WRITE_READONLY] = "device-write-readonly",
+	[DMAMAP_DBG_CPU_WRITE_WHILE_DEVICE_OWNS] = "cpu-write-while-device-owns",
+	[DMAMAP_DBG_MAP_UNALIGNED] = "map-unaligned",
+	[DMAMAP_DBG_CHECKER_DISABLED] = "checker-disabled",
 };
 
 const char *dmamap_dbg_kind_name(enum dmamap_dbg_kind kind)
@@ -113,11 +135,17 @@ void dmamap__log(struct dmamap_platform *p, int level, const char *fmt, ...)
 	emit(p, level, line);
 }
 
-static void vreport(struct dmamap_platform *p, const struct device *dev,
-		    enum dmamap_dbg_kind kind, const char *fmt, va_list ap)
+static bool filtered_out(struct dmamap_platform *p, const struct device *dev)
 {
-	char msg[384];
-	char line[512];
+	return p->filter[0] && (!dev || strcmp(p->filter, dev->name) != 0);
+}
+
+static void vreport(struct dmamap_platform *p, const struct device *dev,
+		    enum dmamap_dbg_kind kind, dma_addr_t addr, u64 size, int dir,
+		    void *mapped_at, const char *fmt, va_list ap)
+{
+	struct dmamap_report r;
+	char line[640];
 	bool strict;
 	bool print;
 
@@ -127,19 +155,39 @@ static void vreport(struct dmamap_platform *p, const struct device *dev,
 		__atomic_fetch_add(&p->reports[kind], 1, __ATOMIC_RELAXED);
 		strict = p->strict >= 0 ? p->strict > 0 : process_strict();
 		/* Device faults are logged always, as hardware errors are. */
-		print = p->debug || kind == DMAMAP_DBG_DEVICE_FAULT || strict;
+		print = (p->debug || kind == DMAMAP_DBG_DEVICE_FAULT || strict) &&
+			!filtered_out(p, dev);
+		if (print && p->print_limit &&
+		    __atomic_fetch_add(&p->printed, 1, __ATOMIC_RELAXED) >= p->print_limit)
+			print = false;
 	} else {
 		__atomic_fetch_add(&global.reports[kind], 1, __ATOMIC_RELAXED);
 		strict = process_strict();
 		print = true;
 	}
-	if (!print && !strict)
+	if (!print && !strict && !(p && p->report_fn))
 		return;
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	snprintf(line, sizeof(line), "DMA-API: %s: %s [%s]",
-		 dev ? dev->name : "(null device)", msg,
-		 dmamap_dbg_kind_name(kind));
-	emit(p, DMAMAP_LOG_ERR, line);
+	memset(&r, 0, sizeof(r));
+	r.kind = kind;
+	if (dev)
+		snprintf(r.device, sizeof(r.device), "%s", dev->name);
+	r.addr = addr;
+	r.size = size;
+	r.direction = dir;
+	r.mapped_at = mapped_at;
+	vsnprintf(r.text, sizeof(r.text), fmt, ap);
+	if (p && p->report_fn)
+		p->report_fn(p->report_ctx, &r);
+	if (mapped_at)
+		snprintf(line, sizeof(line), "DMA-API: %s: %s [mapped at %p] [%s]",
+			 dev ? dev->name : "(null device)", r.text, mapped_at,
+			 dmamap_dbg_kind_name(kind));
+	else
+		snprintf(line, sizeof(line), "DMA-API: %s: %s [%s]",
+			 dev ? dev->name : "(null device)", r.text,
+			 dmamap_dbg_kind_name(kind));
+	if (print || strict)
+		emit(p, DMAMAP_LOG_ERR, line);
 	if (strict) {
 		fprintf(stderr, "%s\ndmamap: strict mode: aborting\n", line);
 		abort();
@@ -152,8 +200,98 @@ void dmamap__report(struct dmamap_platform *p, const struct device *dev,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(p, dev, kind, fmt, ap);
+	vreport(p, dev, kind, 0, 0, DMA_NONE, NULL, fmt, ap);
 	va_end(ap);
+}
+
+void dmamap__report_at(struct dmamap_platform *p, const struct device *dev,
+		       enum dmamap_dbg_kind kind, dma_addr_t addr, u64 size,
+		       int dir, void *mapped_at, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(p, dev, kind, addr, size, dir, mapped_at, fmt, ap);
+	va_end(ap);
+}
+
+void dmamap_set_report_hook(struct dmamap_platform *p, dmamap_report_fn fn,
+			    void *ctx)
+{
+	if (!p)
+		return;
+	p->report_fn = fn;
+	p->report_ctx = ctx;
+}
+
+int dmamap_debug_set_filter(struct dmamap_platform *p, const char *device)
+{
+	if (!p || (device && strlen(device) >= sizeof(p->filter)))
+		return -EINVAL;
+	snprintf(p->filter, sizeof(p->filter), "%s", device ? device : "");
+	return 0;
+}
+
+void dmamap_debug_set_print_limit(struct dmamap_platform *p, unsigned long n)
+{
+	if (!p)
+		return;
+	p->print_limit = n;
+	__atomic_store_n(&p->printed, 0, __ATOMIC_RELAXED);
+}
+
+static const char *const dir_names[] = { "DMA_BIDIRECTIONAL", "DMA_TO_DEVICE",
+					 "DMA_FROM_DEVICE", "DMA_NONE" };
+
+const char *dmamap__dir_name(int dir)
+{
+	return (unsigned int)dir < 4 ? dir_names[dir] : "invalid";
+}
+
+/* JSON string body: escapes quotes, backslashes and control bytes. */
+static size_t json_escape(char *out, size_t cap, const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++) {
+		char tmp[8];
+		const char *piece = tmp;
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			snprintf(tmp, sizeof(tmp), "\\%c", c);
+		else if (c < 0x20)
+			snprintf(tmp, sizeof(tmp), "\\u%04x", c);
+		else
+			tmp[0] = (char)c, tmp[1] = 0;
+		for (; *piece; piece++, n++)
+			if (n + 1 < cap)
+				out[n] = *piece;
+	}
+	if (cap)
+		out[n < cap ? n : cap - 1] = 0;
+	return n;
+}
+
+int dmamap_report_json(const struct dmamap_report *r, char *buf, size_t len)
+{
+	char dev[2 * DMAMAP_NAME_MAX * 3], text[sizeof(r->text) * 6];
+	int n;
+
+	if (!r || !buf || !len)
+		return -EINVAL;
+	json_escape(dev, sizeof(dev), r->device);
+	json_escape(text, sizeof(text), r->text);
+	n = snprintf(buf, len,
+		     "{\"kind\":\"%s\",\"device\":\"%s\",\"addr\":\"0x%llx\","
+		     "\"size\":%llu,\"direction\":\"%s\",\"mapped_at\":\"%p\","
+		     "\"text\":\"%s\"}",
+		     dmamap_dbg_kind_name(r->kind), dev, (unsigned long long)r->addr,
+		     (unsigned long long)r->size, dmamap__dir_name(r->direction),
+		     r->mapped_at, text);
+	if (n < 0)
+		return -EINVAL;
+	return (size_t)n >= len ? -ENOSPC : n;
 }
 
 void dmamap__api_error(struct device *dev, const char *func,
@@ -205,11 +343,7 @@ void dmamap_set_strict(struct dmamap_platform *p, bool strict)
 		__atomic_store_n(&global.strict, strict ? 1 : 0, __ATOMIC_RELAXED);
 }
 
-void dmamap_debug_enable(struct dmamap_platform *p, bool on)
-{
-	if (p)
-		p->debug = on;
-}
+
 
 bool dmamap_debug_enabled(const struct dmamap_platform *p)
 {

@@ -25,6 +25,7 @@ struct dmamap_slab {
 	unsigned int nobj;
 	struct dmamap_slab *next, *prev;
 	uint64_t used[SLAB_MAX_OBJS / 64];
+	uint16_t req[SLAB_MAX_OBJS]; /* bytes the caller asked for, per object */
 };
 
 struct dmamap_slab_cache {
@@ -143,7 +144,8 @@ static struct dmamap_slab *new_slab(struct dmamap_platform *p,
 	return s;
 }
 
-static void *slab_alloc(struct dmamap_platform *p, struct dmamap_slab_cache *sc)
+static void *slab_alloc(struct dmamap_platform *p, struct dmamap_slab_cache *sc,
+			size_t req)
 {
 	struct dmamap_slab *s;
 	void *obj = NULL;
@@ -167,6 +169,7 @@ static void *slab_alloc(struct dmamap_platform *p, struct dmamap_slab_cache *sc)
 		if (i >= s->nobj)
 			break;
 		s->used[w] |= 1ULL << bit;
+		s->req[i] = (uint16_t)req;
 		s->inuse++;
 		obj = s->base + (size_t)i * sc->size;
 		break;
@@ -231,6 +234,7 @@ static void *host_kmalloc(struct dmamap_platform *p, size_t size, gfp_t flags)
 void *dmamap_kmalloc(struct dmamap_platform *p, size_t size, gfp_t flags)
 {
 	unsigned int zone, need_align = 1;
+	size_t asked;
 	void *ptr = NULL;
 
 	if (!p || !size)
@@ -240,6 +244,7 @@ void *dmamap_kmalloc(struct dmamap_platform *p, size_t size, gfp_t flags)
 	if (p->kind == PLAT_HOST)
 		return host_kmalloc(p, size, flags);
 	zone = (flags & __GFP_DMA) ? ZONE_DMA_IDX : ZONE_NORMAL_IDX;
+	asked = size;
 	if (flags & DMAMAP_GFP_DMA_ALIGN) {
 		need_align = p->line_size;
 		if (size > SIZE_MAX - need_align)
@@ -249,7 +254,7 @@ void *dmamap_kmalloc(struct dmamap_platform *p, size_t size, gfp_t flags)
 	for (unsigned int c = 0; c < KMALLOC_CLASSES; c++) {
 		if (class_size[c] >= size &&
 		    align_of_class(class_size[c]) >= need_align) {
-			ptr = slab_alloc(p, p->kmalloc[zone][c]);
+			ptr = slab_alloc(p, p->kmalloc[zone][c], asked);
 			goto done;
 		}
 	}
@@ -300,4 +305,31 @@ void dmamap_kfree(struct dmamap_platform *p, void *ptr)
 		dmamap__report(p, NULL, DMAMAP_DBG_FREE_INVALID,
 			       "dmamap_kfree: %p was not allocated by dmamap_kmalloc (or was freed twice)",
 			       ptr);
+}
+
+bool dmamap__kmalloc_tail_shared(struct dmamap_platform *p, phys_addr_t end)
+{
+	struct dmamap_arena *a = p->kind == PLAT_SIM ? dmamap__arena_of(p, end - 1) : NULL;
+	struct dmamap_slab *s;
+	struct dmamap_slab_cache *sc;
+	phys_addr_t line_end = (end + p->line_size - 1) & ~(phys_addr_t)(p->line_size - 1);
+	unsigned int i;
+	bool shared = false;
+
+	if (!a)
+		return false;
+	s = a->slabs[(end - 1 - a->start) >> PAGE_SHIFT];
+	if (!s || IS_LARGE(s))
+		return false; /* pages: the rest of the line is the same allocation's */
+	sc = s->cache;
+	pthread_mutex_lock(&sc->lock);
+	i = (unsigned int)((end - 1 - s->phys) / sc->size);
+	/* The caller's own bytes past the buffer, then any live neighbour. */
+	if (i < s->nobj && end < s->phys + (phys_addr_t)i * sc->size + s->req[i])
+		shared = true;
+	for (unsigned int j = i + 1; !shared && j < s->nobj &&
+	     s->phys + (phys_addr_t)j * sc->size < line_end; j++)
+		shared = (s->used[j / 64] >> (j % 64)) & 1;
+	pthread_mutex_unlock(&sc->lock);
+	return shared;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "../internal.h"
+#include "../debug/checker.h"
 
 dma_addr_t dmamap_phys_to_dma(const struct device *dev, phys_addr_t phys)
 {
@@ -113,6 +114,8 @@ static int access(struct device *dev, dma_addr_t addr, void *buf, size_t len,
 	phys = dmamap__dev_dma_to_phys(dev, addr, len);
 	if (phys == PHYS_NONE)
 		return fault(dev, addr, len, write, "outside the device's DMA window");
+	if (dmamap__dbg_on(dev))
+		dmamap__dbg_device_access(dev, addr, len, write);
 	if (dev->plat->kind == PLAT_SIM) {
 		if (dmamap__sim_device_access(dev, phys, buf, len, write))
 			return fault(dev, addr, len, write, "no RAM at that address");

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "../internal.h"
+#include "../debug/checker.h"
 
 #define HOST_ARENA_SIZE (256ULL << 20)
 
@@ -19,12 +20,13 @@ static struct dmamap_platform *plat_alloc(enum dmamap_plat_kind kind,
 	p->line_size = 64;
 	p->line_shift = 6;
 	p->strict = -1;
-	p->debug = dmamap__env_debug();
 	pthread_mutex_init(&p->dev_lock, NULL);
 	pthread_mutex_init(&p->ev_lock, NULL);
 	pthread_mutex_init(&p->chaos.lock, NULL);
 	for (unsigned int i = 0; i < STRIPE_LOCKS; i++)
 		pthread_mutex_init(&p->stripe[i], NULL);
+	if (dmamap__env_debug())
+		dmamap_debug_enable(p, true);
 	return p;
 }
 
@@ -162,6 +164,7 @@ void dmamap_platform_destroy(struct dmamap_platform *p)
 	while (p->nr_devices)
 		dmamap_device_destroy(p->devices[p->nr_devices - 1]);
 	free(p->devices);
+	dmamap__dbg_platform_gone(p);
 	dmamap__linear_unregister(p);
 	dmamap__mm_fini(p);
 	dmamap__sim_ram_fini(p); /* the host arena is a bank with one view */
@@ -328,6 +331,7 @@ void dmamap_device_destroy(struct device *dev)
 	p = dev->plat;
 	if (dev->model && dev->model->remove)
 		dev->model->remove(dev, dev->model_priv);
+	dmamap__dbg_device_gone(dev);
 	dmamap__pool_destroy(dev);
 	pthread_mutex_lock(&p->dev_lock);
 	for (unsigned int i = 0; i < p->nr_devices; i++) {

@@ -507,3 +507,35 @@ int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf,
 	}
 	return 0;
 }
+
+long dmamap__sim_cpu_dirty_offset(struct dmamap_platform *p, phys_addr_t phys,
+				  size_t size)
+{
+	struct dmamap_bank *b = dmamap__bank_of_phys(p, phys, size);
+	phys_addr_t end = phys + size, at = phys;
+
+	if (!b)
+		return -1;
+	while (at < end) {
+		phys_addr_t page_end = MIN((at | (PAGE_SIZE - 1)) + 1, end);
+		u64 off = at - b->start, n = page_end - at;
+		pthread_mutex_t *lock = stripe_of(p, at);
+		long found = -1;
+
+		pthread_mutex_lock(lock);
+		if (memcmp(b->cpu + off, b->snap + off, (size_t)n) != 0) {
+			for (u64 i = 0; i < n; i++) {
+				if (b->cpu[off + i] != b->snap[off + i] &&
+				    b->cpu[off + i] != b->mem[off + i]) {
+					found = (long)(at + i - phys);
+					break;
+				}
+			}
+		}
+		pthread_mutex_unlock(lock);
+		if (found >= 0)
+			return found;
+		at = page_end;
+	}
+	return -1;
+}

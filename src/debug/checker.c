@@ -1,0 +1,829 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The DMA-API checker. Every live mapping and allocation is an entry in a
+ * hash table keyed by (device, page of its device address); each bucket has
+ * its own spinlock, so threads working on different buffers do not meet.
+ * Lookups of an address inside a mapping walk back page by page, at most as
+ * far as the largest live mapping. Entries come from preallocated chunks
+ * through per-thread-shard free lists; when memory for a new chunk cannot
+ * be had, the checker reports once and turns itself off: it never fails the
+ * caller's mapping.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include "checker.h"
+
+#define HASH_BITS 16
+#define NBUCKETS (1u << HASH_BITS)
+#define CHUNK_ENTRIES 4096
+#define SHARD_REFILL 64
+
+enum { MAPERR_NA, MAPERR_NOT_CHECKED, MAPERR_CHECKED };
+
+struct dbg_entry {
+	struct dbg_entry *next;
+	struct device *dev;
+	dma_addr_t addr;
+	u64 size;
+	phys_addr_t phys;
+	const void *cpu;
+	void *caller;
+	int sg_call_ents;
+	int sg_mapped_ents;
+	uint8_t type;
+	uint8_t dir;
+	uint8_t map_err;
+	uint8_t lines; /* cache-line nodes this entry holds: 0, 1 or 2 */
+};
+
+struct bucket {
+	int lock;
+	struct dbg_entry *head;
+};
+
+struct shard {
+	int lock;
+	unsigned int n;
+	struct dbg_entry *free;
+} __attribute__((aligned(64)));
+
+struct dmamap_checker {
+	struct bucket *buckets;
+	struct bucket *lines; /* live non-TO_DEVICE cache lines: node.addr = line, size = users */
+	struct shard shards[DMAMAP_STAT_SHARDS];
+	pthread_mutex_t pool_lock;
+	struct dbg_entry *pool;
+	void **chunks;
+	size_t nchunks, cap_chunks;
+	unsigned long live;
+	u64 max_size;
+	bool dead; /* ran out of memory */
+};
+
+static const char *const type_names[] = { "single", "page", "scatter-gather",
+					  "coherent", "noncoherent", "resource" };
+
+/* ---- locks, hashing, entry memory ---------------------------------------- */
+
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define cpu_relax() __asm__ volatile("yield")
+#else
+#define cpu_relax() do { } while (0)
+#endif
+
+/* Held for a few instructions; a preempted holder is waited out with a yield. */
+static void spin_lock(int *l)
+{
+	unsigned int spins = 0;
+
+	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) {
+		while (__atomic_load_n(l, __ATOMIC_RELAXED)) {
+			if (++spins > 1000) {
+				sched_yield();
+				spins = 0;
+			} else {
+				cpu_relax();
+			}
+		}
+	}
+}
+
+static void spin_unlock(int *l)
+{
+	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
+static struct bucket *bucket_of(struct dmamap_checker *c, const struct device *dev,
+				u64 page)
+{
+	uint64_t h = (page * 0x9e3779b97f4a7c15ULL) ^ ((uintptr_t)dev * 0xff51afd7ed558ccdULL);
+
+	return &c->buckets[(h ^ (h >> 29)) >> (64 - HASH_BITS)];
+}
+
+static struct bucket *line_bucket(struct dmamap_checker *c, phys_addr_t line)
+{
+	uint64_t h = line * 0x9e3779b97f4a7c15ULL;
+
+	return &c->lines[h >> (64 - HASH_BITS)];
+}
+
+static bool grow_pool(struct dmamap_checker *c)
+{
+	struct dbg_entry *chunk;
+
+	if (c->nchunks == c->cap_chunks) {
+		size_t cap = c->cap_chunks ? c->cap_chunks * 2 : 16;
+		void **n = realloc(c->chunks, cap * sizeof(*n));
+
+		if (!n)
+			return false;
+		c->chunks = n;
+		c->cap_chunks = cap;
+	}
+	chunk = malloc(CHUNK_ENTRIES * sizeof(*chunk));
+	if (!chunk)
+		return false;
+	c->chunks[c->nchunks++] = chunk;
+	for (unsigned int i = 0; i < CHUNK_ENTRIES; i++) {
+		chunk[i].next = c->pool;
+		c->pool = &chunk[i];
+	}
+	return true;
+}
+
+static void checker_oom(struct dmamap_platform *p);
+
+static struct dbg_entry *entry_alloc(struct dmamap_platform *p)
+{
+	struct dmamap_checker *c = p->checker;
+	struct shard *s = &c->shards[dmamap__my_shard()];
+	struct dbg_entry *e;
+
+	spin_lock(&s->lock);
+	if (!s->free) {
+		pthread_mutex_lock(&c->pool_lock);
+		if (!c->pool && (c->dead || !grow_pool(c))) {
+			pthread_mutex_unlock(&c->pool_lock);
+			spin_unlock(&s->lock);
+			checker_oom(p);
+			return NULL;
+		}
+		for (unsigned int i = 0; i < SHARD_REFILL && c->pool; i++) {
+			e = c->pool;
+			c->pool = e->next;
+			e->next = s->free;
+			s->free = e;
+			s->n++;
+		}
+		pthread_mutex_unlock(&c->pool_lock);
+	}
+	e = s->free;
+	s->free = e->next;
+	s->n--;
+	spin_unlock(&s->lock);
+	return e;
+}
+
+static void entry_free(struct dmamap_checker *c, struct dbg_entry *e)
+{
+	struct shard *s = &c->shards[dmamap__my_shard()];
+
+	spin_lock(&s->lock);
+	e->next = s->free;
+	s->free = e;
+	s->n++;
+	spin_unlock(&s->lock);
+}
+
+/* ---- life cycle ---------------------------------------------------------- */
+
+static void checker_free(struct dmamap_checker *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nchunks; i++)
+		free(c->chunks[i]);
+	free(c->chunks);
+	free(c->buckets);
+	free(c->lines);
+	pthread_mutex_destroy(&c->pool_lock);
+	free(c);
+}
+
+static struct dmamap_checker *checker_new(void)
+{
+	struct dmamap_checker *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	pthread_mutex_init(&c->pool_lock, NULL);
+	c->buckets = calloc(NBUCKETS, sizeof(*c->buckets));
+	c->lines = calloc(NBUCKETS, sizeof(*c->lines));
+	if (!c->buckets || !c->lines || !grow_pool(c)) {
+		checker_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static void refresh_devices(struct dmamap_platform *p)
+{
+	pthread_mutex_lock(&p->dev_lock);
+	for (unsigned int i = 0; i < p->nr_devices; i++)
+		dmamap__device_refresh(p->devices[i]);
+	pthread_mutex_unlock(&p->dev_lock);
+}
+
+/*
+ * Turning the checker on or off is not a hot-path operation: the caller
+ * must not be mapping on other threads meanwhile. Off forgets every entry.
+ */
+void dmamap_debug_enable(struct dmamap_platform *p, bool on)
+{
+	if (!p)
+		return;
+	if (!on) {
+		__atomic_store_n(&p->debug, false, __ATOMIC_RELAXED);
+		checker_free(p->checker);
+		p->checker = NULL;
+		refresh_devices(p);
+		return;
+	}
+	if (!p->checker) {
+		p->checker = checker_new();
+		if (!p->checker) {
+			dmamap__report(p, NULL, DMAMAP_DBG_CHECKER_DISABLED,
+				       "debugging out of memory - disabling");
+			return;
+		}
+	}
+	__atomic_store_n(&p->debug, true, __ATOMIC_RELAXED);
+	refresh_devices(p);
+}
+
+static void checker_oom(struct dmamap_platform *p)
+{
+	struct dmamap_checker *c = p->checker;
+	bool first;
+
+	pthread_mutex_lock(&c->pool_lock);
+	first = !c->dead;
+	c->dead = true;
+	pthread_mutex_unlock(&c->pool_lock);
+	if (!first)
+		return;
+	/* Reported while still on, so the line is printed; then off for good. */
+	dmamap__report(p, NULL, DMAMAP_DBG_CHECKER_DISABLED,
+		       "debugging out of memory - disabling");
+	__atomic_store_n(&p->debug, false, __ATOMIC_RELAXED);
+}
+
+void dmamap__dbg_platform_gone(struct dmamap_platform *p)
+{
+	checker_free(p->checker);
+	p->checker = NULL;
+}
+
+/* ---- lookups --------------------------------------------------------------- */
+
+static struct dbg_entry **find_exact(struct bucket *b, const struct device *dev,
+				     dma_addr_t addr)
+{
+	for (struct dbg_entry **pp = &b->head; *pp; pp = &(*pp)->next)
+		if ((*pp)->dev == dev && (*pp)->addr == addr)
+			return pp;
+	return NULL;
+}
+
+/*
+ * Find the entry of @dev containing @addr and copy it to @out. The walk goes
+ * back one page at a time, no further than the largest live mapping.
+ */
+static bool find_contain(struct dmamap_checker *c, const struct device *dev,
+			 dma_addr_t addr, struct dbg_entry *out)
+{
+	u64 span = __atomic_load_n(&c->max_size, __ATOMIC_RELAXED);
+	u64 page = addr >> PAGE_SHIFT;
+	u64 pages = (span >> PAGE_SHIFT) + 1;
+
+	for (u64 k = 0; k <= pages && k <= page; k++) {
+		struct bucket *b = bucket_of(c, dev, page - k);
+		bool found = false;
+
+		spin_lock(&b->lock);
+		for (struct dbg_entry *e = b->head; e; e = e->next) {
+			if (e->dev == dev && addr >= e->addr && addr - e->addr < e->size) {
+				*out = *e;
+				found = true;
+				break;
+			}
+		}
+		spin_unlock(&b->lock);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
+/* ---- cache lines shared by device-writable mappings -------------------- */
+
+static void line_get(struct dmamap_platform *p, const struct device *dev,
+		     const struct dbg_entry *e, phys_addr_t line)
+{
+	struct dmamap_checker *c = p->checker;
+	struct bucket *b = line_bucket(c, line);
+	struct dbg_entry *n, *fresh;
+	u64 users = 0;
+
+	fresh = entry_alloc(p);
+	spin_lock(&b->lock);
+	for (n = b->head; n; n = n->next)
+		if (n->addr == line)
+			break;
+	if (n) {
+		users = n->size++;
+	} else if (fresh) {
+		memset(fresh, 0, sizeof(*fresh));
+		fresh->addr = line;
+		fresh->size = 1;
+		fresh->next = b->head;
+		b->head = fresh;
+		fresh = NULL;
+	}
+	spin_unlock(&b->lock);
+	if (fresh)
+		entry_free(c, fresh);
+	if (users)
+		dmamap__report_at(p, dev, DMAMAP_DBG_CACHELINE_OVERLAP, e->addr, e->size,
+				  e->dir, e->caller,
+				  "cacheline tracking EEXIST, overlapping mappings aren't supported [cache line=0x%llx] [device address=0x%llx] [size=%llu bytes] [%s]",
+				  (unsigned long long)line, (unsigned long long)e->addr,
+				  (unsigned long long)e->size, dmamap__dir_name(e->dir));
+}
+
+static void line_put(struct dmamap_checker *c, phys_addr_t line)
+{
+	struct bucket *b = line_bucket(c, line);
+	struct dbg_entry *gone = NULL;
+
+	spin_lock(&b->lock);
+	for (struct dbg_entry **pp = &b->head; *pp; pp = &(*pp)->next) {
+		if ((*pp)->addr == line) {
+			if (--(*pp)->size == 0) {
+				gone = *pp;
+				*pp = gone->next;
+			}
+			break;
+		}
+	}
+	spin_unlock(&b->lock);
+	if (gone)
+		entry_free(c, gone);
+}
+
+static bool tracks_lines(const struct device *dev, const struct dbg_entry *e)
+{
+	return !dev->coherent && e->dir != DMA_TO_DEVICE && e->phys != PHYS_NONE &&
+	       (e->type == DBG_SINGLE || e->type == DBG_PAGE || e->type == DBG_SG);
+}
+
+static void lines_of(const struct device *dev, const struct dbg_entry *e,
+		     phys_addr_t *first, phys_addr_t *last)
+{
+	phys_addr_t mask = ~(phys_addr_t)(dev->plat->line_size - 1);
+
+	*first = e->phys & mask;
+	*last = (e->phys + e->size - 1) & mask;
+}
+
+/*
+ * A device-writable buffer shares a line with other data if it starts
+ * inside a line, or ends inside one whose rest is live data: the end of an
+ * object whose size is not a multiple of the line is its own slack.
+ */
+static bool shares_lines(struct dmamap_platform *p, phys_addr_t phys, u64 size)
+{
+	phys_addr_t end = phys + size;
+
+	if (phys & (p->line_size - 1))
+		return true;
+	return (end & (p->line_size - 1)) && dmamap__kmalloc_tail_shared(p, end);
+}
+
+static bool streaming(uint8_t type)
+{
+	return type == DBG_SINGLE || type == DBG_PAGE || type == DBG_SG;
+}
+
+/* ---- the stack of the calling thread ------------------------------------- */
+
+static __thread uintptr_t stack_lo, stack_hi;
+
+static bool on_my_stack(const void *ptr)
+{
+	uintptr_t a = (uintptr_t)ptr;
+
+	if (!stack_hi) {
+		pthread_attr_t attr;
+		void *lo;
+		size_t sz;
+
+		if (pthread_getattr_np(pthread_self(), &attr))
+			return false;
+		if (!pthread_attr_getstack(&attr, &lo, &sz)) {
+			stack_lo = (uintptr_t)lo;
+			stack_hi = (uintptr_t)lo + sz;
+		}
+		pthread_attr_destroy(&attr);
+	}
+	return a >= stack_lo && a < stack_hi;
+}
+
+/* ---- hooks ----------------------------------------------------------------- */
+
+void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref)
+{
+	struct dmamap_platform *p = dev->plat;
+	struct dmamap_checker *c = p->checker;
+	struct dbg_entry *e;
+	struct bucket *b;
+	u64 max;
+
+	if (!c)
+		return;
+	if (ref->cpu && (ref->type == DBG_SINGLE || ref->type == DBG_PAGE) &&
+	    on_my_stack(ref->cpu))
+		dmamap__report_at(p, dev, DMAMAP_DBG_MAP_STACK, ref->addr, ref->size,
+				  ref->dir, ref->caller,
+				  "device driver maps memory from stack [addr=%p]", ref->cpu);
+	if (!dev->coherent && ref->dir != DMA_TO_DEVICE && ref->phys != PHYS_NONE &&
+	    streaming(ref->type) && shares_lines(p, ref->phys, ref->size))
+		dmamap__report_at(p, dev, DMAMAP_DBG_MAP_UNALIGNED, ref->addr, ref->size,
+				  ref->dir, ref->caller,
+				  "non-coherent %s mapping is not aligned to the %u-byte cache line [phys=0x%llx] [size=%llu bytes]: it shares lines with other data",
+				  dmamap__dir_name(ref->dir), p->line_size,
+				  (unsigned long long)ref->phys,
+				  (unsigned long long)ref->size);
+	if (ref->type == DBG_SG) {
+		dma_addr_t last = ref->addr + ref->size - 1;
+
+		if (ref->size > dev->max_segment_size)
+			dmamap__report_at(p, dev, DMAMAP_DBG_SG_SEGMENT_TOO_LONG, ref->addr,
+					  ref->size, ref->dir, ref->caller,
+					  "mapping sg segment longer than device claims to support [len=%llu] [max=%u]",
+					  (unsigned long long)ref->size,
+					  dev->max_segment_size);
+		if ((ref->addr ^ last) & ~(dma_addr_t)dev->segment_boundary_mask)
+			dmamap__report_at(p, dev, DMAMAP_DBG_SG_SEGMENT_BOUNDARY, ref->addr,
+					  ref->size, ref->dir, ref->caller,
+					  "mapping sg segment across boundary [start=0x%016llx] [end=0x%016llx] [boundary=0x%016llx]",
+					  (unsigned long long)ref->addr,
+					  (unsigned long long)last,
+					  (unsigned long long)dev->segment_boundary_mask);
+	}
+	e = entry_alloc(p);
+	if (!e)
+		return;
+	memset(e, 0, sizeof(*e));
+	e->dev = dev;
+	e->addr = ref->addr;
+	e->size = ref->size;
+	e->phys = ref->phys;
+	e->cpu = ref->cpu;
+	e->caller = ref->caller;
+	e->sg_call_ents = ref->sg_call_ents;
+	e->sg_mapped_ents = ref->sg_mapped_ents;
+	e->type = (uint8_t)ref->type;
+	e->dir = (uint8_t)ref->dir;
+	e->map_err = (ref->type == DBG_SINGLE || ref->type == DBG_PAGE ||
+		      ref->type == DBG_RESOURCE) ? MAPERR_NOT_CHECKED : MAPERR_NA;
+	max = __atomic_load_n(&c->max_size, __ATOMIC_RELAXED);
+	while (e->size > max &&
+	       !__atomic_compare_exchange_n(&c->max_size, &max, e->size, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	if (tracks_lines(dev, e)) {
+		phys_addr_t first, last;
+
+		lines_of(dev, e, &first, &last);
+		line_get(p, dev, e, first);
+		if (last != first)
+			line_get(p, dev, e, last);
+		e->lines = 1;
+	}
+	b = bucket_of(c, dev, e->addr >> PAGE_SHIFT);
+	spin_lock(&b->lock);
+	e->next = b->head;
+	b->head = e;
+	spin_unlock(&b->lock);
+	__atomic_fetch_add(&c->live, 1, __ATOMIC_RELAXED);
+}
+
+void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr)
+{
+	struct dmamap_checker *c = dev->plat->checker;
+	struct bucket *b;
+	struct dbg_entry **pp;
+
+	if (!c || addr == DMA_MAPPING_ERROR)
+		return;
+	b = bucket_of(c, dev, addr >> PAGE_SHIFT);
+	spin_lock(&b->lock);
+	pp = find_exact(b, dev, addr);
+	if (pp && (*pp)->map_err == MAPERR_NOT_CHECKED)
+		(*pp)->map_err = MAPERR_CHECKED;
+	spin_unlock(&b->lock);
+}
+
+/* A mapping used before dma_mapping_error() was asked: reported once. */
+static void report_unchecked_use(struct device *dev, const struct dbg_entry *copy,
+				 const char *use)
+{
+	struct dmamap_checker *c = dev->plat->checker;
+	struct bucket *b = bucket_of(c, dev, copy->addr >> PAGE_SHIFT);
+	struct dbg_entry **pp;
+	bool first = false;
+
+	spin_lock(&b->lock);
+	pp = find_exact(b, dev, copy->addr);
+	if (pp && (*pp)->map_err == MAPERR_NOT_CHECKED) {
+		(*pp)->map_err = MAPERR_CHECKED;
+		first = true;
+	}
+	spin_unlock(&b->lock);
+	if (first)
+		dmamap__report_at(dev->plat, dev, DMAMAP_DBG_MAP_ERR_NOT_CHECKED, copy->addr,
+				  copy->size, copy->dir, copy->caller,
+				  "device driver failed to check map error before the mapping was %s [device address=0x%llx] [size=%llu bytes] [mapped as %s]",
+				  use, (unsigned long long)copy->addr,
+				  (unsigned long long)copy->size, type_names[copy->type]);
+}
+
+
+/*
+ * The CPU must not write a buffer the device owns. After the map's clean no
+ * line of a non-coherent mapping is CPU-dirty, so any dirty byte now is a
+ * write made while the device owned it.
+ */
+static void check_cpu_writes(struct device *dev, const struct dbg_entry *e,
+			     phys_addr_t phys, u64 size, const char *when)
+{
+	long off;
+
+	if (dev->coherent || dev->plat->kind != PLAT_SIM || !streaming(e->type) ||
+	    e->phys == PHYS_NONE)
+		return;
+	off = dmamap__sim_cpu_dirty_offset(dev->plat, phys, size);
+	if (off >= 0)
+		off += (long)(phys - e->phys);
+	if (off >= 0)
+		dmamap__report_at(dev->plat, dev, DMAMAP_DBG_CPU_WRITE_WHILE_DEVICE_OWNS,
+				  e->addr, e->size, e->dir, e->caller,
+				  "CPU wrote a buffer while the device owned it, seen at %s [device address=0x%llx] [size=%llu bytes] [first byte written=+%ld] [%s]",
+				  when, (unsigned long long)e->addr,
+				  (unsigned long long)e->size, off,
+				  dmamap__dir_name(e->dir));
+}
+
+void dmamap__dbg_unmap(struct device *dev, const struct dbg_ref *ref)
+{
+	struct dmamap_platform *p = dev->plat;
+	struct dmamap_checker *c = p->checker;
+	struct dbg_entry *e = NULL, **pp;
+	struct bucket *b;
+	bool free_op = ref->type == DBG_COHERENT || ref->type == DBG_NONCOHERENT;
+
+	if (!c)
+		return;
+	b = bucket_of(c, dev, ref->addr >> PAGE_SHIFT);
+	spin_lock(&b->lock);
+	pp = find_exact(b, dev, ref->addr);
+	if (pp) {
+		e = *pp;
+		*pp = e->next;
+	}
+	spin_unlock(&b->lock);
+	if (!e) {
+		dmamap__report_at(p, dev, DMAMAP_DBG_NOT_MAPPED, ref->addr, ref->size,
+				  ref->dir, NULL,
+				  "device driver tries to free DMA memory it has not allocated [device address=0x%llx] [size=%llu bytes]",
+				  (unsigned long long)ref->addr,
+				  (unsigned long long)ref->size);
+		return;
+	}
+	__atomic_fetch_sub(&c->live, 1, __ATOMIC_RELAXED);
+	if (e->size != ref->size)
+		dmamap__report_at(p, dev, DMAMAP_DBG_WRONG_SIZE, e->addr, e->size, e->dir,
+				  e->caller,
+				  "device driver frees DMA memory with different size [device address=0x%llx] [map size=%llu bytes] [unmap size=%llu bytes]",
+				  (unsigned long long)e->addr, (unsigned long long)e->size,
+				  (unsigned long long)ref->size);
+	if (e->type != ref->type)
+		dmamap__report_at(p, dev, DMAMAP_DBG_WRONG_TYPE, e->addr, e->size, e->dir,
+				  e->caller,
+				  "device driver frees DMA memory with wrong function [device address=0x%llx] [size=%llu bytes] [mapped as %s] [unmapped as %s]",
+				  (unsigned long long)e->addr, (unsigned long long)e->size,
+				  type_names[e->type], type_names[ref->type]);
+	if (free_op && e->type == ref->type && ref->cpu != e->cpu)
+		dmamap__report_at(p, dev, DMAMAP_DBG_WRONG_CPU_ADDR, e->addr, e->size,
+				  e->dir, e->caller,
+				  "device driver frees DMA memory with different CPU address [device address=0x%llx] [size=%llu bytes] [cpu alloc address=%p] [cpu free address=%p]",
+				  (unsigned long long)e->addr, (unsigned long long)e->size,
+				  e->cpu, ref->cpu);
+	if (ref->sg_call_ents && e->type == DBG_SG &&
+	    ref->sg_call_ents != e->sg_call_ents)
+		dmamap__report_at(p, dev, DMAMAP_DBG_SG_NENTS, e->addr, e->size, e->dir,
+				  e->caller,
+				  "device driver frees DMA sg list with different entry count [map count=%d] [unmap count=%d]",
+				  e->sg_call_ents, ref->sg_call_ents);
+	if (!free_op && e->dir != ref->dir)
+		dmamap__report_at(p, dev, DMAMAP_DBG_WRONG_DIRECTION, e->addr, e->size,
+				  e->dir, e->caller,
+				  "device driver frees DMA memory with different direction [device address=0x%llx] [size=%llu bytes] [mapped with %s] [unmapped with %s]",
+				  (unsigned long long)e->addr, (unsigned long long)e->size,
+				  dmamap__dir_name(e->dir), dmamap__dir_name(ref->dir));
+	if (e->map_err == MAPERR_NOT_CHECKED)
+		dmamap__report_at(p, dev, DMAMAP_DBG_MAP_ERR_NOT_CHECKED, e->addr, e->size,
+				  e->dir, e->caller,
+				  "device driver failed to check map error [device address=0x%llx] [size=%llu bytes] [mapped as %s]",
+				  (unsigned long long)e->addr, (unsigned long long)e->size,
+				  type_names[e->type]);
+	check_cpu_writes(dev, e, e->phys, e->size, "unmap");
+	if (e->lines) {
+		phys_addr_t first, last;
+
+		lines_of(dev, e, &first, &last);
+		line_put(c, first);
+		if (last != first)
+			line_put(c, last);
+	}
+	entry_free(c, e);
+}
+
+void dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
+		      bool to_cpu)
+{
+	struct dmamap_platform *p = dev->plat;
+	struct dmamap_checker *c = p->checker;
+	struct dbg_entry e;
+
+	if (!c)
+		return;
+	if (!find_contain(c, dev, addr, &e)) {
+		dmamap__report_at(p, dev, DMAMAP_DBG_SYNC_NOT_MAPPED, addr, size, dir,
+				  NULL,
+				  "device driver tries to sync DMA memory it has not allocated [device address=0x%llx] [size=%llu bytes]",
+				  (unsigned long long)addr, (unsigned long long)size);
+		return;
+	}
+	if (size > e.size - (addr - e.addr))
+		dmamap__report_at(p, dev, DMAMAP_DBG_SYNC_OUTSIDE, e.addr, e.size, e.dir,
+				  e.caller,
+				  "device driver syncs DMA memory outside allocated range [device address=0x%llx] [allocation size=%llu bytes] [sync offset+size=%llu]",
+				  (unsigned long long)e.addr, (unsigned long long)e.size,
+				  (unsigned long long)(addr - e.addr + size));
+	if (e.dir != dir)
+		dmamap__report_at(p, dev, DMAMAP_DBG_SYNC_WRONG_DIRECTION, e.addr, e.size,
+				  e.dir, e.caller,
+				  "device driver syncs DMA memory with different direction [device address=0x%llx] [size=%llu bytes] [mapped with %s] [synced with %s]",
+				  (unsigned long long)e.addr, (unsigned long long)e.size,
+				  dmamap__dir_name(e.dir), dmamap__dir_name(dir));
+	if (to_cpu && e.dir != DMA_FROM_DEVICE && e.dir != DMA_BIDIRECTIONAL &&
+	    dir != DMA_TO_DEVICE)
+		dmamap__report_at(p, dev, DMAMAP_DBG_SYNC_READONLY_FOR_CPU, e.addr, e.size,
+				  e.dir, e.caller,
+				  "device driver syncs device read-only DMA memory for cpu [device address=0x%llx] [size=%llu bytes] [mapped with %s] [synced with %s]",
+				  (unsigned long long)e.addr, (unsigned long long)e.size,
+				  dmamap__dir_name(e.dir), dmamap__dir_name(dir));
+	if (!to_cpu && e.dir != DMA_TO_DEVICE && e.dir != DMA_BIDIRECTIONAL &&
+	    dir != DMA_FROM_DEVICE)
+		dmamap__report_at(p, dev, DMAMAP_DBG_SYNC_WRITEONLY_FOR_DEVICE, e.addr,
+				  e.size, e.dir, e.caller,
+				  "device driver syncs device write-only DMA memory to device [device address=0x%llx] [size=%llu bytes] [mapped with %s] [synced with %s]",
+				  (unsigned long long)e.addr, (unsigned long long)e.size,
+				  dmamap__dir_name(e.dir), dmamap__dir_name(dir));
+	if (e.map_err == MAPERR_NOT_CHECKED)
+		report_unchecked_use(dev, &e, "synced");
+	if (to_cpu && e.phys != PHYS_NONE)
+		check_cpu_writes(dev, &e, e.phys + (addr - e.addr),
+				 MIN(size, e.size - (addr - e.addr)), "sync for cpu");
+}
+
+void dmamap__dbg_device_access(struct device *dev, dma_addr_t addr, u64 len,
+			       bool write)
+{
+	struct dmamap_platform *p = dev->plat;
+	struct dmamap_checker *c = p->checker;
+	dma_addr_t at = addr, end = addr + len;
+
+	if (!c)
+		return;
+	/* The range may span several adjacent mappings: cover it piece by piece. */
+	while (at < end) {
+		struct dbg_entry e;
+
+		if (!find_contain(c, dev, at, &e)) {
+			dmamap__report_at(p, dev, DMAMAP_DBG_DEVICE_ACCESS_UNMAPPED, addr, len,
+					  DMA_NONE, NULL,
+					  "device %s [device address=0x%llx] [size=%llu bytes] with no live mapping of this device (never mapped, or used after unmap)",
+					  write ? "writes" : "reads",
+					  (unsigned long long)at,
+					  (unsigned long long)(end - at));
+			return;
+		}
+		if (write && e.dir == DMA_TO_DEVICE)
+			dmamap__report_at(p, dev, DMAMAP_DBG_DEVICE_WRITE_READONLY, e.addr,
+					  e.size, e.dir, e.caller,
+					  "device writes a DMA_TO_DEVICE mapping [device address=0x%llx] [mapping=0x%llx+%llu]",
+					  (unsigned long long)at, (unsigned long long)e.addr,
+					  (unsigned long long)e.size);
+		if (e.map_err == MAPERR_NOT_CHECKED)
+			report_unchecked_use(dev, &e, write ? "written by the device" :
+							     "read by the device");
+		at = e.addr + e.size;
+		if (at <= e.addr) /* a mapping that ends at the top of the space */
+			break;
+	}
+}
+
+void dmamap__dbg_device_gone(struct device *dev)
+{
+	struct dmamap_checker *c = dev->plat->checker;
+	struct dbg_entry example = { 0 }, *gone = NULL;
+	unsigned long count = 0;
+
+	if (!c)
+		return;
+	for (unsigned int i = 0; i < NBUCKETS; i++) {
+		struct bucket *b = &c->buckets[i];
+
+		if (!__atomic_load_n(&b->head, __ATOMIC_RELAXED))
+			continue;
+		spin_lock(&b->lock);
+		for (struct dbg_entry **pp = &b->head; *pp;) {
+			struct dbg_entry *e = *pp;
+
+			if (e->dev != dev) {
+				pp = &e->next;
+				continue;
+			}
+			*pp = e->next;
+			if (!count++)
+				example = *e;
+			e->next = gone;
+			gone = e;
+		}
+		spin_unlock(&b->lock);
+	}
+	while (gone) {
+		struct dbg_entry *e = gone;
+
+		gone = e->next;
+		if (e->lines) {
+			phys_addr_t first, last;
+
+			lines_of(dev, e, &first, &last);
+			line_put(c, first);
+			if (last != first)
+				line_put(c, last);
+		}
+		entry_free(c, e);
+	}
+	if (!count)
+		return;
+	__atomic_fetch_sub(&c->live, count, __ATOMIC_RELAXED);
+	dmamap__report_at(dev->plat, dev, DMAMAP_DBG_LEAK, example.addr, example.size,
+			  example.dir, example.caller,
+			  "device driver has pending DMA allocations while released from device [count=%lu] One of leaked entries details: [device address=0x%llx] [size=%llu bytes] [mapped with %s] [mapped as %s]",
+			  count, (unsigned long long)example.addr,
+			  (unsigned long long)example.size, dmamap__dir_name(example.dir),
+			  type_names[example.type]);
+}
+
+int dmamap__dbg_sg_mapped_ents(struct device *dev, dma_addr_t addr)
+{
+	struct dmamap_checker *c = dev->plat->checker;
+	struct bucket *b;
+	struct dbg_entry **pp;
+	int n = 0;
+
+	if (!c)
+		return 0;
+	b = bucket_of(c, dev, addr >> PAGE_SHIFT);
+	spin_lock(&b->lock);
+	pp = find_exact(b, dev, addr);
+	if (pp && (*pp)->type == DBG_SG)
+		n = (*pp)->sg_mapped_ents;
+	spin_unlock(&b->lock);
+	return n;
+}
+
+unsigned long dmamap_debug_live(struct device *dev, struct dmamap_platform *p)
+{
+	struct dmamap_checker *c;
+	unsigned long n = 0;
+
+	if (dev)
+		p = dev->plat;
+	if (!p || !(c = p->checker))
+		return 0;
+	if (!dev)
+		return __atomic_load_n(&c->live, __ATOMIC_RELAXED);
+	for (unsigned int i = 0; i < NBUCKETS; i++) {
+		struct bucket *b = &c->buckets[i];
+
+		if (!__atomic_load_n(&b->head, __ATOMIC_RELAXED))
+			continue;
+		spin_lock(&b->lock);
+		for (struct dbg_entry *e = b->head; e; e = e->next)
+			n += e->dev == dev;
+		spin_unlock(&b->lock);
+	}
+	return n;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The checker's hooks. Each is called only when the platform's checker is
+ * on, behind dmamap__dbg_on(): off, a hook costs one predictable branch.
+ */
+#ifndef DMAMAP_DEBUG_CHECKER_H
+#define DMAMAP_DEBUG_CHECKER_H
+
+#include "../internal.h"
+
+enum dbg_type { DBG_SINGLE, DBG_PAGE, DBG_SG, DBG_COHERENT, DBG_NONCOHERENT,
+		DBG_RESOURCE };
+
+/* What one API call says about one mapping or allocation. */
+struct dbg_ref {
+	enum dbg_type type;
+	dma_addr_t addr;
+	u64 size;
+	int dir;
+	phys_addr_t phys;  /* PHYS_NONE when unknown */
+	const void *cpu;   /* CPU address given or returned, if any */
+	int sg_call_ents;  /* nents passed to map_sg/unmap_sg */
+	int sg_mapped_ents;/* what map_sg returned */
+	void *caller;      /* the driver's call site */
+};
+
+static inline bool dmamap__dbg_on(const struct device *dev)
+{
+	return unlikely(__atomic_load_n(&dev->plat->debug, __ATOMIC_RELAXED));
+}
+
+void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref);
+void dmamap__dbg_unmap(struct device *dev, const struct dbg_ref *ref);
+void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr);
+void dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
+		      bool to_cpu);
+void dmamap__dbg_device_access(struct device *dev, dma_addr_t addr, u64 len,
+			       bool write);
+void dmamap__dbg_device_gone(struct device *dev);
+/* map_sg's return value recorded for the sg entry at @addr, 0 if none. */
+int dmamap__dbg_sg_mapped_ents(struct device *dev, dma_addr_t addr);
+void dmamap__dbg_platform_gone(struct dmamap_platform *p);
+const char *dmamap__dir_name(int dir);
+
+#endif
