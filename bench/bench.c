@@ -67,11 +67,50 @@ static double bench_map_pair(struct device *dev, void *buf, long iters)
 		for (long i = 0; i < iters; i++) {
 			dma_addr_t a = dma_map_page(dev, pg, 0, 4096, DMA_TO_DEVICE);
 
-			dma_unmap_page(dev, a, 4096, DMA_TO_DEVICE);
+			if (!dma_mapping_error(dev, a))
+				dma_unmap_page(dev, a, 4096, DMA_TO_DEVICE);
 		}
 		best = min_d(best, (now_ns() - t0) / iters);
 	}
 	return best;
+}
+
+/* Checker on: the same pair, then again with @live other mappings kept live. */
+static void bench_checker(long iters, unsigned long live)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_device_desc hd = { .name = "checked", .dma_mask = DMA_BIT_MASK(64) };
+	struct dmamap_platform *p = dmamap_platform_host(&err);
+	struct device *dev = p ? dmamap_device_create(p, &hd, &err) : NULL;
+	void *buf = aligned_alloc(4096, 4096);
+	uint8_t *big = malloc(live * 64);
+	dma_addr_t *h = malloc(live * sizeof(*h));
+	double off, on, on_live;
+
+	if (!dev || !buf || !big || !h) {
+		fprintf(stderr, "dmamap bench: checker setup failed\n");
+		goto out;
+	}
+	off = bench_map_pair(dev, buf, iters);
+	dmamap_debug_enable(p, true);
+	on = bench_map_pair(dev, buf, iters);
+	for (unsigned long i = 0; i < live; i++) {
+		h[i] = dma_map_single(dev, big + i * 64, 64, DMA_TO_DEVICE);
+		dma_mapping_error(dev, h[i]);
+	}
+	on_live = bench_map_pair(dev, buf, iters);
+	printf("checker: map+unmap %.2f ns off, %.2f ns on (%.2fx), %.2f ns on with %lu live mappings (%.2fx) (target <= 3x); live tracked: %lu\n",
+	       off, on, on / off, on_live, live, on_live / off,
+	       dmamap_debug_live(NULL, p));
+	for (unsigned long i = 0; i < live; i++)
+		dma_unmap_single(dev, h[i], 64, DMA_TO_DEVICE);
+	if (dmamap_report_count(p, 0))
+		printf("checker: %lu unexpected reports\n", dmamap_report_count(p, 0));
+out:
+	free(buf);
+	free(big);
+	free(h);
+	dmamap_platform_destroy(p);
 }
 
 /* ---- threads --------------------------------------------------------------- */
@@ -374,6 +413,7 @@ int cli_bench(int argc, char **argv)
 	dir = bench_map_pair(dev, buf, iters);
 	printf("direct map+unmap (host, coherent, 4 KiB): %.2f ns/pair; bare indirect call pair: %.2f ns; ratio %.2fx (target <= 3x)\n",
 	       dir, ind, dir / ind);
+	bench_checker(iters / 4, 256 * 1024);
 	printf("2 threads vs 1, direct map+unmap: %.2fx (target >= 1.8x); the machine itself, private-memory loop: %.2fx\n",
 	       bench_scaling(dev, 2, iters, thr_main),
 	       bench_scaling(dev, 2, iters, thr_private));

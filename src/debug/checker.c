@@ -19,7 +19,7 @@
 #define HASH_BITS 16
 #define NBUCKETS (1u << HASH_BITS)
 #define CHUNK_ENTRIES 4096
-#define SHARD_REFILL 64
+#define MAG_REFILL 64
 
 enum { MAPERR_NA, MAPERR_NOT_CHECKED, MAPERR_CHECKED };
 
@@ -44,21 +44,49 @@ struct bucket {
 	struct dbg_entry *head;
 };
 
-struct shard {
-	int lock;
+/*
+ * Per-thread magazine of free entries: allocation and free take no lock
+ * in the common case. A magazine belongs to one checker, named by a serial
+ * number (not a pointer, which a later checker may reuse); entries left in
+ * a magazine of a checker the thread no longer uses stay in that checker's
+ * chunks and are freed with them.
+ */
+struct magazine {
+	unsigned long owner;
 	unsigned int n;
 	struct dbg_entry *free;
+};
+
+static __thread struct magazine mag __attribute__((tls_model("initial-exec")));
+
+/*
+ * The entry this thread mapped last: dma_mapping_error() nearly always asks
+ * about it, and then needs no bucket lock. Entries are never returned to
+ * the system while their checker lives, so a stale pointer is harmless; the
+ * address and device are checked again before the flag is set.
+ */
+static __thread struct {
+	unsigned long owner;
+	const struct device *dev;
+	dma_addr_t addr;
+	struct dbg_entry *e;
+} last_map __attribute__((tls_model("initial-exec")));
+static unsigned long checker_serial;
+
+/* Live counts per shard: relaxed adds by (almost always) one thread each. */
+struct live_shard {
+	long n;
 } __attribute__((aligned(64)));
 
 struct dmamap_checker {
 	struct bucket *buckets;
 	struct bucket *lines; /* live non-TO_DEVICE cache lines: node.addr = line, size = users */
-	struct shard shards[DMAMAP_STAT_SHARDS];
+	struct live_shard live_shards[DMAMAP_STAT_SHARDS];
+	unsigned long serial;
 	pthread_mutex_t pool_lock;
 	struct dbg_entry *pool;
 	void **chunks;
 	size_t nchunks, cap_chunks;
-	unsigned long live;
 	u64 max_size;
 	bool dead; /* ran out of memory */
 };
@@ -77,7 +105,7 @@ static const char *const type_names[] = { "single", "page", "scatter-gather",
 #endif
 
 /* Held for a few instructions; a preempted holder is waited out with a yield. */
-static void spin_lock(int *l)
+static __attribute__((noinline)) void spin_lock_slow(int *l)
 {
 	unsigned int spins = 0;
 
@@ -93,7 +121,13 @@ static void spin_lock(int *l)
 	}
 }
 
-static void spin_unlock(int *l)
+static inline void spin_lock(int *l)
+{
+	if (unlikely(__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)))
+		spin_lock_slow(l);
+}
+
+static inline void spin_unlock(int *l)
 {
 	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
 }
@@ -139,46 +173,85 @@ static bool grow_pool(struct dmamap_checker *c)
 
 static void checker_oom(struct dmamap_platform *p);
 
-static struct dbg_entry *entry_alloc(struct dmamap_platform *p)
+static __attribute__((noinline)) bool mag_refill(struct dmamap_platform *p)
 {
 	struct dmamap_checker *c = p->checker;
-	struct shard *s = &c->shards[dmamap__my_shard()];
 	struct dbg_entry *e;
 
-	spin_lock(&s->lock);
-	if (!s->free) {
+	if (mag.owner != c->serial) {
+		mag.owner = c->serial;
+		mag.free = NULL;
+		mag.n = 0;
+	}
+	if (!mag.free) {
 		pthread_mutex_lock(&c->pool_lock);
 		if (!c->pool && (c->dead || !grow_pool(c))) {
 			pthread_mutex_unlock(&c->pool_lock);
-			spin_unlock(&s->lock);
 			checker_oom(p);
-			return NULL;
+			return false;
 		}
-		for (unsigned int i = 0; i < SHARD_REFILL && c->pool; i++) {
+		for (unsigned int i = 0; i < MAG_REFILL && c->pool; i++) {
 			e = c->pool;
 			c->pool = e->next;
-			e->next = s->free;
-			s->free = e;
-			s->n++;
+			e->next = mag.free;
+			mag.free = e;
+			mag.n++;
 		}
 		pthread_mutex_unlock(&c->pool_lock);
 	}
-	e = s->free;
-	s->free = e->next;
-	s->n--;
-	spin_unlock(&s->lock);
+	return true;
+}
+
+static inline struct dbg_entry *entry_alloc(struct dmamap_platform *p)
+{
+	struct dbg_entry *e;
+
+	if (unlikely(mag.owner != p->checker->serial || !mag.free) &&
+	    !mag_refill(p))
+		return NULL;
+	e = mag.free;
+	mag.free = e->next;
+	mag.n--;
 	return e;
 }
 
 static void entry_free(struct dmamap_checker *c, struct dbg_entry *e)
 {
-	struct shard *s = &c->shards[dmamap__my_shard()];
+	if (unlikely(mag.owner != c->serial)) {
+		mag.owner = c->serial;
+		mag.free = NULL;
+		mag.n = 0;
+	}
+	e->next = mag.free;
+	mag.free = e;
+	if (unlikely(++mag.n > 2 * MAG_REFILL)) {
+		/* Give half back, so memory freed here can serve other threads. */
+		pthread_mutex_lock(&c->pool_lock);
+		for (unsigned int i = 0; i < MAG_REFILL; i++) {
+			e = mag.free;
+			mag.free = e->next;
+			e->next = c->pool;
+			c->pool = e;
+		}
+		mag.n -= MAG_REFILL;
+		pthread_mutex_unlock(&c->pool_lock);
+	}
+}
 
-	spin_lock(&s->lock);
-	e->next = s->free;
-	s->free = e;
-	s->n++;
-	spin_unlock(&s->lock);
+static void live_add(struct dmamap_checker *c, long n)
+{
+	long *v = &c->live_shards[dmamap__my_shard()].n;
+
+	__atomic_store_n(v, __atomic_load_n(v, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
+
+static unsigned long live_total(struct dmamap_checker *c)
+{
+	long n = 0;
+
+	for (unsigned int i = 0; i < DMAMAP_STAT_SHARDS; i++)
+		n += __atomic_load_n(&c->live_shards[i].n, __ATOMIC_RELAXED);
+	return n > 0 ? (unsigned long)n : 0;
 }
 
 /* ---- life cycle ---------------------------------------------------------- */
@@ -203,6 +276,7 @@ static struct dmamap_checker *checker_new(void)
 	if (!c)
 		return NULL;
 	pthread_mutex_init(&c->pool_lock, NULL);
+	c->serial = __atomic_add_fetch(&checker_serial, 1, __ATOMIC_RELAXED);
 	c->buckets = calloc(NBUCKETS, sizeof(*c->buckets));
 	c->lines = calloc(NBUCKETS, sizeof(*c->lines));
 	if (!c->buckets || !c->lines || !grow_pool(c)) {
@@ -403,7 +477,8 @@ static bool streaming(uint8_t type)
 
 /* ---- the stack of the calling thread ------------------------------------- */
 
-static __thread uintptr_t stack_lo, stack_hi;
+static __thread uintptr_t stack_lo __attribute__((tls_model("initial-exec")));
+static __thread uintptr_t stack_hi __attribute__((tls_model("initial-exec")));
 
 static bool on_my_stack(const void *ptr)
 {
@@ -470,7 +545,6 @@ void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref)
 	e = entry_alloc(p);
 	if (!e)
 		return;
-	memset(e, 0, sizeof(*e));
 	e->dev = dev;
 	e->addr = ref->addr;
 	e->size = ref->size;
@@ -483,9 +557,10 @@ void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref)
 	e->dir = (uint8_t)ref->dir;
 	e->map_err = (ref->type == DBG_SINGLE || ref->type == DBG_PAGE ||
 		      ref->type == DBG_RESOURCE) ? MAPERR_NOT_CHECKED : MAPERR_NA;
+	e->lines = 0;
 	max = __atomic_load_n(&c->max_size, __ATOMIC_RELAXED);
-	while (e->size > max &&
-	       !__atomic_compare_exchange_n(&c->max_size, &max, e->size, false,
+	while (ref->size > max &&
+	       !__atomic_compare_exchange_n(&c->max_size, &max, ref->size, false,
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;
 	if (tracks_lines(dev, e)) {
@@ -502,7 +577,11 @@ void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref)
 	e->next = b->head;
 	b->head = e;
 	spin_unlock(&b->lock);
-	__atomic_fetch_add(&c->live, 1, __ATOMIC_RELAXED);
+	live_add(c, 1);
+	last_map.owner = c->serial;
+	last_map.dev = dev;
+	last_map.addr = e->addr;
+	last_map.e = e;
 }
 
 void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr)
@@ -513,11 +592,25 @@ void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr)
 
 	if (!c || addr == DMA_MAPPING_ERROR)
 		return;
+	if (last_map.owner == c->serial && last_map.dev == dev &&
+	    last_map.addr == addr) {
+		struct dbg_entry *e = last_map.e;
+		uint8_t expect = MAPERR_NOT_CHECKED;
+
+		/* Still that mapping? Then flag it; a reused entry is left alone. */
+		if (__atomic_load_n(&e->addr, __ATOMIC_RELAXED) == addr &&
+		    __atomic_load_n(&e->dev, __ATOMIC_RELAXED) == dev) {
+			if (__atomic_load_n(&e->map_err, __ATOMIC_RELAXED) == expect)
+				__atomic_store_n(&e->map_err, MAPERR_CHECKED,
+						 __ATOMIC_RELAXED);
+			return;
+		}
+	}
 	b = bucket_of(c, dev, addr >> PAGE_SHIFT);
 	spin_lock(&b->lock);
 	pp = find_exact(b, dev, addr);
-	if (pp && (*pp)->map_err == MAPERR_NOT_CHECKED)
-		(*pp)->map_err = MAPERR_CHECKED;
+	if (pp && __atomic_load_n(&(*pp)->map_err, __ATOMIC_RELAXED) == MAPERR_NOT_CHECKED)
+		__atomic_store_n(&(*pp)->map_err, MAPERR_CHECKED, __ATOMIC_RELAXED);
 	spin_unlock(&b->lock);
 }
 
@@ -532,9 +625,12 @@ static void report_unchecked_use(struct device *dev, const struct dbg_entry *cop
 
 	spin_lock(&b->lock);
 	pp = find_exact(b, dev, copy->addr);
-	if (pp && (*pp)->map_err == MAPERR_NOT_CHECKED) {
-		(*pp)->map_err = MAPERR_CHECKED;
-		first = true;
+	if (pp) {
+		uint8_t expect = MAPERR_NOT_CHECKED;
+
+		first = __atomic_compare_exchange_n(&(*pp)->map_err, &expect,
+						    MAPERR_CHECKED, false,
+						    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 	}
 	spin_unlock(&b->lock);
 	if (first)
@@ -597,7 +693,7 @@ void dmamap__dbg_unmap(struct device *dev, const struct dbg_ref *ref)
 				  (unsigned long long)ref->size);
 		return;
 	}
-	__atomic_fetch_sub(&c->live, 1, __ATOMIC_RELAXED);
+	live_add(c, -1);
 	if (e->size != ref->size)
 		dmamap__report_at(p, dev, DMAMAP_DBG_WRONG_SIZE, e->addr, e->size, e->dir,
 				  e->caller,
@@ -628,7 +724,7 @@ void dmamap__dbg_unmap(struct device *dev, const struct dbg_ref *ref)
 				  "device driver frees DMA memory with different direction [device address=0x%llx] [size=%llu bytes] [mapped with %s] [unmapped with %s]",
 				  (unsigned long long)e->addr, (unsigned long long)e->size,
 				  dmamap__dir_name(e->dir), dmamap__dir_name(ref->dir));
-	if (e->map_err == MAPERR_NOT_CHECKED)
+	if (__atomic_load_n(&e->map_err, __ATOMIC_RELAXED) == MAPERR_NOT_CHECKED)
 		dmamap__report_at(p, dev, DMAMAP_DBG_MAP_ERR_NOT_CHECKED, e->addr, e->size,
 				  e->dir, e->caller,
 				  "device driver failed to check map error [device address=0x%llx] [size=%llu bytes] [mapped as %s]",
@@ -777,7 +873,7 @@ void dmamap__dbg_device_gone(struct device *dev)
 	}
 	if (!count)
 		return;
-	__atomic_fetch_sub(&c->live, count, __ATOMIC_RELAXED);
+	live_add(c, -(long)count);
 	dmamap__report_at(dev->plat, dev, DMAMAP_DBG_LEAK, example.addr, example.size,
 			  example.dir, example.caller,
 			  "device driver has pending DMA allocations while released from device [count=%lu] One of leaked entries details: [device address=0x%llx] [size=%llu bytes] [mapped with %s] [mapped as %s]",
@@ -814,7 +910,7 @@ unsigned long dmamap_debug_live(struct device *dev, struct dmamap_platform *p)
 	if (!p || !(c = p->checker))
 		return 0;
 	if (!dev)
-		return __atomic_load_n(&c->live, __ATOMIC_RELAXED);
+		return live_total(c);
 	for (unsigned int i = 0; i < NBUCKETS; i++) {
 		struct bucket *b = &c->buckets[i];
 
