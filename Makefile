@@ -18,10 +18,10 @@ endif
 
 OPT ?= -O2
 CFLAGS_BASE := -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
-	-Wno-missing-field-initializers -g $(OPT) -fPIC -fvisibility=hidden \
+	-Wno-missing-field-initializers -g $(OPT) -fPIC \
 	-pthread -Iinclude $(SANFLAGS)
 override CFLAGS := $(CFLAGS_BASE) $(CFLAGS)
-LDLIBS := -pthread -lm
+LDLIBS := -pthread -lm -ldl
 
 LIB_SRCS := $(sort $(wildcard src/core/*.c src/ops/*.c src/mm/*.c src/platform/*.c \
 	src/platform/sim/*.c src/platform/host/*.c src/debug/*.c src/models/*.c))
@@ -64,6 +64,10 @@ $(BUILD)/%.o: %.c $(wildcard include/dmamap/*.h include/dmamap/hw/*.h src/*.h sr
 	@mkdir -p $(dir $@)
 	$(if $(filter 1,$(V)),,@echo "  CC $<";) $(CC) $(CFLAGS) -c $< -o $@
 
+# Only the library hides its internals; programs keep their symbols for -rdynamic,
+# so the checker can name the function that made a mapping.
+$(LIB_OBJS): override CFLAGS += -fvisibility=hidden
+
 $(STATIC): $(LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
@@ -74,10 +78,10 @@ $(SHARED): $(LIB_OBJS) mk/dmamap.map
 	ln -sf $(SONAME) $(BUILD)/libdmamap.so
 
 $(CLI): $(TOOL_OBJS) $(DRV_OBJS) $(BENCH_OBJS) $(STATIC)
-	$(CC) $(CFLAGS) -o $@ $(TOOL_OBJS) $(DRV_OBJS) $(BENCH_OBJS) $(STATIC) $(LDLIBS)
+	$(CC) $(CFLAGS) -rdynamic -o $@ $(TOOL_OBJS) $(DRV_OBJS) $(BENCH_OBJS) $(STATIC) $(LDLIBS)
 
 $(TESTS): $(TEST_OBJS) $(DRV_OBJS) $(STATIC)
-	$(CC) $(CFLAGS) -o $@ $(TEST_OBJS) $(DRV_OBJS) $(STATIC) $(LDLIBS)
+	$(CC) $(CFLAGS) -rdynamic -o $@ $(TEST_OBJS) $(DRV_OBJS) $(STATIC) $(LDLIBS)
 
 install: $(STATIC) $(SHARED) $(CLI)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/dmamap/hw $(DESTDIR)$(PREFIX)/bin

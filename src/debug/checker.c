@@ -185,7 +185,8 @@ static __attribute__((noinline)) bool mag_refill(struct dmamap_platform *p)
 	}
 	if (!mag.free) {
 		pthread_mutex_lock(&c->pool_lock);
-		if (!c->pool && (c->dead || !grow_pool(c))) {
+		if (!c->pool && (c->dead || dmamap__fault(p, DMAMAP_FAULT_ALLOC) ||
+				 !grow_pool(c))) {
 			pthread_mutex_unlock(&c->pool_lock);
 			checker_oom(p);
 			return false;

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Reports and log lines: one place decides what is counted, printed or fatal. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +137,18 @@ void dmamap__log(struct dmamap_platform *p, int level, const char *fmt, ...)
 	emit(p, level, line);
 }
 
+/* "function+0xoff" when the symbol is known (-rdynamic), else the address. */
+static void symbolize(void *addr, char *out, size_t len)
+{
+	Dl_info info;
+
+	if (dladdr(addr, &info) && info.dli_sname && info.dli_saddr)
+		snprintf(out, len, "%s+0x%lx", info.dli_sname,
+			 (unsigned long)((uintptr_t)addr - (uintptr_t)info.dli_saddr));
+	else
+		snprintf(out, len, "%p", addr);
+}
+
 static bool filtered_out(struct dmamap_platform *p, const struct device *dev)
 {
 	return p->filter[0] && (!dev || strcmp(p->filter, dev->name) != 0);
@@ -145,7 +159,7 @@ static void vreport(struct dmamap_platform *p, const struct device *dev,
 		    void *mapped_at, const char *fmt, va_list ap)
 {
 	struct dmamap_report r;
-	char line[640];
+	char line[800];
 	bool strict;
 	bool print;
 
@@ -178,10 +192,14 @@ static void vreport(struct dmamap_platform *p, const struct device *dev,
 	vsnprintf(r.text, sizeof(r.text), fmt, ap);
 	if (p && p->report_fn)
 		p->report_fn(p->report_ctx, &r);
-	if (mapped_at)
-		snprintf(line, sizeof(line), "DMA-API: %s: %s [mapped at %p] [%s]",
-			 dev ? dev->name : "(null device)", r.text, mapped_at,
+	if (mapped_at) {
+		char where[160];
+
+		symbolize(mapped_at, where, sizeof(where));
+		snprintf(line, sizeof(line), "DMA-API: %s: %s [mapped at %s] [%s]",
+			 dev ? dev->name : "(null device)", r.text, where,
 			 dmamap_dbg_kind_name(kind));
+	}
 	else
 		snprintf(line, sizeof(line), "DMA-API: %s: %s [%s]",
 			 dev ? dev->name : "(null device)", r.text,
