@@ -134,6 +134,14 @@ struct dmamap_platform {
 	unsigned long print_limit;    /* 0: none */
 	unsigned long printed;
 	struct dmamap_checker *checker; /* live while debug is on */
+
+	/* swiotlb: the default pool, carved from the lowest RAM */
+	struct dmamap_iotlb *swiotlb;
+	phys_addr_t swiotlb_start;
+	u64 swiotlb_bytes;
+	bool swiotlb_force;
+	bool swiotlb_off;
+	bool bounce_small_kmalloc; /* dma_kmalloc_needs_bounce() */
 	unsigned long reports[DMAMAP_DBG_KIND_COUNT];
 	uint64_t rl_window;
 	unsigned int rl_count;
@@ -163,6 +171,9 @@ struct device {
 	 */
 	bool fast_identity;
 	u64 map_limit;
+	/* The default bounce pool's device addresses, for the fast unmap (identity). */
+	dma_addr_t bounce_start;
+	u64 bounce_len;
 	struct dmamap_platform *plat;
 	const struct dma_map_ops *dma_ops; /* NULL: the direct table */
 	char name[DMAMAP_NAME_MAX];
@@ -180,6 +191,9 @@ struct device {
 	const struct dmamap_device_model *model;
 	void *model_priv;
 	struct dmamap_coherent_pool *pool;
+	struct dmamap_iotlb *restricted; /* restricted-dma-pool: always bounce */
+	unsigned int min_align_mask;
+	struct dmamap_dmabounce *dmabounce;
 	pthread_mutex_t fault_lock;
 	bool has_fault;
 	struct dmamap_fault last_fault;
@@ -321,6 +335,56 @@ int dmamap__pool_free(struct device *dev, size_t size, void *vaddr);
 phys_addr_t dmamap__pool_dma_to_phys(const struct device *dev, dma_addr_t dma,
 				     u64 len);
 void dmamap__pool_destroy(struct device *dev);
+
+/* ---- swiotlb (ops/swiotlb.c) ---------------------------------------------- */
+
+struct dmamap_iotlb;
+struct dmamap_iotlb *dmamap__iotlb_create(struct dmamap_platform *p,
+					  const char *name, phys_addr_t start,
+					  u64 bytes);
+void dmamap__iotlb_destroy(struct dmamap_iotlb *t);
+bool dmamap__iotlb_contains(const struct dmamap_iotlb *t, phys_addr_t phys);
+/* Whether a reachable mapping must bounce anyway (force, restricted, small kmalloc). */
+bool dmamap__swiotlb_wanted(const struct device *dev, phys_addr_t phys,
+			    size_t size, enum dma_data_direction dir);
+dma_addr_t dmamap__swiotlb_map(struct device *dev, phys_addr_t phys, size_t size,
+			       enum dma_data_direction dir, unsigned long attrs,
+			       int *errp);
+struct dmamap_iotlb *dmamap__swiotlb_of(const struct device *dev, phys_addr_t phys);
+void dmamap__swiotlb_unmap(struct device *dev, struct dmamap_iotlb *t,
+			   phys_addr_t tlb, size_t size,
+			   enum dma_data_direction dir, unsigned long attrs);
+void dmamap__swiotlb_sync(struct device *dev, struct dmamap_iotlb *t,
+			  phys_addr_t tlb, size_t size,
+			  enum dma_data_direction dir, bool for_cpu);
+void *dmamap__swiotlb_alloc(struct device *dev, size_t size, dma_addr_t *dma);
+bool dmamap__swiotlb_free(struct device *dev, void *vaddr);
+
+/* ---- dmabounce (ops/dmabounce.c) -------------------------------------------- */
+struct dmamap_dmabounce;
+void dmamap__dmabounce_release(struct device *dev);
+int dmamap__dmabounce_register_above(struct device *dev, unsigned long small,
+				     unsigned long large, phys_addr_t above);
+
+/* The direct table's entries, for tables that reuse them. */
+void *dmamap__direct_alloc(struct device *dev, size_t size,
+			   dma_addr_t *dma_handle, gfp_t gfp, unsigned long attrs);
+void dmamap__direct_free(struct device *dev, size_t size, void *cpu_addr,
+			 dma_addr_t dma_handle, unsigned long attrs);
+int dmamap__direct_mmap(struct device *dev, struct vm_area_struct *vma,
+			void *cpu_addr, dma_addr_t dma_addr, size_t size,
+			unsigned long attrs);
+int dmamap__direct_get_sgtable(struct device *dev, struct sg_table *sgt,
+			       void *cpu_addr, dma_addr_t dma_addr, size_t size,
+			       unsigned long attrs);
+void *dmamap__direct_alloc_noncoherent(struct device *dev, size_t size,
+				       dma_addr_t *dma_handle,
+				       enum dma_data_direction dir, gfp_t gfp);
+void dmamap__direct_free_noncoherent(struct device *dev, size_t size,
+				     void *vaddr, dma_addr_t dma_handle,
+				     enum dma_data_direction dir);
+int dmamap__direct_supported(struct device *dev, u64 mask);
+u64 dmamap__direct_required_mask(struct device *dev);
 
 /* ---- models ------------------------------------------------------------ */
 extern const struct dmamap_device_model dmamap__memcpy_engine_model;

@@ -1108,6 +1108,12 @@ TEST(api_masks)
 	CHECK_EQ(req & (req + 1), 0);
 	CHECK(req >= (u64)(uintptr_t)&req);
 
+	/* Both platforms have a bounce pool: a mapping is at most one segment... */
+	CHECK_EQ(dma_max_mapping_size(coh), DMAMAP_SWIOTLB_MAX_MAPPING);
+	CHECK_EQ(dma_max_mapping_size(hdev), DMAMAP_SWIOTLB_MAX_MAPPING);
+	/* ...unless bouncing is off. */
+	CHECK_EQ(dmamap_swiotlb_set_mode(p, DMAMAP_SWIOTLB_NOFORCE), 0);
+	CHECK_EQ(dmamap_swiotlb_set_mode(hp, DMAMAP_SWIOTLB_NOFORCE), 0);
 	CHECK_EQ(dma_max_mapping_size(coh), SIZE_MAX);
 	CHECK_EQ(dma_max_mapping_size(hdev), SIZE_MAX);
 	dmamap_platform_destroy(hp);
@@ -1131,7 +1137,8 @@ TEST(api_mask_limits_mapping)
 	h = dma_map_page(coh, pg, 16, 256, DMA_TO_DEVICE);
 	CHECK_EQ(h, page_to_phys(pg) + 16);
 	dma_unmap_page(coh, h, 256, DMA_TO_DEVICE);
-	/* With a 32-bit mask the same buffer is beyond reach. */
+	/* With a 32-bit mask the same buffer is beyond reach (when nothing bounces). */
+	CHECK_EQ(dmamap_swiotlb_set_mode(p, DMAMAP_SWIOTLB_NOFORCE), 0);
 	CHECK_EQ(dma_set_mask(coh, DMA_BIT_MASK(32)), 0);
 	CHECK_ERRK(coh, DMAMAP_ERRK_UNREACHABLE,
 		   dma_map_page(coh, pg, 16, 256, DMA_TO_DEVICE) == DMA_MAPPING_ERROR);

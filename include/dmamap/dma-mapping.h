@@ -486,6 +486,19 @@ DMAMAP_API u64 dma_get_required_mask(struct device *dev);
  */
 DMAMAP_API size_t dma_max_mapping_size(struct device *dev);
 
+/**
+ * dma_set_min_align_mask() - keep these low address bits when bouncing
+ * @dev: device
+ * @min_align_mask: e.g. 0xfff for NVMe-style devices that need the offset
+ *                  inside a 4 KiB page preserved
+ *
+ * Return: 0, or -EINVAL for a NULL device.
+ */
+DMAMAP_API int dma_set_min_align_mask(struct device *dev,
+				      unsigned int min_align_mask);
+/** dma_get_min_align_mask() - the mask set above. @dev: device. Return: mask (0 default). */
+DMAMAP_API unsigned int dma_get_min_align_mask(struct device *dev);
+
 /* ---- ops --------------------------------------------------------------- */
 
 /**

@@ -8,4 +8,6 @@
 #include <dmamap/sim.h>
 #include <dmamap/debug.h>
 #include <dmamap/model.h>
+#include <dmamap/swiotlb.h>
+#include <dmamap/dmabounce.h>
 #endif

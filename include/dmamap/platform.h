@@ -41,6 +41,12 @@ struct dmamap_device_desc {
 	u64 bus_dma_limit; /* 0: highest DMA address of the ranges, or none */
 	unsigned int max_segment_size;       /* 0: 64 KiB, the kernel's default */
 	unsigned long segment_boundary_mask; /* 0: no boundary */
+	/*
+	 * dmabounce (IXP4xx-like): buffers at or above this physical address
+	 * (0: not registered) bounce through pools of these block sizes.
+	 */
+	phys_addr_t dmabounce_above;
+	unsigned long dmabounce_small, dmabounce_large;
 };
 
 /* How the simulated cache maintains lines (SPEC §4). */
@@ -75,6 +81,14 @@ struct dmamap_board {
 	 * dmamap_alloc_pages(__GFP_HIGHMEM).
 	 */
 	phys_addr_t highmem_start;
+	/*
+	 * The default swiotlb pool, carved from the lowest RAM so that every
+	 * device reaches it: 0 for the default (64 MiB, scaled down to 1/32 of
+	 * RAM on small boards), ~0 for none.
+	 */
+	u64 swiotlb_size;
+	/* Bounce sub-cache-line kmalloc buffers for non-coherent devices (arm64 option). */
+	bool bounce_unaligned_kmalloc;
 	unsigned int nr_devices;
 	const struct dmamap_device_desc *devices;
 };

@@ -196,7 +196,8 @@ static inline void unmap_page_common(struct device *dev, dma_addr_t addr,
 				     const char *func)
 {
 	if (likely(dev && dev->fast_identity && addr != DMA_MAPPING_ERROR && size &&
-		   (unsigned int)dir <= DMA_FROM_DEVICE)) {
+		   (unsigned int)dir <= DMA_FROM_DEVICE &&
+		   addr - dev->bounce_start >= dev->bounce_len)) {
 		if (dmamap__dbg_on(dev))
 			dbg_unmap(dev, type, addr, size, dir, NULL, 0);
 		dmamap__stat_add(dev, ST_UNMAPS, 1);

@@ -68,6 +68,10 @@ int dmamap__mm_init(struct dmamap_platform *p)
 	for (unsigned int i = 0; i < p->nr_banks; i++) {
 		struct dmamap_bank *b = &p->banks[i];
 		phys_addr_t s = b->start, e = b->start + b->size;
+
+		/* The bounce pool is carved off before the page allocator sees RAM. */
+		if (p->swiotlb_bytes && s == p->swiotlb_start)
+			s += p->swiotlb_bytes;
 		phys_addr_t dma_end = p->zone_dma_limit ? p->zone_dma_limit + 1 : 0;
 		int ret;
 

@@ -25,12 +25,15 @@ dma_addr_t dmamap__direct_map_phys(struct device *dev, phys_addr_t phys,
 {
 	dma_addr_t dma = dmamap_phys_to_dma(dev, phys);
 
-	if (unlikely(dma == DMA_MAPPING_ERROR || !dmamap_dma_capable(dev, dma, size, true)))
-		return unreachable(dev, phys, size, errp);
-	/* The whole buffer must sit in one window range, not only its start. */
-	if (unlikely(dev->nr_ranges &&
-		     dmamap_phys_to_dma(dev, phys + size - 1) != dma + size - 1))
-		return unreachable(dev, phys, size, errp);
+	/* Out of reach (the whole buffer, in one window range), or told to: bounce. */
+	if (unlikely(dma == DMA_MAPPING_ERROR || !dmamap_dma_capable(dev, dma, size, true) ||
+		     (dev->nr_ranges &&
+		      dmamap_phys_to_dma(dev, phys + size - 1) != dma + size - 1) ||
+		     dmamap__swiotlb_wanted(dev, phys, size, dir))) {
+		if (!dev->restricted && (!dev->plat->swiotlb || dev->plat->swiotlb_off))
+			return unreachable(dev, phys, size, errp);
+		return dmamap__swiotlb_map(dev, phys, size, dir, attrs, errp);
+	}
 	if (!dev->coherent && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
 		dmamap__sim_sync_for_device(dev, phys, size, dir);
 	return dma;
@@ -53,9 +56,14 @@ void dmamap__direct_unmap(struct device *dev, dma_addr_t addr, size_t size,
 			  enum dma_data_direction dir, unsigned long attrs)
 {
 	phys_addr_t phys = handle_to_phys(dev, addr, size, "dma_unmap");
+	struct dmamap_iotlb *t;
 
-	if (phys != PHYS_NONE && !dev->coherent &&
-	    !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
+	if (phys == PHYS_NONE)
+		return;
+	t = dmamap__swiotlb_of(dev, phys);
+	if (unlikely(t))
+		dmamap__swiotlb_unmap(dev, t, phys, size, dir, attrs);
+	else if (!dev->coherent && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
 		dmamap__sim_sync_for_cpu(dev, phys, size, dir);
 }
 
@@ -63,8 +71,14 @@ void dmamap__direct_sync_for_cpu(struct device *dev, dma_addr_t addr,
 				 size_t size, enum dma_data_direction dir)
 {
 	phys_addr_t phys = handle_to_phys(dev, addr, size, "dma_sync_for_cpu");
+	struct dmamap_iotlb *t;
 
-	if (phys != PHYS_NONE && !dev->coherent)
+	if (phys == PHYS_NONE)
+		return;
+	t = dmamap__swiotlb_of(dev, phys);
+	if (unlikely(t))
+		dmamap__swiotlb_sync(dev, t, phys, size, dir, true);
+	else if (!dev->coherent)
 		dmamap__sim_sync_for_cpu(dev, phys, size, dir);
 }
 
@@ -72,8 +86,14 @@ void dmamap__direct_sync_for_device(struct device *dev, dma_addr_t addr,
 				    size_t size, enum dma_data_direction dir)
 {
 	phys_addr_t phys = handle_to_phys(dev, addr, size, "dma_sync_for_device");
+	struct dmamap_iotlb *t;
 
-	if (phys != PHYS_NONE && !dev->coherent)
+	if (phys == PHYS_NONE)
+		return;
+	t = dmamap__swiotlb_of(dev, phys);
+	if (unlikely(t))
+		dmamap__swiotlb_sync(dev, t, phys, size, dir, false);
+	else if (!dev->coherent)
 		dmamap__sim_sync_for_device(dev, phys, size, dir);
 }
 
@@ -103,25 +123,15 @@ static dma_addr_t direct_map_resource(struct device *dev, phys_addr_t phys,
 	return phys;
 }
 
-void *dmamap__direct_alloc(struct device *dev, size_t size,
-			   dma_addr_t *dma_handle, gfp_t gfp,
-			   unsigned long attrs);
-void dmamap__direct_free(struct device *dev, size_t size, void *cpu_addr,
-			 dma_addr_t dma_handle, unsigned long attrs);
-int dmamap__direct_mmap(struct device *dev, struct vm_area_struct *vma,
-			void *cpu_addr, dma_addr_t dma_addr, size_t size,
-			unsigned long attrs);
-int dmamap__direct_get_sgtable(struct device *dev, struct sg_table *sgt,
-			       void *cpu_addr, dma_addr_t dma_addr, size_t size,
-			       unsigned long attrs);
-void *dmamap__direct_alloc_noncoherent(struct device *dev, size_t size,
-				       dma_addr_t *dma_handle,
-				       enum dma_data_direction dir, gfp_t gfp);
-void dmamap__direct_free_noncoherent(struct device *dev, size_t size,
-				     void *vaddr, dma_addr_t dma_handle,
-				     enum dma_data_direction dir);
-int dmamap__direct_supported(struct device *dev, u64 mask);
-u64 dmamap__direct_required_mask(struct device *dev);
+
+
+/* A device that may bounce can map no more than a bounce pool segment. */
+static size_t direct_max_mapping_size(struct device *dev)
+{
+	if (dev->restricted || (dev->plat->swiotlb && !dev->plat->swiotlb_off))
+		return DMAMAP_SWIOTLB_MAX_MAPPING;
+	return SIZE_MAX;
+}
 
 const struct dma_map_ops dmamap_direct_ops = {
 	.name = "direct",
@@ -138,6 +148,7 @@ const struct dma_map_ops dmamap_direct_ops = {
 	.sync_single_for_device = dmamap__direct_sync_for_device,
 	.dma_supported = dmamap__direct_supported,
 	.get_required_mask = dmamap__direct_required_mask,
+	.max_mapping_size = direct_max_mapping_size,
 };
 
 void dmamap_arch_sync_dma_for_device(struct device *dev, phys_addr_t phys,

@@ -85,6 +85,9 @@ void *dmamap__direct_alloc(struct device *dev, size_t size,
 
 	(void)gfp;
 	size = PAGE_ALIGN(size);
+	/* A device restricted to its pool gets its coherent memory there too. */
+	if (dev->restricted)
+		return dmamap__swiotlb_alloc(dev, size, dma_handle);
 	phys = alloc_reachable(dev, size, dev->coherent_dma_mask);
 	if (phys == PHYS_NONE)
 		return NULL;
@@ -120,8 +123,11 @@ void dmamap__direct_free(struct device *dev, size_t size, void *cpu_addr,
 {
 	struct dmamap_platform *p = dev->plat;
 	enum dmamap_view view;
-	phys_addr_t phys = dmamap__addr_to_phys(p, cpu_addr, &view);
+	phys_addr_t phys;
 
+	if (dmamap__swiotlb_free(dev, cpu_addr))
+		return;
+	phys = dmamap__addr_to_phys(p, cpu_addr, &view);
 	size = PAGE_ALIGN(size);
 	if (phys == PHYS_NONE || view != expected_view(dev, attrs) ||
 	    dmamap_phys_to_dma(dev, phys) != dma_handle) {

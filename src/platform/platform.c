@@ -75,6 +75,43 @@ static int check_board(const struct dmamap_board *board,
 	return 0;
 }
 
+/*
+ * The default bounce pool sits at the bottom of the lowest bank, where
+ * every device reaches, as the kernel puts it in low memory. @want: 0 for
+ * the default size (64 MiB, at most 1/32 of RAM), ~0 for none.
+ */
+static int swiotlb_setup(struct dmamap_platform *p, u64 want,
+			 struct dmamap_error *err)
+{
+	struct dmamap_bank *low = NULL;
+	u64 total = 0;
+
+	if (want == ~0ULL)
+		return 0;
+	for (unsigned int i = 0; i < p->nr_banks; i++) {
+		total += p->banks[i].size;
+		if (!low || p->banks[i].start < low->start)
+			low = &p->banks[i];
+	}
+	if (!want)
+		want = MIN(64ULL << 20, total / 32);
+	want -= want % DMAMAP_SWIOTLB_MAX_MAPPING;
+	if (!want || want >= low->size) {
+		dmamap__set_error(err, -EINVAL,
+				  "board %s: swiotlb pool of 0x%llx bytes does not fit the lowest RAM bank",
+				  p->name, (unsigned long long)want);
+		return -EINVAL;
+	}
+	p->swiotlb = dmamap__iotlb_create(p, "swiotlb", low->start, want);
+	if (!p->swiotlb) {
+		dmamap__set_error(err, -ENOMEM, "board %s: cannot set up swiotlb", p->name);
+		return -ENOMEM;
+	}
+	p->swiotlb_start = low->start;
+	p->swiotlb_bytes = want;
+	return 0;
+}
+
 struct dmamap_platform *dmamap_platform_create(const struct dmamap_board *board,
 					       struct dmamap_error *err)
 {
@@ -99,7 +136,10 @@ struct dmamap_platform *dmamap_platform_create(const struct dmamap_board *board,
 	p->zone_dma_limit = board->zone_dma_limit;
 	p->highmem_start = board->highmem_start;
 	p->default_mask = DMA_BIT_MASK(32);
+	p->bounce_small_kmalloc = board->bounce_unaligned_kmalloc;
 	ret = dmamap__sim_ram_init(p, board, err);
+	if (!ret)
+		ret = swiotlb_setup(p, board->swiotlb_size, err);
 	if (!ret) {
 		ret = dmamap__mm_init(p);
 		if (ret)
@@ -129,7 +169,8 @@ struct dmamap_platform *dmamap_platform_host(struct dmamap_error *err)
 		return NULL;
 	}
 	p->default_mask = DMA_BIT_MASK(64);
-	if (dmamap__host_arena_init(p, HOST_ARENA_SIZE) || dmamap__mm_init(p)) {
+	if (dmamap__host_arena_init(p, HOST_ARENA_SIZE) ||
+	    swiotlb_setup(p, HOST_ARENA_SIZE / 32, err) || dmamap__mm_init(p)) {
 		dmamap__set_error(err, -ENOMEM, "host: cannot create the coherent arena");
 		dmamap_platform_destroy(p);
 		return NULL;
@@ -165,6 +206,7 @@ void dmamap_platform_destroy(struct dmamap_platform *p)
 		dmamap_device_destroy(p->devices[p->nr_devices - 1]);
 	free(p->devices);
 	dmamap__dbg_platform_gone(p);
+	dmamap__iotlb_destroy(p->swiotlb);
 	dmamap__linear_unregister(p);
 	dmamap__mm_fini(p);
 	dmamap__sim_ram_fini(p); /* the host arena is a bank with one view */
@@ -319,7 +361,10 @@ void dmamap__device_refresh(struct device *dev)
 		limit = dev->bus_dma_limit;
 	dev->map_limit = limit;
 	dev->fast_identity = dev->plat->kind == PLAT_HOST && !dev->dma_ops &&
-			     dev->coherent && !dev->nr_ranges && !dev->pool;
+			     dev->coherent && !dev->nr_ranges && !dev->pool &&
+			     !dev->restricted && !dev->plat->swiotlb_force;
+	dev->bounce_start = dev->plat->swiotlb_start;
+	dev->bounce_len = dev->plat->swiotlb ? dev->plat->swiotlb_bytes : 0;
 }
 
 void dmamap_device_destroy(struct device *dev)
@@ -332,6 +377,8 @@ void dmamap_device_destroy(struct device *dev)
 	if (dev->model && dev->model->remove)
 		dev->model->remove(dev, dev->model_priv);
 	dmamap__dbg_device_gone(dev);
+	dmamap__dmabounce_release(dev);
+	dmamap__iotlb_destroy(dev->restricted);
 	dmamap__pool_destroy(dev);
 	pthread_mutex_lock(&p->dev_lock);
 	for (unsigned int i = 0; i < p->nr_devices; i++) {
