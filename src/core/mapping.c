@@ -91,14 +91,25 @@ static inline void unmap_one(struct device *dev, dma_addr_t addr, size_t size,
 	dmamap__stat_add(dev, ST_UNMAPS, 1);
 }
 
+/*
+ * The memory the device really uses: a bounce buffer when the mapping
+ * bounced. Cache-line checks are about that memory, not the original.
+ */
+static phys_addr_t dbg_device_phys(struct device *dev, dma_addr_t addr,
+				   size_t size)
+{
+	if (dev->plat->kind == PLAT_HOST && dev->fast_identity)
+		return addr;
+	return dmamap__dev_dma_to_phys(dev, addr, size);
+}
+
 static void dbg_map_page(struct device *dev, enum dbg_type type,
 			 dma_addr_t addr, struct page *page, size_t offset,
 			 size_t size, int dir, void *caller)
 {
-	phys_addr_t phys = dmamap__linear_to_phys(dev->plat, page);
 	struct dbg_ref r = {
 		.type = type, .addr = addr, .size = size, .dir = dir,
-		.phys = phys == PHYS_NONE ? PHYS_NONE : phys + offset,
+		.phys = dbg_device_phys(dev, addr, size),
 		.cpu = (char *)page_address(page) + offset, .caller = caller,
 	};
 
@@ -406,12 +417,11 @@ static void dbg_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 	int i;
 
 	for_each_sg(sgl, sg, mapped, i) {
-		phys_addr_t phys = dmamap__linear_to_phys(dev->plat, sg_page(sg));
 		struct dbg_ref r = {
 			.type = DBG_SG, .addr = sg_dma_address(sg),
 			.size = sg_dma_len(sg), .dir = dir,
-			.phys = phys == PHYS_NONE || mapped != nents ? PHYS_NONE :
-								       phys + sg->offset,
+			.phys = mapped != nents ? PHYS_NONE :
+				dbg_device_phys(dev, sg_dma_address(sg), sg_dma_len(sg)),
 			.cpu = sg_virt(sg), .sg_call_ents = nents,
 			.sg_mapped_ents = mapped, .caller = caller,
 		};

@@ -337,6 +337,18 @@ struct device *dmamap_device_create(struct dmamap_platform *p,
 	p->devices[p->nr_devices++] = dev;
 	pthread_mutex_unlock(&p->dev_lock);
 
+	if (d->dmabounce_above) {
+		ret = dmamap__dmabounce_register_above(dev, d->dmabounce_small ?
+								d->dmabounce_small : 512,
+						       d->dmabounce_large,
+						       d->dmabounce_above);
+		if (ret) {
+			dmamap_device_destroy(dev);
+			dmamap__set_error(err, ret, "device %s: dmabounce registration failed",
+					  d->name);
+			return NULL;
+		}
+	}
 	if (d->model) {
 		dev->model = dmamap_model_find(d->model);
 		if (dev->model->probe) {

@@ -33,6 +33,31 @@ static const struct dmamap_device_desc default_devices[] = {
 		.dma_mask = DMA_BIT_MASK(32),
 		.coherent = false,
 	},
+	/* An ISA-style 24-bit master: sees the first 16 MiB of RAM at 0, bounces the rest. */
+	{
+		.name = "dma-24",
+		.model = "memcpy",
+		.dma_mask = DMA_BIT_MASK(24),
+		.coherent = false,
+		.nr_ranges = 1,
+		.ranges = { { .cpu_start = 0x80000000ULL, .dma_start = 0, .size = 16 * MiB } },
+	},
+	/*
+	 * An IXP4xx-like PCI master: its bus only works in the first 64 MiB of
+	 * RAM, so dmabounce copies everything above through its pools.
+	 */
+	{
+		.name = "ixp-pci",
+		.model = "memcpy",
+		.dma_mask = DMA_BIT_MASK(32),
+		.coherent_dma_mask = DMA_BIT_MASK(26),
+		.coherent = false,
+		.nr_ranges = 1,
+		.ranges = { { .cpu_start = 0x80000000ULL, .dma_start = 0, .size = 128 * MiB } },
+		.dmabounce_above = 0x80000000ULL + 64 * MiB,
+		.dmabounce_small = 512,
+		.dmabounce_large = 4096,
+	},
 };
 
 /* RAM, zones and devices shared by the boards built on this SoC. */
@@ -42,7 +67,7 @@ static const struct dmamap_device_desc default_devices[] = {
 	.banks = { { 0x80000000ULL, 128 * MiB }, { 0x880000000ULL, 64 * MiB } }, \
 	.zone_dma_limit = 0x80000000ULL + 64 * MiB - 1,                      \
 	.highmem_start = 0x880000000ULL,                                     \
-	.nr_devices = 3,                                                     \
+	.nr_devices = 5,                                                     \
 	.devices = default_devices
 
 static const struct dmamap_board board_default = {
