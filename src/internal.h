@@ -18,6 +18,21 @@
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 #define PHYS_NONE (~(phys_addr_t)0)
 
+/* ---- spinlocks for short critical sections on hot paths ------------------ */
+
+void dmamap__spin_lock_slow(int *l);
+
+static inline void dmamap__spin_lock(int *l)
+{
+	if (__builtin_expect(__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE), 0))
+		dmamap__spin_lock_slow(l);
+}
+
+static inline void dmamap__spin_unlock(int *l)
+{
+	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
 /* ---- statistics: per-thread shards, so counting never bounces a line --- */
 
 enum dmamap_stat {

@@ -116,6 +116,19 @@ static void dbg_map_page(struct device *dev, enum dbg_type type,
 	dmamap__dbg_map(dev, &r);
 }
 
+/*
+ * An address outside the device's window is the backend's error
+ * (UNMAP_INVALID), reported with the checker on or off; the checker stays
+ * out of it rather than report the same mistake twice.
+ */
+static bool outside_window(struct device *dev, dma_addr_t addr, size_t size)
+{
+	bool windowed = !dev->dma_ops || dev->dmabounce;
+
+	return windowed && dev->plat->kind == PLAT_SIM &&
+	       dmamap__dev_dma_to_phys(dev, addr, size) == PHYS_NONE;
+}
+
 static void dbg_unmap(struct device *dev, enum dbg_type type, dma_addr_t addr,
 		      size_t size, int dir, const void *cpu, int sg_call_ents)
 {
@@ -124,6 +137,8 @@ static void dbg_unmap(struct device *dev, enum dbg_type type, dma_addr_t addr,
 		.phys = PHYS_NONE, .cpu = cpu, .sg_call_ents = sg_call_ents,
 	};
 
+	if (type != DBG_RESOURCE && outside_window(dev, addr, size))
+		return;
 	dmamap__dbg_unmap(dev, &r);
 }
 
@@ -563,7 +578,7 @@ static void sync_checked(struct device *dev, dma_addr_t addr, size_t size,
 {
 	if (unlikely(bad_unmap_args(dev, addr, size, dir, func)))
 		return;
-	if (dmamap__dbg_on(dev))
+	if (dmamap__dbg_on(dev) && !outside_window(dev, addr, size))
 		dmamap__dbg_sync(dev, addr, size, dir, for_cpu);
 	sync_one(dev, addr, size, dir, for_cpu);
 }

@@ -11,7 +11,6 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include "checker.h"
@@ -96,41 +95,6 @@ static const char *const type_names[] = { "single", "page", "scatter-gather",
 
 /* ---- locks, hashing, entry memory ---------------------------------------- */
 
-#if defined(__x86_64__) || defined(__i386__)
-#define cpu_relax() __builtin_ia32_pause()
-#elif defined(__aarch64__)
-#define cpu_relax() __asm__ volatile("yield")
-#else
-#define cpu_relax() do { } while (0)
-#endif
-
-/* Held for a few instructions; a preempted holder is waited out with a yield. */
-static __attribute__((noinline)) void spin_lock_slow(int *l)
-{
-	unsigned int spins = 0;
-
-	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) {
-		while (__atomic_load_n(l, __ATOMIC_RELAXED)) {
-			if (++spins > 1000) {
-				sched_yield();
-				spins = 0;
-			} else {
-				cpu_relax();
-			}
-		}
-	}
-}
-
-static inline void spin_lock(int *l)
-{
-	if (unlikely(__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)))
-		spin_lock_slow(l);
-}
-
-static inline void spin_unlock(int *l)
-{
-	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
-}
 
 static struct bucket *bucket_of(struct dmamap_checker *c, const struct device *dev,
 				u64 page)
@@ -357,39 +321,73 @@ static struct dbg_entry **find_exact(struct bucket *b, const struct device *dev,
 }
 
 /*
+ * Several live entries may share an address (a buffer mapped twice, as
+ * single and in an sg list): take the one that agrees best with the call,
+ * as dma-debug does, so a correct unmap never matches the wrong twin.
+ */
+static struct dbg_entry **find_best(struct bucket *b, const struct device *dev,
+				    const struct dbg_ref *ref)
+{
+	struct dbg_entry **best = NULL;
+	int best_score = -1;
+
+	for (struct dbg_entry **pp = &b->head; *pp; pp = &(*pp)->next) {
+		const struct dbg_entry *e = *pp;
+		int score;
+
+		if (e->dev != dev || e->addr != ref->addr)
+			continue;
+		score = (e->size == ref->size) + (e->type == ref->type) +
+			(e->dir == ref->dir) +
+			(e->sg_call_ents == ref->sg_call_ents);
+		if (score > best_score) {
+			best = pp;
+			best_score = score;
+		}
+	}
+	return best;
+}
+
+/*
  * Find the entry of @dev containing @addr and copy it to @out. The walk goes
  * back one page at a time, no further than the largest live mapping.
  */
 static bool find_contain(struct dmamap_checker *c, const struct device *dev,
-			 dma_addr_t addr, struct dbg_entry *out)
+			 dma_addr_t addr, u64 len, struct dbg_entry *out)
 {
 	u64 span = __atomic_load_n(&c->max_size, __ATOMIC_RELAXED);
 	u64 page = addr >> PAGE_SHIFT;
 	u64 pages = (span >> PAGE_SHIFT) + 1;
+	bool found = false;
 
+	/* Prefer an entry holding the whole range over one holding its start. */
 	for (u64 k = 0; k <= pages && k <= page; k++) {
 		struct bucket *b = bucket_of(c, dev, page - k);
-		bool found = false;
+		bool whole = false;
 
-		spin_lock(&b->lock);
+		dmamap__spin_lock(&b->lock);
 		for (struct dbg_entry *e = b->head; e; e = e->next) {
-			if (e->dev == dev && addr >= e->addr && addr - e->addr < e->size) {
+			if (e->dev != dev || addr < e->addr || addr - e->addr >= e->size)
+				continue;
+			if (!found || len <= e->size - (addr - e->addr)) {
 				*out = *e;
 				found = true;
-				break;
+				whole = len <= e->size - (addr - e->addr);
+				if (whole)
+					break;
 			}
 		}
-		spin_unlock(&b->lock);
-		if (found)
+		dmamap__spin_unlock(&b->lock);
+		if (whole)
 			return true;
 	}
-	return false;
+	return found;
 }
 
 /* ---- cache lines shared by device-writable mappings -------------------- */
 
-static void line_get(struct dmamap_platform *p, const struct device *dev,
-		     const struct dbg_entry *e, phys_addr_t line)
+/* Count one more user of @line; returns whether another mapping already used it. */
+static bool line_get(struct dmamap_platform *p, phys_addr_t line)
 {
 	struct dmamap_checker *c = p->checker;
 	struct bucket *b = line_bucket(c, line);
@@ -397,7 +395,7 @@ static void line_get(struct dmamap_platform *p, const struct device *dev,
 	u64 users = 0;
 
 	fresh = entry_alloc(p);
-	spin_lock(&b->lock);
+	dmamap__spin_lock(&b->lock);
 	for (n = b->head; n; n = n->next)
 		if (n->addr == line)
 			break;
@@ -411,15 +409,10 @@ static void line_get(struct dmamap_platform *p, const struct device *dev,
 		b->head = fresh;
 		fresh = NULL;
 	}
-	spin_unlock(&b->lock);
+	dmamap__spin_unlock(&b->lock);
 	if (fresh)
 		entry_free(c, fresh);
-	if (users)
-		dmamap__report_at(p, dev, DMAMAP_DBG_CACHELINE_OVERLAP, e->addr, e->size,
-				  e->dir, e->caller,
-				  "cacheline tracking EEXIST, overlapping mappings aren't supported [cache line=0x%llx] [device address=0x%llx] [size=%llu bytes] [%s]",
-				  (unsigned long long)line, (unsigned long long)e->addr,
-				  (unsigned long long)e->size, dmamap__dir_name(e->dir));
+	return users != 0;
 }
 
 static void line_put(struct dmamap_checker *c, phys_addr_t line)
@@ -427,7 +420,7 @@ static void line_put(struct dmamap_checker *c, phys_addr_t line)
 	struct bucket *b = line_bucket(c, line);
 	struct dbg_entry *gone = NULL;
 
-	spin_lock(&b->lock);
+	dmamap__spin_lock(&b->lock);
 	for (struct dbg_entry **pp = &b->head; *pp; pp = &(*pp)->next) {
 		if ((*pp)->addr == line) {
 			if (--(*pp)->size == 0) {
@@ -437,7 +430,7 @@ static void line_put(struct dmamap_checker *c, phys_addr_t line)
 			break;
 		}
 	}
-	spin_unlock(&b->lock);
+	dmamap__spin_unlock(&b->lock);
 	if (gone)
 		entry_free(c, gone);
 }
@@ -448,13 +441,48 @@ static bool tracks_lines(const struct device *dev, const struct dbg_entry *e)
 	       (e->type == DBG_SINGLE || e->type == DBG_PAGE || e->type == DBG_SG);
 }
 
+/*
+ * The lines a mapping is tracked by: every line of mappings up to
+ * LINES_ALL lines long, the two edge lines of longer ones (where sharing
+ * happens in practice), so tracking stays cheap for big buffers.
+ */
+#define LINES_ALL 64
+
 static void lines_of(const struct device *dev, const struct dbg_entry *e,
-		     phys_addr_t *first, phys_addr_t *last)
+		     phys_addr_t *first, phys_addr_t *last, phys_addr_t *step)
 {
-	phys_addr_t mask = ~(phys_addr_t)(dev->plat->line_size - 1);
+	unsigned int ls = dev->plat->line_size;
+	phys_addr_t mask = ~(phys_addr_t)(ls - 1);
 
 	*first = e->phys & mask;
 	*last = (e->phys + e->size - 1) & mask;
+	*step = (*last - *first) / ls + 1 <= LINES_ALL ? ls : MAX(*last - *first, (phys_addr_t)ls);
+}
+
+static bool lines_get(struct dmamap_platform *p, const struct device *dev,
+		      const struct dbg_entry *e, phys_addr_t *shared)
+{
+	phys_addr_t first, last, step, l;
+	bool overlap = false;
+
+	lines_of(dev, e, &first, &last, &step);
+	for (l = first; l <= last; l += step) {
+		if (line_get(p, l) && !overlap) {
+			overlap = true;
+			*shared = l;
+		}
+	}
+	return overlap;
+}
+
+static void lines_put(struct dmamap_checker *c, const struct device *dev,
+		      const struct dbg_entry *e)
+{
+	phys_addr_t first, last, step;
+
+	lines_of(dev, e, &first, &last, &step);
+	for (phys_addr_t l = first; l <= last; l += step)
+		line_put(c, l);
 }
 
 /*
@@ -565,19 +593,23 @@ void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref)
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;
 	if (tracks_lines(dev, e)) {
-		phys_addr_t first, last;
+		phys_addr_t line = 0;
 
-		lines_of(dev, e, &first, &last);
-		line_get(p, dev, e, first);
-		if (last != first)
-			line_get(p, dev, e, last);
 		e->lines = 1;
+		if (lines_get(p, dev, e, &line))
+			dmamap__report_at(p, dev, DMAMAP_DBG_CACHELINE_OVERLAP, e->addr,
+					  e->size, e->dir, e->caller,
+					  "cacheline tracking EEXIST, overlapping mappings aren't supported [cache line=0x%llx] [device address=0x%llx] [size=%llu bytes] [%s]",
+					  (unsigned long long)line,
+					  (unsigned long long)e->addr,
+					  (unsigned long long)e->size,
+					  dmamap__dir_name(e->dir));
 	}
 	b = bucket_of(c, dev, e->addr >> PAGE_SHIFT);
-	spin_lock(&b->lock);
+	dmamap__spin_lock(&b->lock);
 	e->next = b->head;
 	b->head = e;
-	spin_unlock(&b->lock);
+	dmamap__spin_unlock(&b->lock);
 	live_add(c, 1);
 	last_map.owner = c->serial;
 	last_map.dev = dev;
@@ -608,11 +640,11 @@ void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr)
 		}
 	}
 	b = bucket_of(c, dev, addr >> PAGE_SHIFT);
-	spin_lock(&b->lock);
+	dmamap__spin_lock(&b->lock);
 	pp = find_exact(b, dev, addr);
 	if (pp && __atomic_load_n(&(*pp)->map_err, __ATOMIC_RELAXED) == MAPERR_NOT_CHECKED)
 		__atomic_store_n(&(*pp)->map_err, MAPERR_CHECKED, __ATOMIC_RELAXED);
-	spin_unlock(&b->lock);
+	dmamap__spin_unlock(&b->lock);
 }
 
 /* A mapping used before dma_mapping_error() was asked: reported once. */
@@ -624,7 +656,7 @@ static void report_unchecked_use(struct device *dev, const struct dbg_entry *cop
 	struct dbg_entry **pp;
 	bool first = false;
 
-	spin_lock(&b->lock);
+	dmamap__spin_lock(&b->lock);
 	pp = find_exact(b, dev, copy->addr);
 	if (pp) {
 		uint8_t expect = MAPERR_NOT_CHECKED;
@@ -633,7 +665,7 @@ static void report_unchecked_use(struct device *dev, const struct dbg_entry *cop
 						    MAPERR_CHECKED, false,
 						    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 	}
-	spin_unlock(&b->lock);
+	dmamap__spin_unlock(&b->lock);
 	if (first)
 		dmamap__report_at(dev->plat, dev, DMAMAP_DBG_MAP_ERR_NOT_CHECKED, copy->addr,
 				  copy->size, copy->dir, copy->caller,
@@ -679,13 +711,13 @@ void dmamap__dbg_unmap(struct device *dev, const struct dbg_ref *ref)
 	if (!c)
 		return;
 	b = bucket_of(c, dev, ref->addr >> PAGE_SHIFT);
-	spin_lock(&b->lock);
-	pp = find_exact(b, dev, ref->addr);
+	dmamap__spin_lock(&b->lock);
+	pp = find_best(b, dev, ref);
 	if (pp) {
 		e = *pp;
 		*pp = e->next;
 	}
-	spin_unlock(&b->lock);
+	dmamap__spin_unlock(&b->lock);
 	if (!e) {
 		dmamap__report_at(p, dev, DMAMAP_DBG_NOT_MAPPED, ref->addr, ref->size,
 				  ref->dir, NULL,
@@ -732,14 +764,8 @@ void dmamap__dbg_unmap(struct device *dev, const struct dbg_ref *ref)
 				  (unsigned long long)e->addr, (unsigned long long)e->size,
 				  type_names[e->type]);
 	check_cpu_writes(dev, e, e->phys, e->size, "unmap");
-	if (e->lines) {
-		phys_addr_t first, last;
-
-		lines_of(dev, e, &first, &last);
-		line_put(c, first);
-		if (last != first)
-			line_put(c, last);
-	}
+	if (e->lines)
+		lines_put(c, dev, e);
 	entry_free(c, e);
 }
 
@@ -752,7 +778,7 @@ void dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
 
 	if (!c)
 		return;
-	if (!find_contain(c, dev, addr, &e)) {
+	if (!find_contain(c, dev, addr, size, &e)) {
 		dmamap__report_at(p, dev, DMAMAP_DBG_SYNC_NOT_MAPPED, addr, size, dir,
 				  NULL,
 				  "device driver tries to sync DMA memory it has not allocated [device address=0x%llx] [size=%llu bytes]",
@@ -805,7 +831,7 @@ void dmamap__dbg_device_access(struct device *dev, dma_addr_t addr, u64 len,
 	while (at < end) {
 		struct dbg_entry e;
 
-		if (!find_contain(c, dev, at, &e)) {
+		if (!find_contain(c, dev, at, end - at, &e)) {
 			dmamap__report_at(p, dev, DMAMAP_DBG_DEVICE_ACCESS_UNMAPPED, addr, len,
 					  DMA_NONE, NULL,
 					  "device %s [device address=0x%llx] [size=%llu bytes] with no live mapping of this device (never mapped, or used after unmap)",
@@ -842,7 +868,7 @@ void dmamap__dbg_device_gone(struct device *dev)
 
 		if (!__atomic_load_n(&b->head, __ATOMIC_RELAXED))
 			continue;
-		spin_lock(&b->lock);
+		dmamap__spin_lock(&b->lock);
 		for (struct dbg_entry **pp = &b->head; *pp;) {
 			struct dbg_entry *e = *pp;
 
@@ -856,20 +882,14 @@ void dmamap__dbg_device_gone(struct device *dev)
 			e->next = gone;
 			gone = e;
 		}
-		spin_unlock(&b->lock);
+		dmamap__spin_unlock(&b->lock);
 	}
 	while (gone) {
 		struct dbg_entry *e = gone;
 
 		gone = e->next;
-		if (e->lines) {
-			phys_addr_t first, last;
-
-			lines_of(dev, e, &first, &last);
-			line_put(c, first);
-			if (last != first)
-				line_put(c, last);
-		}
+		if (e->lines)
+			lines_put(c, dev, e);
 		entry_free(c, e);
 	}
 	if (!count)
@@ -893,11 +913,11 @@ int dmamap__dbg_sg_mapped_ents(struct device *dev, dma_addr_t addr)
 	if (!c)
 		return 0;
 	b = bucket_of(c, dev, addr >> PAGE_SHIFT);
-	spin_lock(&b->lock);
+	dmamap__spin_lock(&b->lock);
 	pp = find_exact(b, dev, addr);
 	if (pp && (*pp)->type == DBG_SG)
 		n = (*pp)->sg_mapped_ents;
-	spin_unlock(&b->lock);
+	dmamap__spin_unlock(&b->lock);
 	return n;
 }
 
@@ -917,10 +937,10 @@ unsigned long dmamap_debug_live(struct device *dev, struct dmamap_platform *p)
 
 		if (!__atomic_load_n(&b->head, __ATOMIC_RELAXED))
 			continue;
-		spin_lock(&b->lock);
+		dmamap__spin_lock(&b->lock);
 		for (struct dbg_entry *e = b->head; e; e = e->next)
 			n += e->dev == dev;
-		spin_unlock(&b->lock);
+		dmamap__spin_unlock(&b->lock);
 	}
 	return n;
 }

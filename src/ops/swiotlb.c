@@ -7,6 +7,7 @@
  * the slots (both through the cache, as the kernel does); the slots then
  * get the cache maintenance a non-coherent device needs.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +17,31 @@
 #define AREAS 4
 
 struct area {
-	pthread_mutex_t lock;
+	int lock;
 	unsigned long first, nslots; /* slots of this area */
 	unsigned long next;          /* where the next search starts */
+	unsigned long used;          /* slots in use, under the lock */
+	unsigned long high_water;    /* of this area */
+	unsigned long hint;          /* most recently freed run: still in the cache */
 } __attribute__((aligned(64)));
+
+/* Counters by thread shard: no locked instruction on the map path. */
+struct tlb_counters {
+	uint64_t bounced, to_dev, from_dev, failures;
+} __attribute__((aligned(64)));
+
+/*
+ * One record per slot, so a lookup touches one cache line. The head slot of
+ * a mapping also holds the original buffer, the bounce address and sizes.
+ */
+struct slot {
+	phys_addr_t orig;
+	phys_addr_t tlb;
+	uint32_t size;
+	uint32_t nused; /* slots held by the mapping */
+	uint32_t head;
+	uint8_t used;
+};
 
 struct dmamap_iotlb {
 	char name[DMAMAP_NAME_MAX];
@@ -28,18 +50,39 @@ struct dmamap_iotlb {
 	unsigned long nslots;
 	unsigned int nareas;
 	struct area areas[AREAS];
-	/* Per slot: in use, and the head slot of its mapping. */
-	uint8_t *used;
-	uint32_t *head;
-	/* Per head slot: the original buffer, the bounce address, the size. */
-	phys_addr_t *orig;
-	phys_addr_t *tlb;
-	uint32_t *size;
-	uint32_t *nused; /* slots held by the mapping */
-	/* counters */
-	unsigned long used_slots, high_water, bounced, failures;
-	uint64_t to_dev, from_dev;
+	struct slot *slots;
+	unsigned long high_water;
+	struct tlb_counters count[DMAMAP_STAT_SHARDS];
 };
+
+static void count(struct dmamap_iotlb *t, size_t field, uint64_t n)
+{
+	uint64_t *v = (uint64_t *)((char *)&t->count[dmamap__my_shard()] + field);
+
+	__atomic_store_n(v, __atomic_load_n(v, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
+
+static uint64_t total(struct dmamap_iotlb *t, size_t field)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < DMAMAP_STAT_SHARDS; i++)
+		n += __atomic_load_n((uint64_t *)((char *)&t->count[i] + field),
+				     __ATOMIC_RELAXED);
+	return n;
+}
+
+static unsigned long used_slots(struct dmamap_iotlb *t)
+{
+	unsigned long n = 0;
+
+	for (unsigned int a = 0; a < t->nareas; a++)
+		n += __atomic_load_n(&t->areas[a].used, __ATOMIC_RELAXED);
+	return n;
+}
+
+#define COUNT(t, f, n) count((t), offsetof(struct tlb_counters, f), (n))
+#define TOTAL(t, f) total((t), offsetof(struct tlb_counters, f))
 
 static void *cpu_at(struct dmamap_platform *p, phys_addr_t phys)
 {
@@ -50,14 +93,7 @@ void dmamap__iotlb_destroy(struct dmamap_iotlb *t)
 {
 	if (!t)
 		return;
-	for (unsigned int a = 0; a < t->nareas; a++)
-		pthread_mutex_destroy(&t->areas[a].lock);
-	free(t->used);
-	free(t->head);
-	free(t->orig);
-	free(t->tlb);
-	free(t->size);
-	free(t->nused);
+	free(t->slots);
 	free(t);
 }
 
@@ -79,22 +115,17 @@ struct dmamap_iotlb *dmamap__iotlb_create(struct dmamap_platform *p,
 	t->p = p;
 	t->start = start;
 	t->nslots = n;
-	t->used = calloc(n, 1);
-	t->head = calloc(n, sizeof(*t->head));
-	t->orig = calloc(n, sizeof(*t->orig));
-	t->tlb = calloc(n, sizeof(*t->tlb));
-	t->size = calloc(n, sizeof(*t->size));
-	t->nused = calloc(n, sizeof(*t->nused));
-	if (!t->used || !t->head || !t->orig || !t->tlb || !t->size || !t->nused) {
+	t->slots = calloc(n, sizeof(*t->slots));
+	if (!t->slots) {
 		dmamap__iotlb_destroy(t);
 		return NULL;
 	}
 	/* Areas of whole segments, so no mapping straddles two locks. */
-	t->nareas = (unsigned int)MIN((unsigned long)AREAS, segs);
+	/* A power of two, so picking an area is a mask. */
+	t->nareas = segs >= AREAS ? AREAS : segs >= 2 ? 2 : 1;
 	for (unsigned int a = 0; a < t->nareas; a++) {
 		unsigned long per = segs / t->nareas;
 
-		pthread_mutex_init(&t->areas[a].lock, NULL);
 		t->areas[a].first = a * per * IO_TLB_SEGSIZE;
 		t->areas[a].nslots = (a == t->nareas - 1 ? segs - a * per : per) *
 				     IO_TLB_SEGSIZE;
@@ -113,26 +144,32 @@ bool dmamap__iotlb_contains(const struct dmamap_iotlb *t, phys_addr_t phys)
  * the bits @align_mask of @orig (slot granular), starting at a multiple of
  * @stride slots. Returns the first slot or -1.
  */
+static bool run_fits(const struct dmamap_iotlb *t, const struct area *ar,
+		     unsigned long i, unsigned long nslots, phys_addr_t orig,
+		     u64 align_mask, unsigned long stride)
+{
+	if ((i & (stride - 1)) || (i % IO_TLB_SEGSIZE) + nslots > IO_TLB_SEGSIZE)
+		return false;
+	if (((t->start + ((u64)(ar->first + i) << IO_TLB_SHIFT)) ^ orig) & align_mask)
+		return false;
+	for (unsigned long j = 0; j < nslots; j++)
+		if (t->slots[ar->first + i + j].used)
+			return false;
+	return true;
+}
+
 static long area_find(struct dmamap_iotlb *t, struct area *ar, unsigned long nslots,
 		      phys_addr_t orig, u64 align_mask, unsigned long stride)
 {
-	unsigned long tries = ar->nslots;
 	unsigned long i = ar->next;
 
-	for (; tries--; i++) {
-		unsigned long j;
-
+	/* The run freed last first: its lines are still in the cache. */
+	if (run_fits(t, ar, ar->hint, nslots, orig, align_mask, stride))
+		return (long)(ar->first + ar->hint);
+	for (unsigned long tries = ar->nslots; tries--; i++) {
 		if (i >= ar->nslots)
 			i = 0;
-		if (i % stride)
-			continue;
-		if ((i % IO_TLB_SEGSIZE) + nslots > IO_TLB_SEGSIZE)
-			continue;
-		if (((t->start + ((u64)(ar->first + i) << IO_TLB_SHIFT)) ^ orig) & align_mask)
-			continue;
-		for (j = 0; j < nslots && !t->used[ar->first + i + j]; j++)
-			;
-		if (j == nslots) {
+		if (run_fits(t, ar, i, nslots, orig, align_mask, stride)) {
 			ar->next = (i + nslots) % ar->nslots;
 			return (long)(ar->first + i);
 		}
@@ -147,7 +184,7 @@ static unsigned long largest_run(struct dmamap_iotlb *t)
 	for (unsigned long i = 0; i < t->nslots; i++) {
 		if (i % IO_TLB_SEGSIZE == 0)
 			run = 0;
-		run = t->used[i] ? 0 : run + 1;
+		run = t->slots[i].used ? 0 : run + 1;
 		best = MAX(best, run);
 	}
 	return best;
@@ -166,15 +203,15 @@ static phys_addr_t slots_get(struct device *dev, struct dmamap_iotlb *t,
 	u64 align_mask = min_align & ~(u64)(IO_TLB_SIZE - 1);
 	unsigned long nslots = (unsigned long)((offset + size + IO_TLB_SIZE - 1) >> IO_TLB_SHIFT);
 	unsigned long stride = 1;
-	unsigned int a0 = dmamap__my_shard() % t->nareas;
+	unsigned int a0 = dmamap__my_shard() & (t->nareas - 1);
 	long slot = -1;
-	unsigned long used;
+	bool new_high = false;
 
 	/* Page-sized and larger bounce buffers start on a page, as the kernel's. */
 	if (size >= PAGE_SIZE && !align_mask)
 		stride = PAGE_SIZE >> IO_TLB_SHIFT;
 	if (size > DMAMAP_SWIOTLB_MAX_MAPPING || nslots > IO_TLB_SEGSIZE) {
-		__atomic_fetch_add(&t->failures, 1, __ATOMIC_RELAXED);
+		COUNT(t, failures, 1);
 		if (!(attrs & DMA_ATTR_NO_WARN))
 			dmamap__report(dev->plat, dev, DMAMAP_DBG_ALLOC_FAILED,
 				       "swiotlb pool %s: mapping of %zu bytes is over the maximum of %lu",
@@ -182,38 +219,50 @@ static phys_addr_t slots_get(struct device *dev, struct dmamap_iotlb *t,
 		return PHYS_NONE;
 	}
 	for (unsigned int k = 0; k < t->nareas && slot < 0; k++) {
-		struct area *ar = &t->areas[(a0 + k) % t->nareas];
+		struct area *ar = &t->areas[(a0 + k) & (t->nareas - 1)];
 
-		pthread_mutex_lock(&ar->lock);
+		dmamap__spin_lock(&ar->lock);
 		slot = area_find(t, ar, nslots, orig, align_mask, stride);
 		if (slot >= 0) {
-			for (unsigned long j = 0; j < nslots; j++) {
-				t->used[slot + j] = 1;
-				t->head[slot + j] = (uint32_t)slot;
+			__atomic_store_n(&ar->used, ar->used + nslots, __ATOMIC_RELAXED);
+			if (ar->used > ar->high_water) {
+				ar->high_water = ar->used;
+				new_high = true;
 			}
-			t->orig[slot] = orig;
-			t->tlb[slot] = t->start + ((u64)slot << IO_TLB_SHIFT) + offset;
-			t->size[slot] = (uint32_t)size;
-			t->nused[slot] = (uint32_t)nslots;
+			for (unsigned long j = 0; j < nslots; j++) {
+				t->slots[slot + j].used = 1;
+				t->slots[slot + j].head = (uint32_t)slot;
+			}
+			t->slots[slot].orig = orig;
+			t->slots[slot].tlb = t->start + ((u64)slot << IO_TLB_SHIFT) + offset;
+			t->slots[slot].size = (uint32_t)size;
+			t->slots[slot].nused = (uint32_t)nslots;
 		}
-		pthread_mutex_unlock(&ar->lock);
+		dmamap__spin_unlock(&ar->lock);
 	}
 	if (slot < 0) {
-		__atomic_fetch_add(&t->failures, 1, __ATOMIC_RELAXED);
+		COUNT(t, failures, 1);
 		if (!(attrs & DMA_ATTR_NO_WARN))
 			dmamap__report(dev->plat, dev, DMAMAP_DBG_ALLOC_FAILED,
 				       "swiotlb pool %s full: %zu bytes (%lu slots) asked; slots total %lu, used %lu, high-water %lu, largest free run %lu",
-				       t->name, size, nslots, t->nslots,
-				       __atomic_load_n(&t->used_slots, __ATOMIC_RELAXED),
+				       t->name, size, nslots, t->nslots, used_slots(t),
 				       __atomic_load_n(&t->high_water, __ATOMIC_RELAXED),
 				       largest_run(t));
 		return PHYS_NONE;
 	}
-	used = __atomic_add_fetch(&t->used_slots, nslots, __ATOMIC_RELAXED);
-	for (unsigned long hw = __atomic_load_n(&t->high_water, __ATOMIC_RELAXED);
-	     used > hw && !__atomic_compare_exchange_n(&t->high_water, &hw, used, false,
-						       __ATOMIC_RELAXED, __ATOMIC_RELAXED);)
-		;
+	/*
+	 * The pool's mark can only rise when an area's does: only then read
+	 * the other areas (whose lines other threads are writing).
+	 */
+	if (unlikely(new_high)) {
+		unsigned long used = used_slots(t);
+
+		for (unsigned long hw = __atomic_load_n(&t->high_water, __ATOMIC_RELAXED);
+		     used > hw && !__atomic_compare_exchange_n(&t->high_water, &hw, used,
+							       false, __ATOMIC_RELAXED,
+							       __ATOMIC_RELAXED);)
+			;
+	}
 	return t->start + ((u64)slot << IO_TLB_SHIFT) + offset;
 }
 
@@ -224,45 +273,46 @@ static unsigned long slot_of(const struct dmamap_iotlb *t, phys_addr_t tlb)
 
 static void slots_put(struct dmamap_iotlb *t, phys_addr_t tlb)
 {
-	unsigned long head = t->head[slot_of(t, tlb)];
-	unsigned long n = t->nused[head];
+	unsigned long head = t->slots[slot_of(t, tlb)].head;
+	unsigned long n = t->slots[head].nused;
 
 	for (unsigned int a = 0; a < t->nareas; a++) {
 		struct area *ar = &t->areas[a];
 
 		if (head < ar->first || head >= ar->first + ar->nslots)
 			continue;
-		pthread_mutex_lock(&ar->lock);
+		dmamap__spin_lock(&ar->lock);
 		for (unsigned long j = 0; j < n; j++)
-			t->used[head + j] = 0;
-		t->nused[head] = 0;
-		pthread_mutex_unlock(&ar->lock);
+			t->slots[head + j].used = 0;
+		t->slots[head].nused = 0;
+		ar->hint = head - ar->first;
+		__atomic_store_n(&ar->used, ar->used - n, __ATOMIC_RELAXED);
+		dmamap__spin_unlock(&ar->lock);
 		break;
 	}
-	__atomic_fetch_sub(&t->used_slots, n, __ATOMIC_RELAXED);
 }
 
 /* Copy @size bytes at bounce address @tlb to (TO_DEVICE) or from its original. */
 static void bounce(struct dmamap_iotlb *t, phys_addr_t tlb, size_t size,
 		   enum dma_data_direction dir)
 {
-	unsigned long head = t->head[slot_of(t, tlb)];
-	u64 off = tlb - t->tlb[head];
+	unsigned long head = t->slots[slot_of(t, tlb)].head;
+	u64 off = tlb - t->slots[head].tlb;
 	uint8_t *orig, *slot;
 
-	if (off >= t->size[head])
+	if (off >= t->slots[head].size)
 		return;
-	size = MIN(size, (size_t)(t->size[head] - off));
-	orig = cpu_at(t->p, t->orig[head] + off);
+	size = MIN(size, (size_t)(t->slots[head].size - off));
+	orig = cpu_at(t->p, t->slots[head].orig + off);
 	slot = cpu_at(t->p, tlb);
 	if (!orig || !slot)
 		return;
 	if (dir == DMA_TO_DEVICE) {
 		memcpy(slot, orig, size);
-		__atomic_fetch_add(&t->to_dev, size, __ATOMIC_RELAXED);
+		COUNT(t, to_dev, size);
 	} else {
 		memcpy(orig, slot, size);
-		__atomic_fetch_add(&t->from_dev, size, __ATOMIC_RELAXED);
+		COUNT(t, from_dev, size);
 	}
 }
 
@@ -322,7 +372,7 @@ dma_addr_t dmamap__swiotlb_map(struct device *dev, phys_addr_t phys, size_t size
 	 * user of the slots left it.
 	 */
 	bounce(t, tlb, size, DMA_TO_DEVICE);
-	__atomic_fetch_add(&t->bounced, 1, __ATOMIC_RELAXED);
+	COUNT(t, bounced, 1);
 	dmamap__stat_add(dev, ST_BYTES_BOUNCED, size);
 	if (!dev->coherent && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
 		dmamap__sim_sync_for_device(dev, tlb, size, dir);
@@ -343,7 +393,7 @@ void dmamap__swiotlb_unmap(struct device *dev, struct dmamap_iotlb *t,
 			   phys_addr_t tlb, size_t size,
 			   enum dma_data_direction dir, unsigned long attrs)
 {
-	if (!t->used[slot_of(t, tlb)])
+	if (!t->slots[slot_of(t, tlb)].used)
 		return; /* not a live bounce buffer: the checker says why */
 	if (!dev->coherent && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
 		dmamap__sim_sync_for_cpu(dev, tlb, size, dir);
@@ -356,7 +406,7 @@ void dmamap__swiotlb_sync(struct device *dev, struct dmamap_iotlb *t,
 			  phys_addr_t tlb, size_t size,
 			  enum dma_data_direction dir, bool for_cpu)
 {
-	if (!t->used[slot_of(t, tlb)])
+	if (!t->slots[slot_of(t, tlb)].used)
 		return;
 	if (for_cpu) {
 		if (!dev->coherent)
@@ -384,7 +434,7 @@ void *dmamap__swiotlb_alloc(struct device *dev, size_t size, dma_addr_t *dma)
 	tlb = slots_get(dev, t, 0, size, 0, DMA_ATTR_NO_WARN);
 	if (tlb == PHYS_NONE)
 		return NULL;
-	t->orig[t->head[slot_of(t, tlb)]] = PHYS_NONE; /* nothing to bounce */
+	t->slots[t->slots[slot_of(t, tlb)].head].orig = PHYS_NONE; /* nothing to bounce */
 	*dma = dmamap_phys_to_dma(dev, tlb);
 	if (dev->plat->kind == PLAT_SIM)
 		dmamap__sim_reset_range(dev->plat, tlb, size, true);
@@ -404,7 +454,7 @@ bool dmamap__swiotlb_free(struct device *dev, void *vaddr)
 	phys = dmamap__addr_to_phys(dev->plat, vaddr, &view);
 	if (!dmamap__iotlb_contains(t, phys))
 		return false;
-	if (t->used[slot_of(t, phys)])
+	if (t->slots[slot_of(t, phys)].used)
 		slots_put(t, phys);
 	return true;
 }
@@ -426,17 +476,17 @@ int dmamap_swiotlb_stats(struct dmamap_platform *p, struct device *dev,
 	s->start = t->start;
 	s->slot_size = IO_TLB_SIZE;
 	s->total_slots = t->nslots;
-	s->used_slots = __atomic_load_n(&t->used_slots, __ATOMIC_RELAXED);
+	s->used_slots = used_slots(t);
 	s->high_water = __atomic_load_n(&t->high_water, __ATOMIC_RELAXED);
-	s->bounced_maps = __atomic_load_n(&t->bounced, __ATOMIC_RELAXED);
-	s->bytes_to_device = __atomic_load_n(&t->to_dev, __ATOMIC_RELAXED);
-	s->bytes_from_device = __atomic_load_n(&t->from_dev, __ATOMIC_RELAXED);
-	s->failures = __atomic_load_n(&t->failures, __ATOMIC_RELAXED);
+	s->bounced_maps = TOTAL(t, bounced);
+	s->bytes_to_device = TOTAL(t, to_dev);
+	s->bytes_from_device = TOTAL(t, from_dev);
+	s->failures = TOTAL(t, failures);
 	for (unsigned int a = 0; a < t->nareas; a++)
-		pthread_mutex_lock(&t->areas[a].lock);
+		dmamap__spin_lock(&t->areas[a].lock);
 	s->largest_free_run = largest_run(t);
 	for (unsigned int a = 0; a < t->nareas; a++)
-		pthread_mutex_unlock(&t->areas[a].lock);
+		dmamap__spin_unlock(&t->areas[a].lock);
 	return 0;
 }
 
