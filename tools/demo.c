@@ -147,6 +147,19 @@ static void print_text(struct device *dev, const struct result *r,
 	       r->transfers, moved, mapped, bounced,
 	       (unsigned long long)s->iommu_pages_mapped);
 	printf("  cache:    %s cleaned, %s invalidated\n", cl, inv);
+	{
+		struct dmamap_dmabounce_stats db;
+
+		if (!dmamap_dmabounce_stats(dev, &db))
+			printf("  dmabounce: %llu of %llu maps bounced (small pool %llu, large %llu, own %llu), %llu B in, %llu B out, %llu failed\n",
+			       (unsigned long long)db.bounced, (unsigned long long)db.map_ops,
+			       (unsigned long long)db.small_allocs,
+			       (unsigned long long)db.large_allocs,
+			       (unsigned long long)db.coherent_allocs,
+			       (unsigned long long)db.bytes_to_device,
+			       (unsigned long long)db.bytes_from_device,
+			       (unsigned long long)db.failures);
+	}
 	printf("  faults:   %llu   checker reports: %u   errors: %llu\n",
 	       (unsigned long long)s->faults, r->log.count,
 	       (unsigned long long)s->errors);
@@ -286,11 +299,36 @@ int cli_demo(int argc, char **argv)
 		else
 			print_text(dev, &r, bug);
 	}
-	if (json)
-		printf("]}\n");
-	else if (!bug)
-		printf("\n%s\n", bad ? "FAILED: some bytes were wrong" :
-				      "all bytes verified on every device");
+	if (json) {
+		struct dmamap_swiotlb_stats sw;
+
+		printf("]");
+		if (!dmamap_swiotlb_stats(p, NULL, &sw))
+			printf(",\"swiotlb\":{\"slots\":%llu,\"used\":%llu,\"high_water\":%llu,"
+			       "\"bounced_maps\":%llu,\"bytes_to_device\":%llu,"
+			       "\"bytes_from_device\":%llu,\"failures\":%llu}",
+			       (unsigned long long)sw.total_slots, (unsigned long long)sw.used_slots,
+			       (unsigned long long)sw.high_water, (unsigned long long)sw.bounced_maps,
+			       (unsigned long long)sw.bytes_to_device,
+			       (unsigned long long)sw.bytes_from_device,
+			       (unsigned long long)sw.failures);
+		printf("}\n");
+	} else {
+		struct dmamap_swiotlb_stats sw;
+
+		if (!dmamap_swiotlb_stats(p, NULL, &sw))
+			printf("\nswiotlb: %llu slots of %llu B at 0x%llx, %llu used now, high-water %llu; %llu maps bounced, %llu B copied in, %llu B out, %llu refused\n",
+			       (unsigned long long)sw.total_slots, (unsigned long long)sw.slot_size,
+			       (unsigned long long)sw.start, (unsigned long long)sw.used_slots,
+			       (unsigned long long)sw.high_water,
+			       (unsigned long long)sw.bounced_maps,
+			       (unsigned long long)sw.bytes_to_device,
+			       (unsigned long long)sw.bytes_from_device,
+			       (unsigned long long)sw.failures);
+		if (!bug)
+			printf("\n%s\n", bad ? "FAILED: some bytes were wrong" :
+					      "all bytes verified on every device");
+	}
 	dmamap_platform_destroy(p);
 	return bad && !bug ? 1 : 0;
 }
