@@ -67,34 +67,34 @@ void dmamap__direct_unmap(struct device *dev, dma_addr_t addr, size_t size,
 		dmamap__sim_sync_for_cpu(dev, phys, size, dir);
 }
 
-void dmamap__direct_sync_for_cpu(struct device *dev, dma_addr_t addr,
-				 size_t size, enum dma_data_direction dir)
+static void direct_sync(struct device *dev, dma_addr_t addr, size_t size,
+			enum dma_data_direction dir, bool for_cpu)
 {
-	phys_addr_t phys = handle_to_phys(dev, addr, size, "dma_sync_for_cpu");
+	phys_addr_t phys = handle_to_phys(dev, addr, size,
+					  for_cpu ? "dma_sync_for_cpu" : "dma_sync_for_device");
 	struct dmamap_iotlb *t;
 
 	if (phys == PHYS_NONE)
 		return;
 	t = dmamap__swiotlb_of(dev, phys);
 	if (unlikely(t))
-		dmamap__swiotlb_sync(dev, t, phys, size, dir, true);
-	else if (!dev->coherent)
+		dmamap__swiotlb_sync(dev, t, phys, size, dir, for_cpu);
+	else if (!dev->coherent && for_cpu)
 		dmamap__sim_sync_for_cpu(dev, phys, size, dir);
+	else if (!dev->coherent)
+		dmamap__sim_sync_for_device(dev, phys, size, dir);
+}
+
+void dmamap__direct_sync_for_cpu(struct device *dev, dma_addr_t addr,
+				 size_t size, enum dma_data_direction dir)
+{
+	direct_sync(dev, addr, size, dir, true);
 }
 
 void dmamap__direct_sync_for_device(struct device *dev, dma_addr_t addr,
 				    size_t size, enum dma_data_direction dir)
 {
-	phys_addr_t phys = handle_to_phys(dev, addr, size, "dma_sync_for_device");
-	struct dmamap_iotlb *t;
-
-	if (phys == PHYS_NONE)
-		return;
-	t = dmamap__swiotlb_of(dev, phys);
-	if (unlikely(t))
-		dmamap__swiotlb_sync(dev, t, phys, size, dir, false);
-	else if (!dev->coherent)
-		dmamap__sim_sync_for_device(dev, phys, size, dir);
+	direct_sync(dev, addr, size, dir, false);
 }
 
 /* ---- the table, for backends that fall back to it --------------------- */
