@@ -131,12 +131,18 @@ int mcdma_copy_buf(struct mcdma *m, void *dst, void *src, size_t len,
 	return ret;
 }
 
+/*
+ * The two lists may map to different device segments (an IOMMU merges
+ * entries), so walk both segment lists at once and queue one descriptor per
+ * piece where they overlap.
+ */
 int mcdma_copy_sg(struct mcdma *m, struct scatterlist *dst,
 		  struct scatterlist *src, int nents)
 {
 	volatile struct mce_desc *first = NULL;
 	struct scatterlist *ds, *ss;
-	int nd, ns, i, ret;
+	unsigned int queued = 0, doff = 0, soff = 0;
+	int nd, ns, di = 0, si = 0, ret = 0;
 
 	ns = dma_map_sg(m->dev, src, nents, DMA_TO_DEVICE);
 	if (!ns)
@@ -146,21 +152,43 @@ int mcdma_copy_sg(struct mcdma *m, struct scatterlist *dst,
 		dma_unmap_sg(m->dev, src, nents, DMA_TO_DEVICE);
 		return -ENOMEM;
 	}
-	if (nd != ns || (unsigned int)nd > m->ring_size) {
-		ret = -EINVAL;
-		goto out;
-	}
 	ds = dst;
-	for_each_sg(src, ss, ns, i) {
-		volatile struct mce_desc *q =
-			queue(m, sg_dma_address(ds), sg_dma_address(ss), sg_dma_len(ss));
+	ss = src;
+	while (di < nd && si < ns) {
+		unsigned int n = sg_dma_len(ds) - doff;
+		volatile struct mce_desc *q;
 
+		if (sg_dma_len(ss) - soff < n)
+			n = sg_dma_len(ss) - soff;
+		if (queued == m->ring_size) {
+			ret = -ENOSPC;
+			break;
+		}
+		q = queue(m, sg_dma_address(ds) + doff, sg_dma_address(ss) + soff, n);
 		if (!first)
 			first = q;
-		ds = sg_next(ds);
+		queued++;
+		doff += n;
+		soff += n;
+		if (doff == sg_dma_len(ds)) {
+			ds = sg_next(ds);
+			di++;
+			doff = 0;
+		}
+		if (soff == sg_dma_len(ss)) {
+			ss = sg_next(ss);
+			si++;
+			soff = 0;
+		}
 	}
-	ret = kick_and_wait(m, first, (unsigned int)ns);
-out:
+	if (!ret && (di < nd || si < ns))
+		ret = -EINVAL; /* the lists hold different byte counts */
+	if (queued) {
+		int r = kick_and_wait(m, first, queued);
+
+		if (!ret)
+			ret = r;
+	}
 	dma_unmap_sg(m->dev, dst, nents, DMA_FROM_DEVICE);
 	dma_unmap_sg(m->dev, src, nents, DMA_TO_DEVICE);
 	return ret;

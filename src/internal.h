@@ -73,6 +73,11 @@ static inline void dmamap__stat_add_shard(struct dmamap_stat_shard *s,
 /* ---- memory: RAM banks (sim) or the host arena ------------------------- */
 
 #define LINE_ABSENT 0x1 /* armv5: invalidated, refilled at the next CPU ownership */
+/*
+ * The CPU wrote the line through the library (a bounce copy): dirty even if
+ * it wrote the bytes the line already held, as hardware marks it.
+ */
+#define LINE_WRITTEN 0x2
 
 struct dmamap_bank {
 	phys_addr_t start;
@@ -157,6 +162,8 @@ struct dmamap_platform {
 	bool swiotlb_force;
 	bool swiotlb_off;
 	bool bounce_small_kmalloc; /* dma_kmalloc_needs_bounce() */
+
+	struct dmamap_iommu_domain *domains; /* under dev_lock */
 	unsigned long reports[DMAMAP_DBG_KIND_COUNT];
 	uint64_t rl_window;
 	unsigned int rl_count;
@@ -209,6 +216,7 @@ struct device {
 	struct dmamap_iotlb *restricted; /* restricted-dma-pool: always bounce */
 	unsigned int min_align_mask;
 	struct dmamap_dmabounce *dmabounce;
+	struct dmamap_iommu_domain *domain; /* behind an IOMMU */
 	pthread_mutex_t fault_lock;
 	bool has_fault;
 	struct dmamap_fault last_fault;
@@ -316,6 +324,9 @@ void dmamap__sim_reset_range(struct dmamap_platform *p, phys_addr_t phys,
 			     size_t size, bool zero);
 int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf,
 			      size_t len, bool write);
+/* A CPU write the library itself makes (bounce copies): the lines become dirty. */
+void dmamap__sim_cpu_write(struct dmamap_platform *p, phys_addr_t dst,
+			   const void *src, size_t len);
 /* Offset of the first byte in range the CPU wrote since the last clean, or -1. */
 long dmamap__sim_cpu_dirty_offset(struct dmamap_platform *p, phys_addr_t phys,
 				  size_t size);
@@ -400,6 +411,19 @@ void dmamap__direct_free_noncoherent(struct device *dev, size_t size,
 				     enum dma_data_direction dir);
 int dmamap__direct_supported(struct device *dev, u64 mask);
 u64 dmamap__direct_required_mask(struct device *dev);
+
+/* ---- iommu (ops/iommu.c) ------------------------------------------------------ */
+struct dmamap_iommu_domain;
+int dmamap__iommu_attach(struct device *dev, const char *iommu, unsigned int group,
+			 bool lazy);
+void dmamap__iommu_detach(struct device *dev);
+/* A bus master's access through its IOMMU; *first_phys gets the first page's address. */
+int dmamap__iommu_access(struct device *dev, dma_addr_t iova, uint8_t *buf,
+			 size_t len, bool write, phys_addr_t *first_phys);
+phys_addr_t dmamap__iommu_walk(const struct device *dev, dma_addr_t iova);
+/* Count, record and report a device access that faulted; returns -EFAULT. */
+int dmamap__device_fault(struct device *dev, dma_addr_t addr, size_t len,
+			 bool write, const char *reason);
 
 /* ---- models ------------------------------------------------------------ */
 extern const struct dmamap_device_model dmamap__memcpy_engine_model;

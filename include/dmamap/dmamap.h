@@ -10,4 +10,5 @@
 #include <dmamap/model.h>
 #include <dmamap/swiotlb.h>
 #include <dmamap/dmabounce.h>
+#include <dmamap/iommu.h>
 #endif

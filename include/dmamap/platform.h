@@ -47,6 +47,13 @@ struct dmamap_device_desc {
 	 */
 	phys_addr_t dmabounce_above;
 	unsigned long dmabounce_small, dmabounce_large;
+	/*
+	 * Behind an IOMMU (NULL: not): devices naming the same IOMMU and the
+	 * same non-zero group share one domain; group 0 gets a domain of its own.
+	 */
+	const char *iommu;
+	unsigned int iommu_group;
+	bool iommu_lazy; /* start in lazy (flush queue) mode */
 };
 
 /* How the simulated cache maintains lines (SPEC §4). */

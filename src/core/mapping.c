@@ -471,10 +471,21 @@ static int map_sg(struct device *dev, struct scatterlist *sg, int nents,
 	if (unlikely(bad_map_args(dev, sg, (size_t)(nents > 0), dir, func)))
 		return -EINVAL;
 	ops = dev->dma_ops;
-	if (ops && ops->map_sg)
+	if (ops && ops->map_sg) {
 		ret = ops->map_sg(dev, sg, nents, dir, attrs);
-	else
+		if (ret > 0) {
+			struct scatterlist *s;
+			uint64_t bytes = 0;
+			int i;
+
+			for_each_sg(sg, s, nents, i)
+				bytes += s->length;
+			dmamap__stat_add(dev, ST_MAPS, (uint64_t)nents);
+			dmamap__stat_add(dev, ST_BYTES_MAPPED, bytes);
+		}
+	} else {
 		ret = generic_map_sg(dev, sg, nents, dir, attrs);
+	}
 	if (ret > 0) {
 		dmamap__stat_add(dev, ST_SG_MAPS, 1);
 		if (dmamap__dbg_on(dev))
@@ -502,10 +513,12 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 	if (dmamap__dbg_on(dev))
 		dbg_unmap_sg(dev, sg, nents, dir);
 	ops = dev->dma_ops;
-	if (ops && ops->unmap_sg)
+	if (ops && ops->unmap_sg) {
 		ops->unmap_sg(dev, sg, nents, dir, attrs);
-	else
+		dmamap__stat_add(dev, ST_UNMAPS, (uint64_t)nents);
+	} else {
 		generic_unmap_sg(dev, sg, nents, dir, attrs);
+	}
 }
 
 int dma_map_sg(struct device *dev, struct scatterlist *sg, int nents,

@@ -307,11 +307,18 @@ static void bounce(struct dmamap_iotlb *t, phys_addr_t tlb, size_t size,
 	slot = cpu_at(t->p, tlb);
 	if (!orig || !slot)
 		return;
+	/* On a board, the CPU's copy dirties the lines it writes, same bytes or not. */
 	if (dir == DMA_TO_DEVICE) {
-		memcpy(slot, orig, size);
+		if (t->p->kind == PLAT_SIM)
+			dmamap__sim_cpu_write(t->p, tlb, orig, size);
+		else
+			memcpy(slot, orig, size);
 		COUNT(t, to_dev, size);
 	} else {
-		memcpy(orig, slot, size);
+		if (t->p->kind == PLAT_SIM)
+			dmamap__sim_cpu_write(t->p, t->slots[head].orig + off, slot, size);
+		else
+			memcpy(orig, slot, size);
 		COUNT(t, from_dev, size);
 	}
 }

@@ -50,6 +50,8 @@ phys_addr_t dmamap_dma_to_phys(const struct device *dev, dma_addr_t dma)
 phys_addr_t dmamap__dev_dma_to_phys(const struct device *dev, dma_addr_t dma,
 				    u64 len)
 {
+	if (dev->domain)
+		return dmamap__iommu_walk(dev, dma);
 	if (unlikely(dev->pool)) {
 		phys_addr_t phys = dmamap__pool_dma_to_phys(dev, dma, len);
 
@@ -78,8 +80,8 @@ bool dmamap_dma_capable(const struct device *dev, dma_addr_t dma, size_t size,
 	return end <= limit;
 }
 
-static int fault(struct device *dev, dma_addr_t addr, size_t len, bool write,
-		 const char *reason)
+int dmamap__device_fault(struct device *dev, dma_addr_t addr, size_t len,
+			 bool write, const char *reason)
 {
 	dmamap__stat_add(dev, ST_FAULTS, 1);
 	pthread_mutex_lock(&dev->fault_lock);
@@ -107,18 +109,29 @@ static int access(struct device *dev, dma_addr_t addr, void *buf, size_t len,
 	if (!dev || !buf || !len)
 		return -EINVAL;
 	if (!__atomic_load_n(&dev->bus_master, __ATOMIC_RELAXED))
-		return fault(dev, addr, len, write, "bus master disabled");
+		return dmamap__device_fault(dev, addr, len, write, "bus master disabled");
 	limit = *dev->dma_mask;
 	if (addr + len - 1 < addr || addr + len - 1 > limit)
-		return fault(dev, addr, len, write, "beyond the device's address mask");
+		return dmamap__device_fault(dev, addr, len, write, "beyond the device's address mask");
+	if (dev->domain) {
+		phys_addr_t first;
+		int ret;
+
+		if (dmamap__dbg_on(dev))
+			dmamap__dbg_device_access(dev, addr, len, write);
+		ret = dmamap__iommu_access(dev, addr, buf, len, write, &first);
+		if (!ret)
+			dmamap__stat_add(dev, write ? ST_DEV_WRITTEN : ST_DEV_READ, len);
+		return ret;
+	}
 	phys = dmamap__dev_dma_to_phys(dev, addr, len);
 	if (phys == PHYS_NONE)
-		return fault(dev, addr, len, write, "outside the device's DMA window");
+		return dmamap__device_fault(dev, addr, len, write, "outside the device's DMA window");
 	if (dmamap__dbg_on(dev))
 		dmamap__dbg_device_access(dev, addr, len, write);
 	if (dev->plat->kind == PLAT_SIM) {
 		if (dmamap__sim_device_access(dev, phys, buf, len, write))
-			return fault(dev, addr, len, write, "no RAM at that address");
+			return dmamap__device_fault(dev, addr, len, write, "no RAM at that address");
 	} else if (write) {
 		memcpy((void *)(uintptr_t)phys, buf, len);
 	} else {

@@ -337,6 +337,15 @@ struct device *dmamap_device_create(struct dmamap_platform *p,
 	p->devices[p->nr_devices++] = dev;
 	pthread_mutex_unlock(&p->dev_lock);
 
+	if (d->iommu) {
+		ret = dmamap__iommu_attach(dev, d->iommu, d->iommu_group, d->iommu_lazy);
+		if (ret) {
+			dmamap_device_destroy(dev);
+			dmamap__set_error(err, ret, "device %s: cannot attach to IOMMU %s",
+					  d->name, d->iommu);
+			return NULL;
+		}
+	}
 	if (d->dmabounce_above) {
 		ret = dmamap__dmabounce_register_above(dev, d->dmabounce_small ?
 								d->dmabounce_small : 512,
@@ -390,6 +399,7 @@ void dmamap_device_destroy(struct device *dev)
 		dev->model->remove(dev, dev->model_priv);
 	dmamap__dbg_device_gone(dev);
 	dmamap__dmabounce_release(dev);
+	dmamap__iommu_detach(dev);
 	dmamap__iotlb_destroy(dev->restricted);
 	dmamap__pool_destroy(dev);
 	pthread_mutex_lock(&p->dev_lock);

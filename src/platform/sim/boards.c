@@ -58,6 +58,14 @@ static const struct dmamap_device_desc default_devices[] = {
 		.dmabounce_small = 512,
 		.dmabounce_large = 4096,
 	},
+	/* A non-coherent master behind an SMMU: it sees only what is mapped for it. */
+	{
+		.name = "dma-iommu",
+		.model = "memcpy",
+		.dma_mask = DMA_BIT_MASK(32),
+		.coherent = false,
+		.iommu = "smmu0",
+	},
 };
 
 /* RAM, zones and devices shared by the boards built on this SoC. */
@@ -67,7 +75,7 @@ static const struct dmamap_device_desc default_devices[] = {
 	.banks = { { 0x80000000ULL, 128 * MiB }, { 0x880000000ULL, 64 * MiB } }, \
 	.zone_dma_limit = 0x80000000ULL + 64 * MiB - 1,                      \
 	.highmem_start = 0x880000000ULL,                                     \
-	.nr_devices = 5,                                                     \
+	.nr_devices = 6,                                                     \
 	.devices = default_devices
 
 static const struct dmamap_board board_default = {

@@ -116,6 +116,7 @@ static void writeback(struct dmamap_platform *p, struct device *dev,
 		       count, true, b->line_writer[li], cause, false);
 	memcpy(mem, cpu, n);
 	memcpy(snap, cpu, n);
+	b->line_flags[li] &= (uint8_t)~LINE_WRITTEN;
 	__atomic_fetch_add(&p->cstats.lines_written_back, 1, __ATOMIC_RELAXED);
 }
 
@@ -123,6 +124,7 @@ static void refill(struct dmamap_platform *p, struct dmamap_bank *b, u64 off)
 {
 	memcpy(b->cpu + off, b->mem + off, p->line_size);
 	memcpy(b->snap + off, b->mem + off, p->line_size);
+	b->line_flags[off >> p->line_shift] &= (uint8_t)~LINE_WRITTEN;
 }
 
 static void do_line(struct range_ctx *c, struct dmamap_bank *b, u64 off,
@@ -133,7 +135,7 @@ static void do_line(struct range_ctx *c, struct dmamap_bank *b, u64 off,
 	uint8_t *cpu = b->cpu + off, *snap = b->snap + off;
 	size_t li = (size_t)(off >> p->line_shift);
 	phys_addr_t line = b->start + off;
-	bool dirty = memcmp(cpu, snap, n) != 0;
+	bool dirty = (b->line_flags[li] & LINE_WRITTEN) || memcmp(cpu, snap, n) != 0;
 	bool partial = line < c->start || line + n > c->end;
 
 	switch (op) {
@@ -184,10 +186,16 @@ static bool whole_clean_page(struct range_ctx *c, struct dmamap_bank *b, u64 off
 {
 	struct dmamap_platform *p = c->p;
 
+	const uint8_t *flags = b->line_flags + (off >> p->line_shift);
+	unsigned int lines = PAGE_SIZE >> p->line_shift;
+
 	if (op == LINE_REFILL_ABSENT || p->arch == DMAMAP_CACHE_ARMV5 ||
 	    c->start > b->start + off || c->end < b->start + off + PAGE_SIZE ||
 	    memcmp(b->cpu + off, b->snap + off, PAGE_SIZE) != 0)
 		return false;
+	for (unsigned int i = 0; i < lines; i++)
+		if (flags[i] & LINE_WRITTEN)
+			return false;
 	if (op != LINE_CLEAN) {
 		memcpy(b->cpu + off, b->mem + off, PAGE_SIZE);
 		memcpy(b->snap + off, b->mem + off, PAGE_SIZE);
@@ -349,7 +357,8 @@ void dmamap__sim_chaos_tick(struct dmamap_platform *p, phys_addr_t phys,
 		u64 off = line - b->start;
 		size_t li = (size_t)(off >> p->line_shift);
 
-		if (memcmp(b->cpu + off, b->snap + off, p->line_size) != 0) {
+		if ((b->line_flags[li] & LINE_WRITTEN) ||
+		    memcmp(b->cpu + off, b->snap + off, p->line_size) != 0) {
 			writeback(p, NULL, b, off, c.cause);
 			p->cstats.chaos_evictions++;
 		} else if (p->arch != DMAMAP_CACHE_ARMV5 &&
@@ -538,4 +547,28 @@ long dmamap__sim_cpu_dirty_offset(struct dmamap_platform *p, phys_addr_t phys,
 		at = page_end;
 	}
 	return -1;
+}
+
+void dmamap__sim_cpu_write(struct dmamap_platform *p, phys_addr_t dst,
+			   const void *src, size_t len)
+{
+	struct dmamap_bank *b = dmamap__bank_of_phys(p, dst, len);
+	const uint8_t *in = src;
+
+	if (!b)
+		return;
+	while (len) {
+		u64 off = dst - b->start;
+		size_t chunk = MIN(len, (size_t)(PAGE_SIZE - (off & (PAGE_SIZE - 1))));
+		pthread_mutex_t *lock = stripe_of(p, dst);
+
+		pthread_mutex_lock(lock);
+		memcpy(b->cpu + off, in, chunk);
+		for (u64 l = off >> p->line_shift; l <= (off + chunk - 1) >> p->line_shift; l++)
+			b->line_flags[l] |= LINE_WRITTEN;
+		pthread_mutex_unlock(lock);
+		dst += chunk;
+		in += chunk;
+		len -= chunk;
+	}
 }

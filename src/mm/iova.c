@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * IOVA space: a buddy allocator over IO page frames (naturally aligned
+ * ranges, as the kernel's size-aligned IOVAs), fronted by per-thread-shard
+ * magazines of freed ranges for the small orders, so map/unmap reach the
+ * shared allocator only when a magazine runs empty or full.
+ */
+#include <stdlib.h>
+#include "../internal.h"
+#include "buddy.h"
+#include "iova.h"
+
+#define CACHE_ORDERS 6
+#define MAG 64
+
+struct iova_shard {
+	int lock;
+	unsigned int n[CACHE_ORDERS];
+	u64 pfn[CACHE_ORDERS][MAG];
+	uint64_t allocs, hits, failures;
+} __attribute__((aligned(64)));
+
+struct dmamap_iova {
+	u64 base_pfn;
+	unsigned long npages;
+	struct dmamap_buddy *buddy;
+	struct iova_shard shards[DMAMAP_STAT_SHARDS];
+};
+
+struct dmamap_iova *dmamap__iova_create(u64 base, u64 end)
+{
+	struct dmamap_iova *v = calloc(1, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	v->base_pfn = base >> PAGE_SHIFT;
+	v->npages = (unsigned long)((end - base) >> PAGE_SHIFT);
+	v->buddy = dmamap__buddy_create(v->base_pfn, v->npages, 16);
+	if (!v->buddy) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+void dmamap__iova_destroy(struct dmamap_iova *v)
+{
+	if (!v)
+		return;
+	dmamap__buddy_destroy(v->buddy);
+	free(v);
+}
+
+u64 dmamap__iova_alloc(struct dmamap_iova *v, unsigned int order)
+{
+	struct iova_shard *s = &v->shards[dmamap__my_shard()];
+	long idx;
+
+	if (order < CACHE_ORDERS) {
+		u64 pfn = 0;
+
+		dmamap__spin_lock(&s->lock);
+		s->allocs++;
+		if (s->n[order]) {
+			pfn = s->pfn[order][--s->n[order]];
+			s->hits++;
+		}
+		dmamap__spin_unlock(&s->lock);
+		if (pfn)
+			return pfn << PAGE_SHIFT;
+	}
+	idx = dmamap__buddy_alloc(v->buddy, order);
+	if (idx < 0) {
+		dmamap__spin_lock(&s->lock);
+		s->failures++;
+		dmamap__spin_unlock(&s->lock);
+		return 0;
+	}
+	return (v->base_pfn + (u64)idx) << PAGE_SHIFT;
+}
+
+void dmamap__iova_free(struct dmamap_iova *v, u64 iova, unsigned int order)
+{
+	struct iova_shard *s = &v->shards[dmamap__my_shard()];
+	u64 pfn = iova >> PAGE_SHIFT;
+
+	if (order < CACHE_ORDERS) {
+		bool cached = false;
+
+		dmamap__spin_lock(&s->lock);
+		if (s->n[order] < MAG) {
+			s->pfn[order][s->n[order]++] = pfn;
+			cached = true;
+		}
+		dmamap__spin_unlock(&s->lock);
+		if (cached)
+			return;
+	}
+	dmamap__buddy_free(v->buddy, (unsigned long)(pfn - v->base_pfn), order);
+}
+
+void dmamap__iova_counts(struct dmamap_iova *v, uint64_t *allocs, uint64_t *hits,
+			 uint64_t *failures)
+{
+	*allocs = *hits = *failures = 0;
+	for (unsigned int i = 0; i < DMAMAP_STAT_SHARDS; i++) {
+		struct iova_shard *s = &v->shards[i];
+
+		dmamap__spin_lock(&s->lock);
+		*allocs += s->allocs;
+		*hits += s->hits;
+		*failures += s->failures;
+		dmamap__spin_unlock(&s->lock);
+	}
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DMAMAP_MM_IOVA_H
+#define DMAMAP_MM_IOVA_H
+
+#include "../internal.h"
+
+struct dmamap_iova;
+
+/* IOVA space [base, end), page aligned. */
+struct dmamap_iova *dmamap__iova_create(u64 base, u64 end);
+void dmamap__iova_destroy(struct dmamap_iova *v);
+/* A naturally aligned range of 2^order pages; 0 when the space is full. */
+u64 dmamap__iova_alloc(struct dmamap_iova *v, unsigned int order);
+void dmamap__iova_free(struct dmamap_iova *v, u64 iova, unsigned int order);
+void dmamap__iova_counts(struct dmamap_iova *v, uint64_t *allocs, uint64_t *hits,
+			 uint64_t *failures);
+
+#endif

@@ -1,0 +1,629 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * IOMMU-backed dma ops. Each device behind an IOMMU is attached to a domain
+ * (its own, or its group's): an IOVA space and the hardware's IO page table
+ * and IOTLB. A mapping takes a naturally aligned IOVA range, maps the pages
+ * with the permissions its direction allows, and, for a device that does
+ * not snoop, gets the same CPU cache maintenance as the direct path. Unmap
+ * invalidates the IOTLB at once (strict) or queues the range (lazy); a
+ * queued IOVA is not reused before its batch is invalidated.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../internal.h"
+#include "../mm/iova.h"
+#include "../platform/iommu_hw.h"
+
+#define IOVA_BASE (1ULL << 20)
+#define IOVA_END (1ULL << 32)
+#define FQ_SIZE 128
+
+struct fq_entry {
+	u64 iova;
+	unsigned int order;
+};
+
+struct flush_queue {
+	int lock;
+	unsigned int n;
+	struct fq_entry e[FQ_SIZE];
+} __attribute__((aligned(64)));
+
+struct dmamap_iommu_domain {
+	struct dmamap_iommu_domain *next;
+	char iommu[DMAMAP_NAME_MAX];
+	unsigned int group;
+	unsigned int refs;
+	struct dmamap_iopt pt;
+	struct dmamap_iova *iova;
+	bool lazy;
+	uint64_t map_calls, unmap_calls, queue_flushes;
+	dmamap_iommu_fault_fn fault_fn;
+	void *fault_ctx;
+	struct flush_queue fq[DMAMAP_STAT_SHARDS];
+};
+
+static unsigned int order_of(u64 npages)
+{
+	unsigned int order = 0;
+
+	while ((1ULL << order) < npages)
+		order++;
+	return order;
+}
+
+/* ---- domains ------------------------------------------------------------- */
+
+static struct dmamap_iommu_domain *domain_new(const char *iommu, unsigned int group)
+{
+	struct dmamap_iommu_domain *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	snprintf(d->iommu, sizeof(d->iommu), "%s", iommu);
+	d->group = group;
+	d->iova = dmamap__iova_create(IOVA_BASE, IOVA_END);
+	if (!d->iova || dmamap__iopt_init(&d->pt)) {
+		dmamap__iova_destroy(d->iova);
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+static void domain_free(struct dmamap_iommu_domain *d)
+{
+	dmamap__iopt_fini(&d->pt);
+	dmamap__iova_destroy(d->iova);
+	free(d);
+}
+
+/* Invalidate the whole IOTLB once for a queue's batch, then free its IOVAs. */
+static void fq_flush(struct dmamap_iommu_domain *d, struct flush_queue *q)
+{
+	struct fq_entry batch[FQ_SIZE];
+	unsigned int n;
+
+	dmamap__spin_lock(&q->lock);
+	n = q->n;
+	memcpy(batch, q->e, n * sizeof(batch[0]));
+	q->n = 0;
+	dmamap__spin_unlock(&q->lock);
+	if (!n)
+		return;
+	dmamap__iotlb_invalidate(&d->pt, 0, ~0ULL);
+	__atomic_fetch_add(&d->queue_flushes, 1, __ATOMIC_RELAXED);
+	for (unsigned int i = 0; i < n; i++)
+		dmamap__iova_free(d->iova, batch[i].iova, batch[i].order);
+}
+
+static void fq_flush_all(struct dmamap_iommu_domain *d)
+{
+	for (unsigned int i = 0; i < DMAMAP_STAT_SHARDS; i++)
+		fq_flush(d, &d->fq[i]);
+}
+
+static void release_iova(struct dmamap_iommu_domain *d, u64 iova, u64 npages)
+{
+	unsigned int order = order_of(npages);
+
+	if (!__atomic_load_n(&d->lazy, __ATOMIC_RELAXED)) {
+		dmamap__iotlb_invalidate(&d->pt, iova, npages);
+		dmamap__iova_free(d->iova, iova, order);
+		return;
+	}
+	for (;;) {
+		struct flush_queue *q = &d->fq[dmamap__my_shard()];
+		bool queued = false;
+
+		dmamap__spin_lock(&q->lock);
+		if (q->n < FQ_SIZE) {
+			q->e[q->n].iova = iova;
+			q->e[q->n].order = order;
+			q->n++;
+			queued = true;
+		}
+		dmamap__spin_unlock(&q->lock);
+		if (queued)
+			return;
+		fq_flush(d, q);
+	}
+}
+
+/* ---- mapping -------------------------------------------------------------- */
+
+static dma_addr_t iova_error(struct device *dev, const char *what, size_t size,
+			     unsigned long attrs)
+{
+	if (!(attrs & DMA_ATTR_NO_WARN))
+		dmamap__report(dev->plat, dev, DMAMAP_DBG_ALLOC_FAILED,
+			       "iommu: %s for %zu bytes", what, size);
+	dmamap__stat_add(dev, ST_ERR0 + DMAMAP_ERRK_NOMEM, 1);
+	return DMA_MAPPING_ERROR;
+}
+
+/* Map @npages from @phys_page at a fresh IOVA; returns the IOVA or 0. */
+static u64 map_range(struct device *dev, phys_addr_t phys_page, u64 npages,
+		     enum dma_data_direction dir, size_t size, unsigned long attrs)
+{
+	struct dmamap_iommu_domain *d = dev->domain;
+	unsigned int order = order_of(npages);
+	u64 iova = dmamap__iova_alloc(d->iova, order);
+
+	if (!iova) {
+		iova_error(dev, "IOVA space exhausted", size, attrs);
+		return 0;
+	}
+	if (iova + (npages << PAGE_SHIFT) - 1 > *dev->dma_mask ||
+	    dmamap__iopt_map(&d->pt, iova, phys_page, npages, dir != DMA_FROM_DEVICE,
+			     dir != DMA_TO_DEVICE)) {
+		dmamap__iova_free(d->iova, iova, order);
+		iova_error(dev, "cannot map IOVA range", size, attrs);
+		return 0;
+	}
+	__atomic_fetch_add(&d->map_calls, 1, __ATOMIC_RELAXED);
+	dmamap__stat_add(dev, ST_IOMMU_PAGES, npages);
+	return iova;
+}
+
+static u64 pages_spanned(phys_addr_t addr, size_t size)
+{
+	return ((addr & (PAGE_SIZE - 1)) + size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+}
+
+/* CPU cache maintenance, page by page: the pages behind an IOVA range need not be contiguous. */
+static void sync_iova(struct device *dev, dma_addr_t dma, size_t size,
+		      enum dma_data_direction dir, bool for_cpu)
+{
+	struct dmamap_iommu_domain *d = dev->domain;
+
+	if (dev->coherent || dev->plat->kind != PLAT_SIM)
+		return;
+	while (size) {
+		size_t chunk = MIN(size, (size_t)(PAGE_SIZE - (dma & (PAGE_SIZE - 1))));
+		phys_addr_t phys = dmamap__iopt_walk(&d->pt, dma);
+
+		if (phys != PHYS_NONE) {
+			if (for_cpu)
+				dmamap__sim_sync_for_cpu(dev, phys, chunk, dir);
+			else
+				dmamap__sim_sync_for_device(dev, phys, chunk, dir);
+		}
+		dma += chunk;
+		size -= chunk;
+	}
+}
+
+static dma_addr_t iommu_map_phys(struct device *dev, phys_addr_t phys, size_t size,
+				 enum dma_data_direction dir, unsigned long attrs,
+				 bool ram)
+{
+	u64 iova = map_range(dev, phys & PAGE_MASK, pages_spanned(phys, size), dir,
+			     size, attrs);
+	dma_addr_t dma;
+
+	if (!iova)
+		return DMA_MAPPING_ERROR;
+	dma = iova + (phys & (PAGE_SIZE - 1));
+	if (ram && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
+		sync_iova(dev, dma, size, dir, false);
+	return dma;
+}
+
+static dma_addr_t iommu_map_page(struct device *dev, struct page *page,
+				 unsigned long offset, size_t size,
+				 enum dma_data_direction dir, unsigned long attrs)
+{
+	phys_addr_t phys = dmamap__linear_to_phys(dev->plat, page);
+
+	if (phys == PHYS_NONE)
+		return DMA_MAPPING_ERROR;
+	return iommu_map_phys(dev, phys + offset, size, dir, attrs, true);
+}
+
+static void iommu_unmap_range(struct device *dev, dma_addr_t dma, size_t size,
+			      enum dma_data_direction dir, unsigned long attrs,
+			      bool ram)
+{
+	struct dmamap_iommu_domain *d = dev->domain;
+	u64 npages = pages_spanned(dma, size);
+
+	if (dmamap__iopt_walk(&d->pt, dma) == PHYS_NONE) {
+		dmamap__api_error(dev, "dma_unmap", DMAMAP_ERRK_BAD_HANDLE,
+				  DMAMAP_DBG_UNMAP_INVALID,
+				  "[IOVA=0x%llx] [size=%zu] is not mapped in the IOMMU",
+				  (unsigned long long)dma, size);
+		return;
+	}
+	if (ram && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
+		sync_iova(dev, dma, size, dir, true);
+	dmamap__iopt_unmap(&d->pt, dma & PAGE_MASK, npages);
+	__atomic_fetch_add(&d->unmap_calls, 1, __ATOMIC_RELAXED);
+	release_iova(d, dma & PAGE_MASK, npages);
+}
+
+static void iommu_unmap_page(struct device *dev, dma_addr_t dma, size_t size,
+			     enum dma_data_direction dir, unsigned long attrs)
+{
+	iommu_unmap_range(dev, dma, size, dir, attrs, true);
+}
+
+static dma_addr_t iommu_map_resource(struct device *dev, phys_addr_t phys,
+				     size_t size, enum dma_data_direction dir,
+				     unsigned long attrs)
+{
+	return iommu_map_phys(dev, phys, size, dir, attrs, false);
+}
+
+static void iommu_unmap_resource(struct device *dev, dma_addr_t dma, size_t size,
+				 enum dma_data_direction dir, unsigned long attrs)
+{
+	iommu_unmap_range(dev, dma, size, dir, attrs, false);
+}
+
+static void iommu_sync_for_cpu(struct device *dev, dma_addr_t dma, size_t size,
+			       enum dma_data_direction dir)
+{
+	sync_iova(dev, dma, size, dir, true);
+}
+
+static void iommu_sync_for_device(struct device *dev, dma_addr_t dma, size_t size,
+				  enum dma_data_direction dir)
+{
+	sync_iova(dev, dma, size, dir, false);
+}
+
+/*
+ * A whole list in one IOVA range: each entry takes the pages it spans, in
+ * order; entries that meet on a page boundary merge into one device
+ * segment while it stays within the device's max segment size.
+ */
+static int iommu_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
+			enum dma_data_direction dir, unsigned long attrs)
+{
+	struct dmamap_iommu_domain *d = dev->domain;
+	struct scatterlist *sg, *out = sgl;
+	u64 total = 0, iova, at;
+	int i, count = 0;
+	size_t seg_len = 0;
+
+	for_each_sg(sgl, sg, nents, i) {
+		phys_addr_t phys;
+
+		if (!sg || !sg->length || !sg_page(sg))
+			return -EINVAL;
+		phys = dmamap__linear_to_phys(dev->plat, sg_page(sg));
+		if (phys == PHYS_NONE)
+			return -EINVAL;
+		total += pages_spanned(phys + sg->offset, sg->length);
+	}
+	iova = dmamap__iova_alloc(d->iova, order_of(total));
+	if (!iova) {
+		iova_error(dev, "IOVA space exhausted", (size_t)total << PAGE_SHIFT, attrs);
+		return -ENOMEM;
+	}
+	at = iova;
+	for_each_sg(sgl, sg, nents, i) {
+		phys_addr_t phys = dmamap__linear_to_phys(dev->plat, sg_page(sg)) + sg->offset;
+		u64 n = pages_spanned(phys, sg->length);
+		dma_addr_t dma = at + (phys & (PAGE_SIZE - 1));
+
+		if (dmamap__iopt_map(&d->pt, at, phys & PAGE_MASK, n, dir != DMA_FROM_DEVICE,
+				     dir != DMA_TO_DEVICE)) {
+			dmamap__iopt_unmap(&d->pt, iova, at - iova);
+			dmamap__iova_free(d->iova, iova, order_of(total));
+			return -ENOMEM;
+		}
+		if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
+			sync_iova(dev, dma, sg->length, dir, false);
+		if (count && sg_dma_address(out) + seg_len == dma &&
+		    seg_len + sg->length <= dev->max_segment_size) {
+			seg_len += sg->length;
+		} else {
+			if (count)
+				out = sg_next(out);
+			count++;
+			sg_dma_address(out) = dma;
+			seg_len = sg->length;
+		}
+		sg_dma_len(out) = (unsigned int)seg_len;
+		at += n << PAGE_SHIFT;
+	}
+	__atomic_fetch_add(&d->map_calls, 1, __ATOMIC_RELAXED);
+	dmamap__stat_add(dev, ST_IOMMU_PAGES, total);
+	return count;
+}
+
+static void iommu_unmap_sg(struct device *dev, struct scatterlist *sgl, int nents,
+			   enum dma_data_direction dir, unsigned long attrs)
+{
+	struct dmamap_iommu_domain *d = dev->domain;
+	dma_addr_t iova = sg_dma_address(sgl) & PAGE_MASK;
+	struct scatterlist *sg;
+	u64 total = 0;
+	int i;
+
+	/* Walk the list as map_sg laid it out, syncing exactly each entry's bytes. */
+	for_each_sg(sgl, sg, nents, i) {
+		phys_addr_t phys;
+
+		if (!sg)
+			break;
+		phys = dmamap__linear_to_phys(dev->plat, sg_page(sg)) + sg->offset;
+		if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
+			sync_iova(dev, iova + (total << PAGE_SHIFT) + (phys & (PAGE_SIZE - 1)),
+				  sg->length, dir, true);
+		total += pages_spanned(phys, sg->length);
+	}
+	dmamap__iopt_unmap(&d->pt, iova, total);
+	__atomic_fetch_add(&d->unmap_calls, 1, __ATOMIC_RELAXED);
+	release_iova(d, iova, total);
+}
+
+/* Coherent memory: contiguous pages from the direct allocator, mapped at an IOVA. */
+static void *iommu_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle,
+			 gfp_t gfp, unsigned long attrs)
+{
+	dma_addr_t phys;
+	void *cpu = dmamap__direct_alloc(dev, size, &phys, gfp, attrs);
+	u64 iova;
+
+	if (!cpu)
+		return NULL;
+	iova = map_range(dev, phys, PAGE_ALIGN(size) >> PAGE_SHIFT, DMA_BIDIRECTIONAL,
+			 size, attrs);
+	if (!iova) {
+		dmamap__direct_free(dev, size, cpu, phys, attrs);
+		return NULL;
+	}
+	*dma_handle = iova;
+	return cpu;
+}
+
+static void iommu_free(struct device *dev, size_t size, void *cpu,
+		       dma_addr_t dma, unsigned long attrs)
+{
+	struct dmamap_iommu_domain *d = dev->domain;
+	phys_addr_t phys = dmamap__iopt_walk(&d->pt, dma);
+	u64 npages = PAGE_ALIGN(size) >> PAGE_SHIFT;
+
+	if (phys == PHYS_NONE) {
+		dmamap__api_error(dev, "dma_free_attrs", DMAMAP_ERRK_BAD_HANDLE,
+				  DMAMAP_DBG_FREE_INVALID,
+				  "[IOVA=0x%llx] is not mapped in the IOMMU",
+				  (unsigned long long)dma);
+		return;
+	}
+	dmamap__iopt_unmap(&d->pt, dma, npages);
+	dmamap__iotlb_invalidate(&d->pt, dma, npages);
+	dmamap__iova_free(d->iova, dma, order_of(npages));
+	dmamap__direct_free(dev, size, cpu, phys, attrs);
+}
+
+static void *iommu_alloc_noncoherent(struct device *dev, size_t size,
+				     dma_addr_t *dma_handle,
+				     enum dma_data_direction dir, gfp_t gfp)
+{
+	dma_addr_t phys;
+	void *cpu = dmamap__direct_alloc_noncoherent(dev, size, &phys, dir, gfp);
+	u64 iova;
+
+	if (!cpu)
+		return NULL;
+	iova = map_range(dev, phys, PAGE_ALIGN(size) >> PAGE_SHIFT, dir, size, 0);
+	if (!iova) {
+		dmamap__direct_free_noncoherent(dev, size, cpu, phys, dir);
+		return NULL;
+	}
+	*dma_handle = iova;
+	return cpu;
+}
+
+static void iommu_free_noncoherent(struct device *dev, size_t size, void *cpu,
+				   dma_addr_t dma, enum dma_data_direction dir)
+{
+	struct dmamap_iommu_domain *d = dev->domain;
+	phys_addr_t phys = dmamap__iopt_walk(&d->pt, dma);
+	u64 npages = PAGE_ALIGN(size) >> PAGE_SHIFT;
+
+	if (phys == PHYS_NONE) {
+		dmamap__api_error(dev, "dma_free_noncoherent", DMAMAP_ERRK_BAD_HANDLE,
+				  DMAMAP_DBG_FREE_INVALID,
+				  "[IOVA=0x%llx] is not mapped in the IOMMU",
+				  (unsigned long long)dma);
+		return;
+	}
+	dmamap__iopt_unmap(&d->pt, dma, npages);
+	dmamap__iotlb_invalidate(&d->pt, dma, npages);
+	dmamap__iova_free(d->iova, dma, order_of(npages));
+	dmamap__direct_free_noncoherent(dev, size, cpu, phys, dir);
+}
+
+static const struct dma_map_ops iommu_ops = {
+	.name = "iommu",
+	.alloc = iommu_alloc,
+	.free = iommu_free,
+	.mmap = dmamap__direct_mmap,
+	.get_sgtable = dmamap__direct_get_sgtable,
+	.alloc_noncoherent = iommu_alloc_noncoherent,
+	.free_noncoherent = iommu_free_noncoherent,
+	.map_page = iommu_map_page,
+	.unmap_page = iommu_unmap_page,
+	.map_sg = iommu_map_sg,
+	.unmap_sg = iommu_unmap_sg,
+	.map_resource = iommu_map_resource,
+	.unmap_resource = iommu_unmap_resource,
+	.sync_single_for_cpu = iommu_sync_for_cpu,
+	.sync_single_for_device = iommu_sync_for_device,
+};
+
+/* ---- attach, the device side, the public calls ------------------------------- */
+
+int dmamap__iommu_attach(struct device *dev, const char *iommu, unsigned int group,
+			 bool lazy)
+{
+	struct dmamap_platform *p = dev->plat;
+	struct dmamap_iommu_domain *d = NULL;
+
+	pthread_mutex_lock(&p->dev_lock);
+	if (group) {
+		for (d = p->domains; d; d = d->next)
+			if (d->group == group && !strcmp(d->iommu, iommu))
+				break;
+	}
+	if (!d) {
+		d = domain_new(iommu, group);
+		if (!d) {
+			pthread_mutex_unlock(&p->dev_lock);
+			return -ENOMEM;
+		}
+		d->lazy = lazy;
+		d->next = p->domains;
+		p->domains = d;
+	}
+	d->refs++;
+	pthread_mutex_unlock(&p->dev_lock);
+	dev->domain = d;
+	set_dma_ops(dev, &iommu_ops);
+	return 0;
+}
+
+void dmamap__iommu_detach(struct device *dev)
+{
+	struct dmamap_platform *p = dev->plat;
+	struct dmamap_iommu_domain *d = dev->domain, **pp;
+	bool last;
+
+	if (!d)
+		return;
+	dev->domain = NULL;
+	pthread_mutex_lock(&p->dev_lock);
+	last = --d->refs == 0;
+	if (last)
+		for (pp = &p->domains; *pp; pp = &(*pp)->next)
+			if (*pp == d) {
+				*pp = d->next;
+				break;
+			}
+	pthread_mutex_unlock(&p->dev_lock);
+	if (last)
+		domain_free(d);
+}
+
+int dmamap__iommu_access(struct device *dev, dma_addr_t iova, uint8_t *buf,
+			 size_t len, bool write, phys_addr_t *first_phys)
+{
+	struct dmamap_iommu_domain *d = dev->domain;
+	const char *why = NULL;
+
+	/* Translate every page first: a faulting access moves nothing. */
+	for (dma_addr_t at = iova & PAGE_MASK; at < iova + len; at += PAGE_SIZE) {
+		if (dmamap__iommu_translate(&d->pt, at, write, &why) == PHYS_NONE) {
+			if (d->fault_fn)
+				d->fault_fn(d->fault_ctx, dev, at < iova ? iova : at, write, why);
+			return dmamap__device_fault(dev, iova, len, write, why);
+		}
+	}
+	*first_phys = PHYS_NONE;
+	while (len) {
+		size_t chunk = MIN(len, (size_t)(PAGE_SIZE - (iova & (PAGE_SIZE - 1))));
+		phys_addr_t phys = dmamap__iommu_translate(&d->pt, iova, write, &why);
+
+		if (*first_phys == PHYS_NONE)
+			*first_phys = phys;
+		if (dev->plat->kind == PLAT_SIM) {
+			if (dmamap__sim_device_access(dev, phys, buf, chunk, write))
+				return dmamap__device_fault(dev, iova, chunk, write,
+							    "no RAM behind the IOMMU mapping");
+		} else if (write) {
+			memcpy((void *)(uintptr_t)phys, buf, chunk);
+		} else {
+			memcpy(buf, (const void *)(uintptr_t)phys, chunk);
+		}
+		iova += chunk;
+		buf += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+phys_addr_t dmamap__iommu_walk(const struct device *dev, dma_addr_t iova)
+{
+	return dmamap__iopt_walk(&dev->domain->pt, iova);
+}
+
+int dmamap_iommu_stats(struct device *dev, struct dmamap_iommu_stats *s)
+{
+	struct dmamap_iommu_domain *d;
+	unsigned long queued = 0;
+
+	if (!dev || !s)
+		return -EINVAL;
+	if (!(d = dev->domain))
+		return -ENODEV;
+	memset(s, 0, sizeof(*s));
+	for (unsigned int i = 0; i < DMAMAP_STAT_SHARDS; i++) {
+		dmamap__spin_lock(&d->fq[i].lock);
+		queued += d->fq[i].n;
+		dmamap__spin_unlock(&d->fq[i].lock);
+	}
+	dmamap__spin_lock(&d->pt.lock);
+	s->pages_mapped = d->pt.mapped;
+	dmamap__spin_unlock(&d->pt.lock);
+	dmamap__spin_lock(&d->pt.tlb_lock);
+	s->iotlb_hits = d->pt.hits;
+	s->iotlb_misses = d->pt.misses;
+	s->iotlb_invalidations = d->pt.invalidations;
+	dmamap__spin_unlock(&d->pt.tlb_lock);
+	s->translation_faults = __atomic_load_n(&d->pt.translation_faults, __ATOMIC_RELAXED);
+	s->permission_faults = __atomic_load_n(&d->pt.permission_faults, __ATOMIC_RELAXED);
+	s->map_calls = __atomic_load_n(&d->map_calls, __ATOMIC_RELAXED);
+	s->unmap_calls = __atomic_load_n(&d->unmap_calls, __ATOMIC_RELAXED);
+	s->queue_flushes = __atomic_load_n(&d->queue_flushes, __ATOMIC_RELAXED);
+	s->queued = queued;
+	dmamap__iova_counts(d->iova, &s->iova_allocs, &s->iova_cache_hits,
+			    &s->iova_failures);
+	return 0;
+}
+
+int dmamap_iommu_set_flush(struct device *dev, enum dmamap_iommu_flush mode)
+{
+	if (!dev || (mode != DMAMAP_IOMMU_STRICT && mode != DMAMAP_IOMMU_LAZY))
+		return -EINVAL;
+	if (!dev->domain)
+		return -ENODEV;
+	if (mode == DMAMAP_IOMMU_STRICT)
+		fq_flush_all(dev->domain);
+	__atomic_store_n(&dev->domain->lazy, mode == DMAMAP_IOMMU_LAZY, __ATOMIC_RELAXED);
+	return 0;
+}
+
+int dmamap_iommu_flush(struct device *dev)
+{
+	if (!dev)
+		return -EINVAL;
+	if (!dev->domain)
+		return -ENODEV;
+	fq_flush_all(dev->domain);
+	return 0;
+}
+
+int dmamap_iommu_set_fault_handler(struct device *dev, dmamap_iommu_fault_fn fn,
+				   void *ctx)
+{
+	if (!dev)
+		return -EINVAL;
+	if (!dev->domain)
+		return -ENODEV;
+	dev->domain->fault_ctx = ctx;
+	dev->domain->fault_fn = fn;
+	return 0;
+}
+
+phys_addr_t dmamap_iommu_iova_to_phys(struct device *dev, dma_addr_t iova)
+{
+	if (!dev || !dev->domain)
+		return PHYS_NONE;
+	return dmamap__iopt_walk(&dev->domain->pt, iova);
+}
