@@ -164,6 +164,9 @@ struct dmamap_platform {
 	bool bounce_small_kmalloc; /* dma_kmalloc_needs_bounce() */
 
 	struct dmamap_iommu_domain *domains; /* under dev_lock */
+	struct dmamap_cma *cma;
+	phys_addr_t cma_start;
+	u64 cma_bytes;
 	unsigned long reports[DMAMAP_DBG_KIND_COUNT];
 	uint64_t rl_window;
 	unsigned int rl_count;
@@ -411,6 +414,15 @@ void dmamap__direct_free_noncoherent(struct device *dev, size_t size,
 				     enum dma_data_direction dir);
 int dmamap__direct_supported(struct device *dev, u64 mask);
 u64 dmamap__direct_required_mask(struct device *dev);
+
+/* ---- CMA (mm/cma.c) ------------------------------------------------------------ */
+struct dmamap_cma;
+struct dmamap_cma *dmamap__cma_create(phys_addr_t start, u64 size);
+void dmamap__cma_destroy(struct dmamap_cma *c);
+bool dmamap__cma_contains(const struct dmamap_cma *c, phys_addr_t phys);
+phys_addr_t dmamap__cma_alloc(struct dmamap_cma *c, unsigned long count);
+int dmamap__cma_release(struct dmamap_cma *c, phys_addr_t phys, unsigned long count);
+bool dmamap__cma_is_run(struct dmamap_cma *c, phys_addr_t phys, unsigned long count);
 
 /* ---- iommu (ops/iommu.c) ------------------------------------------------------ */
 struct dmamap_iommu_domain;

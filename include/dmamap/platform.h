@@ -96,6 +96,12 @@ struct dmamap_board {
 	u64 swiotlb_size;
 	/* Bounce sub-cache-line kmalloc buffers for non-coherent devices (arm64 option). */
 	bool bounce_unaligned_kmalloc;
+	/*
+	 * The default CMA area (0: none), carved from the top of the lowest
+	 * bank: coherent allocations larger than a page and
+	 * DMA_ATTR_FORCE_CONTIGUOUS ones come from it.
+	 */
+	u64 cma_size;
 	unsigned int nr_devices;
 	const struct dmamap_device_desc *devices;
 };
@@ -290,6 +296,26 @@ struct dmamap_fault {
  */
 DMAMAP_API int dmamap_device_last_fault(struct device *dev,
 					struct dmamap_fault *f);
+
+/* The CMA area's use: pages, high-water mark and fragmentation. */
+struct dmamap_cma_stats {
+	phys_addr_t start;
+	uint64_t total_pages;
+	uint64_t used_pages;
+	uint64_t high_water;
+	uint64_t largest_free_run; /* pages: the largest allocation that can succeed */
+	uint64_t allocs;
+	uint64_t failures;
+};
+
+/**
+ * dmamap_cma_stats() - the platform's CMA area counters
+ * @p: platform
+ * @s: receives them
+ *
+ * Return: 0; -EINVAL for NULL; -ENODEV if the board has no CMA area.
+ */
+DMAMAP_API int dmamap_cma_stats(struct dmamap_platform *p, struct dmamap_cma_stats *s);
 
 /* ---- logging, strict mode, fault injection ---------------------------- */
 

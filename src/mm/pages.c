@@ -69,9 +69,11 @@ int dmamap__mm_init(struct dmamap_platform *p)
 		struct dmamap_bank *b = &p->banks[i];
 		phys_addr_t s = b->start, e = b->start + b->size;
 
-		/* The bounce pool is carved off before the page allocator sees RAM. */
+		/* The bounce pool and CMA are carved off before the page allocator sees RAM. */
 		if (p->swiotlb_bytes && s == p->swiotlb_start)
 			s += p->swiotlb_bytes;
+		if (p->cma_bytes && e == p->cma_start + p->cma_bytes)
+			e = p->cma_start;
 		phys_addr_t dma_end = p->zone_dma_limit ? p->zone_dma_limit + 1 : 0;
 		int ret;
 

@@ -83,12 +83,24 @@ void *dmamap__direct_alloc(struct device *dev, size_t size,
 	enum dmamap_view view;
 	phys_addr_t phys;
 
-	(void)gfp;
 	size = PAGE_ALIGN(size);
 	/* A device restricted to its pool gets its coherent memory there too. */
 	if (dev->restricted)
 		return dmamap__swiotlb_alloc(dev, size, dma_handle);
-	phys = alloc_reachable(dev, size, dev->coherent_dma_mask);
+	phys = PHYS_NONE;
+	/* Large blocking allocations, and contiguous-by-request ones, come from CMA. */
+	if (p->cma && ((attrs & DMA_ATTR_FORCE_CONTIGUOUS) ||
+		       (size > PAGE_SIZE && (gfp & __GFP_DIRECT_RECLAIM)))) {
+		if (dmamap__fault(p, DMAMAP_FAULT_ALLOC))
+			return NULL;
+		phys = dmamap__cma_alloc(p->cma, size >> PAGE_SHIFT);
+		if (phys != PHYS_NONE && !reachable(dev, phys, size, dev->coherent_dma_mask)) {
+			dmamap__cma_release(p->cma, phys, size >> PAGE_SHIFT);
+			phys = PHYS_NONE;
+		}
+	}
+	if (phys == PHYS_NONE)
+		phys = alloc_reachable(dev, size, dev->coherent_dma_mask);
 	if (phys == PHYS_NONE)
 		return NULL;
 	*dma_handle = dmamap_phys_to_dma(dev, phys);
@@ -135,6 +147,20 @@ void dmamap__direct_free(struct device *dev, size_t size, void *cpu_addr,
 				  DMAMAP_DBG_FREE_INVALID,
 				  "frees DMA memory with a different CPU address or handle [cpu=%p] [device address=0x%llx]",
 				  cpu_addr, (unsigned long long)dma_handle);
+		return;
+	}
+	if (dmamap__cma_contains(p->cma, phys)) {
+		/* The size is checked before the views are touched. */
+		if (dmamap__cma_is_run(p->cma, phys, size >> PAGE_SHIFT)) {
+			if (p->kind == PLAT_SIM)
+				dmamap__sim_reset_range(p, phys, size, false);
+			dmamap__cma_release(p->cma, phys, size >> PAGE_SHIFT);
+		} else {
+			dmamap__api_error(dev, "dma_free_attrs", DMAMAP_ERRK_BAD_HANDLE,
+					  DMAMAP_DBG_FREE_INVALID,
+					  "frees CMA memory with a different size [device address=0x%llx] [size=%zu]",
+					  (unsigned long long)dma_handle, size);
+		}
 		return;
 	}
 	/* Check the size before touching anything: a wrong one must change nothing. */

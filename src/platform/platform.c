@@ -112,6 +112,33 @@ static int swiotlb_setup(struct dmamap_platform *p, u64 want,
 	return 0;
 }
 
+/* The CMA area at the top of the lowest bank, above everything swiotlb took. */
+static int cma_setup(struct dmamap_platform *p, u64 size, struct dmamap_error *err)
+{
+	struct dmamap_bank *low = NULL;
+
+	if (!size)
+		return 0;
+	for (unsigned int i = 0; i < p->nr_banks; i++)
+		if (!low || p->banks[i].start < low->start)
+			low = &p->banks[i];
+	size = PAGE_ALIGN(size);
+	if (size + (p->swiotlb_start == low->start ? p->swiotlb_bytes : 0) >= low->size) {
+		dmamap__set_error(err, -EINVAL,
+				  "board %s: CMA area of 0x%llx bytes does not fit the lowest RAM bank",
+				  p->name, (unsigned long long)size);
+		return -EINVAL;
+	}
+	p->cma_start = low->start + low->size - size;
+	p->cma = dmamap__cma_create(p->cma_start, size);
+	if (!p->cma) {
+		dmamap__set_error(err, -ENOMEM, "board %s: cannot set up CMA", p->name);
+		return -ENOMEM;
+	}
+	p->cma_bytes = size;
+	return 0;
+}
+
 struct dmamap_platform *dmamap_platform_create(const struct dmamap_board *board,
 					       struct dmamap_error *err)
 {
@@ -140,6 +167,8 @@ struct dmamap_platform *dmamap_platform_create(const struct dmamap_board *board,
 	ret = dmamap__sim_ram_init(p, board, err);
 	if (!ret)
 		ret = swiotlb_setup(p, board->swiotlb_size, err);
+	if (!ret)
+		ret = cma_setup(p, board->cma_size, err);
 	if (!ret) {
 		ret = dmamap__mm_init(p);
 		if (ret)
@@ -207,6 +236,7 @@ void dmamap_platform_destroy(struct dmamap_platform *p)
 	free(p->devices);
 	dmamap__dbg_platform_gone(p);
 	dmamap__iotlb_destroy(p->swiotlb);
+	dmamap__cma_destroy(p->cma);
 	dmamap__linear_unregister(p);
 	dmamap__mm_fini(p);
 	dmamap__sim_ram_fini(p); /* the host arena is a bank with one view */

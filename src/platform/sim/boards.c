@@ -75,6 +75,7 @@ static const struct dmamap_device_desc default_devices[] = {
 	.banks = { { 0x80000000ULL, 128 * MiB }, { 0x880000000ULL, 64 * MiB } }, \
 	.zone_dma_limit = 0x80000000ULL + 64 * MiB - 1,                      \
 	.highmem_start = 0x880000000ULL,                                     \
+	.cma_size = 16 * MiB,                                                \
 	.nr_devices = 6,                                                     \
 	.devices = default_devices
 
