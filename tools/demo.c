@@ -160,6 +160,21 @@ static void print_text(struct device *dev, const struct result *r,
 			       (unsigned long long)db.bytes_from_device,
 			       (unsigned long long)db.failures);
 	}
+	{
+		struct dmamap_iommu_stats io;
+
+		if (!dmamap_iommu_stats(dev, &io))
+			printf("  iommu:    %llu pages mapped now, %llu map / %llu unmap calls, IOTLB %llu hits %llu misses %llu invalidations, %llu queue flushes, %llu translation + %llu permission faults\n",
+			       (unsigned long long)io.pages_mapped,
+			       (unsigned long long)io.map_calls,
+			       (unsigned long long)io.unmap_calls,
+			       (unsigned long long)io.iotlb_hits,
+			       (unsigned long long)io.iotlb_misses,
+			       (unsigned long long)io.iotlb_invalidations,
+			       (unsigned long long)io.queue_flushes,
+			       (unsigned long long)io.translation_faults,
+			       (unsigned long long)io.permission_faults);
+	}
 	printf("  faults:   %llu   checker reports: %u   errors: %llu\n",
 	       (unsigned long long)s->faults, r->log.count,
 	       (unsigned long long)s->errors);
@@ -325,6 +340,18 @@ int cli_demo(int argc, char **argv)
 			       (unsigned long long)sw.bytes_to_device,
 			       (unsigned long long)sw.bytes_from_device,
 			       (unsigned long long)sw.failures);
+		{
+			struct dmamap_cma_stats cs;
+
+			if (!dmamap_cma_stats(p, &cs))
+				printf("cma: %llu pages at 0x%llx, %llu used now, high-water %llu, %llu allocations, largest free run %llu pages\n",
+				       (unsigned long long)cs.total_pages,
+				       (unsigned long long)cs.start,
+				       (unsigned long long)cs.used_pages,
+				       (unsigned long long)cs.high_water,
+				       (unsigned long long)cs.allocs,
+				       (unsigned long long)cs.largest_free_run);
+		}
 		if (!bug)
 			printf("\n%s\n", bad ? "FAILED: some bytes were wrong" :
 					      "all bytes verified on every device");

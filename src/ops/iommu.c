@@ -396,6 +396,7 @@ static void iommu_free(struct device *dev, size_t size, void *cpu,
 		return;
 	}
 	dmamap__iopt_unmap(&d->pt, dma, npages);
+	__atomic_fetch_add(&d->unmap_calls, 1, __ATOMIC_RELAXED);
 	dmamap__iotlb_invalidate(&d->pt, dma, npages);
 	dmamap__iova_free(d->iova, dma, order_of(npages));
 	dmamap__direct_free(dev, size, cpu, phys, attrs);
@@ -435,6 +436,7 @@ static void iommu_free_noncoherent(struct device *dev, size_t size, void *cpu,
 		return;
 	}
 	dmamap__iopt_unmap(&d->pt, dma, npages);
+	__atomic_fetch_add(&d->unmap_calls, 1, __ATOMIC_RELAXED);
 	dmamap__iotlb_invalidate(&d->pt, dma, npages);
 	dmamap__iova_free(d->iova, dma, order_of(npages));
 	dmamap__direct_free_noncoherent(dev, size, cpu, phys, dir);

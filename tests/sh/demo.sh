@@ -8,7 +8,8 @@ trap 'rm -f "$out"' EXIT
 
 "$cli" demo >"$out"
 grep -q "all bytes verified on every device" "$out"
-[ "$(grep -c '\[OK\]' "$out")" -eq 5 ]
+[ "$(grep -c '\[OK\]' "$out")" -eq 6 ]
+grep -A4 '^dma-iommu' "$out" | grep -q 'iommu:' 
 grep -A2 '^dma-24' "$out" | grep -q 'KiB bounced'
 grep -A2 '^ixp-pci' "$out" | grep -q 'dmabounce'
 
@@ -23,7 +24,7 @@ expect() {
 }
 for bug in missing-sync wrong-direction cpu-write-while-mapped shared-cacheline; do
 	"$cli" demo --bug "$bug" >"$out"
-	for dev in dma-coh dma-nc dma-32 dma-24 ixp-pci; do
+	for dev in dma-coh dma-nc dma-32 dma-24 ixp-pci dma-iommu; do
 		want=$(expect "$bug" "$dev")
 		awk -v d="$dev" '$1 == d { on = 1; next } /^[a-z]/ { on = 0 } on && /data:/ { print }' \
 			"$out" | grep -q "$want" || { echo "bug $bug on $dev: want $want"; cat "$out"; exit 1; }
