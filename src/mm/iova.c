@@ -11,7 +11,8 @@
 #include "iova.h"
 
 #define CACHE_ORDERS 6
-#define MAG 64
+#define MAG 256
+#define REFILL 7
 
 struct iova_shard {
 	int lock;
@@ -70,6 +71,21 @@ u64 dmamap__iova_alloc(struct dmamap_iova *v, unsigned int order)
 			return pfn << PAGE_SHIFT;
 	}
 	idx = dmamap__buddy_alloc(v->buddy, order);
+	if (idx >= 0 && order < CACHE_ORDERS) {
+		/*
+		 * Take a few more now: neighbouring ranges for this thread alone,
+		 * so two threads' IO page table entries do not share cache lines.
+		 */
+		dmamap__spin_lock(&s->lock);
+		for (unsigned int i = 0; i < REFILL && s->n[order] < MAG; i++) {
+			long more = dmamap__buddy_alloc(v->buddy, order);
+
+			if (more < 0)
+				break;
+			s->pfn[order][s->n[order]++] = v->base_pfn + (u64)more;
+		}
+		dmamap__spin_unlock(&s->lock);
+	}
 	if (idx < 0) {
 		dmamap__spin_lock(&s->lock);
 		s->failures++;

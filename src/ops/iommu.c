@@ -38,7 +38,7 @@ struct dmamap_iommu_domain {
 	struct dmamap_iopt pt;
 	struct dmamap_iova *iova;
 	bool lazy;
-	uint64_t map_calls, unmap_calls, queue_flushes;
+	uint64_t queue_flushes;
 	dmamap_iommu_fault_fn fault_fn;
 	void *fault_ctx;
 	struct flush_queue fq[DMAMAP_STAT_SHARDS];
@@ -162,7 +162,7 @@ static u64 map_range(struct device *dev, phys_addr_t phys_page, u64 npages,
 		iova_error(dev, "cannot map IOVA range", size, attrs);
 		return 0;
 	}
-	__atomic_fetch_add(&d->map_calls, 1, __ATOMIC_RELAXED);
+	IOPT_COUNT(&d->pt, map_calls, 1);
 	dmamap__stat_add(dev, ST_IOMMU_PAGES, npages);
 	return iova;
 }
@@ -229,17 +229,17 @@ static void iommu_unmap_range(struct device *dev, dma_addr_t dma, size_t size,
 	struct dmamap_iommu_domain *d = dev->domain;
 	u64 npages = pages_spanned(dma, size);
 
-	if (dmamap__iopt_walk(&d->pt, dma) == PHYS_NONE) {
+	if (ram && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
+		sync_iova(dev, dma, size, dir, true);
+	/* Nothing was mapped there: the handle is not ours; nothing to release. */
+	if (!dmamap__iopt_unmap(&d->pt, dma & PAGE_MASK, npages)) {
 		dmamap__api_error(dev, "dma_unmap", DMAMAP_ERRK_BAD_HANDLE,
 				  DMAMAP_DBG_UNMAP_INVALID,
 				  "[IOVA=0x%llx] [size=%zu] is not mapped in the IOMMU",
 				  (unsigned long long)dma, size);
 		return;
 	}
-	if (ram && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
-		sync_iova(dev, dma, size, dir, true);
-	dmamap__iopt_unmap(&d->pt, dma & PAGE_MASK, npages);
-	__atomic_fetch_add(&d->unmap_calls, 1, __ATOMIC_RELAXED);
+	IOPT_COUNT(&d->pt, unmap_calls, 1);
 	release_iova(d, dma & PAGE_MASK, npages);
 }
 
@@ -330,7 +330,7 @@ static int iommu_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 		sg_dma_len(out) = (unsigned int)seg_len;
 		at += n << PAGE_SHIFT;
 	}
-	__atomic_fetch_add(&d->map_calls, 1, __ATOMIC_RELAXED);
+	IOPT_COUNT(&d->pt, map_calls, 1);
 	dmamap__stat_add(dev, ST_IOMMU_PAGES, total);
 	return count;
 }
@@ -357,7 +357,7 @@ static void iommu_unmap_sg(struct device *dev, struct scatterlist *sgl, int nent
 		total += pages_spanned(phys, sg->length);
 	}
 	dmamap__iopt_unmap(&d->pt, iova, total);
-	__atomic_fetch_add(&d->unmap_calls, 1, __ATOMIC_RELAXED);
+	IOPT_COUNT(&d->pt, unmap_calls, 1);
 	release_iova(d, iova, total);
 }
 
@@ -396,7 +396,7 @@ static void iommu_free(struct device *dev, size_t size, void *cpu,
 		return;
 	}
 	dmamap__iopt_unmap(&d->pt, dma, npages);
-	__atomic_fetch_add(&d->unmap_calls, 1, __ATOMIC_RELAXED);
+	IOPT_COUNT(&d->pt, unmap_calls, 1);
 	dmamap__iotlb_invalidate(&d->pt, dma, npages);
 	dmamap__iova_free(d->iova, dma, order_of(npages));
 	dmamap__direct_free(dev, size, cpu, phys, attrs);
@@ -436,7 +436,7 @@ static void iommu_free_noncoherent(struct device *dev, size_t size, void *cpu,
 		return;
 	}
 	dmamap__iopt_unmap(&d->pt, dma, npages);
-	__atomic_fetch_add(&d->unmap_calls, 1, __ATOMIC_RELAXED);
+	IOPT_COUNT(&d->pt, unmap_calls, 1);
 	dmamap__iotlb_invalidate(&d->pt, dma, npages);
 	dmamap__iova_free(d->iova, dma, order_of(npages));
 	dmamap__direct_free_noncoherent(dev, size, cpu, phys, dir);
@@ -570,18 +570,14 @@ int dmamap_iommu_stats(struct device *dev, struct dmamap_iommu_stats *s)
 		queued += d->fq[i].n;
 		dmamap__spin_unlock(&d->fq[i].lock);
 	}
-	dmamap__spin_lock(&d->pt.lock);
-	s->pages_mapped = d->pt.mapped;
-	dmamap__spin_unlock(&d->pt.lock);
-	dmamap__spin_lock(&d->pt.tlb_lock);
-	s->iotlb_hits = d->pt.hits;
-	s->iotlb_misses = d->pt.misses;
-	s->iotlb_invalidations = d->pt.invalidations;
-	dmamap__spin_unlock(&d->pt.tlb_lock);
-	s->translation_faults = __atomic_load_n(&d->pt.translation_faults, __ATOMIC_RELAXED);
-	s->permission_faults = __atomic_load_n(&d->pt.permission_faults, __ATOMIC_RELAXED);
-	s->map_calls = __atomic_load_n(&d->map_calls, __ATOMIC_RELAXED);
-	s->unmap_calls = __atomic_load_n(&d->unmap_calls, __ATOMIC_RELAXED);
+	s->pages_mapped = IOPT_TOTAL(&d->pt, mapped);
+	s->iotlb_hits = IOPT_TOTAL(&d->pt, hits);
+	s->iotlb_misses = IOPT_TOTAL(&d->pt, misses);
+	s->iotlb_invalidations = IOPT_TOTAL(&d->pt, invalidations);
+	s->translation_faults = IOPT_TOTAL(&d->pt, translation_faults);
+	s->permission_faults = IOPT_TOTAL(&d->pt, permission_faults);
+	s->map_calls = IOPT_TOTAL(&d->pt, map_calls);
+	s->unmap_calls = IOPT_TOTAL(&d->pt, unmap_calls);
 	s->queue_flushes = __atomic_load_n(&d->queue_flushes, __ATOMIC_RELAXED);
 	s->queued = queued;
 	dmamap__iova_counts(d->iova, &s->iova_allocs, &s->iova_cache_hits,

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * IOMMU hardware: a domain's 4-level IO page table (4 KiB granule, 48-bit
- * IOVA) with read/write permission bits, and a small direct-mapped IOTLB
- * that caches translations until it is told to invalidate them. Devices
- * behind the IOMMU reach memory only through iommu_translate().
+ * IOVA) with read/write permission bits, and a direct-mapped IOTLB that
+ * caches translations until it is told to invalidate them. Devices behind
+ * the IOMMU reach memory only through dmamap__iommu_translate().
+ *
+ * The page table takes no lock: intermediate tables are installed with a
+ * compare-and-swap and never freed before the domain, and leaf entries are
+ * single atomic words, so threads mapping disjoint IOVA ranges never meet.
+ * The IOTLB is striped: an invalidation or fill locks one stripe.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +23,20 @@
 #define PTE_WRITE 0x4ULL
 #define PTE_ADDR (~0xfffULL)
 #define IOTLB_SIZE 256
+#define IOTLB_STRIPES 16
 
 struct iotlb_entry {
 	u64 iova_pfn;
-	u64 pte;
-	bool valid;
+	u64 pte; /* 0: invalid */
+};
+
+struct stripe_lock {
+	int lock;
+} __attribute__((aligned(64)));
+
+struct iotlb {
+	struct stripe_lock lock[IOTLB_STRIPES]; /* a line each: unmaps on two CPUs do not meet */
+	struct iotlb_entry e[IOTLB_SIZE];
 };
 
 struct table {
@@ -33,11 +47,6 @@ struct table {
 static struct table *next_table(u64 e)
 {
 	return (struct table *)(uintptr_t)(e & ~PTE_VALID);
-}
-
-static struct table *table_new(void)
-{
-	return calloc(1, sizeof(struct table));
 }
 
 static void table_free(struct table *t, int level)
@@ -54,8 +63,10 @@ static void table_free(struct table *t, int level)
 int dmamap__iopt_init(struct dmamap_iopt *pt)
 {
 	memset(pt, 0, sizeof(*pt));
-	pt->root = table_new();
-	pt->iotlb = calloc(IOTLB_SIZE, sizeof(struct iotlb_entry));
+	pt->root = calloc(1, sizeof(struct table));
+	pt->iotlb = aligned_alloc(64, sizeof(struct iotlb));
+	if (pt->iotlb)
+		memset(pt->iotlb, 0, sizeof(struct iotlb));
 	if (!pt->root || !pt->iotlb) {
 		free(pt->root);
 		free(pt->iotlb);
@@ -78,22 +89,30 @@ static unsigned int index_at(u64 iova, int level)
 			      (ENTRIES - 1));
 }
 
-/* The leaf entry for @iova, creating tables on the way if @alloc. Lock held. */
+/* The leaf entry for @iova, installing missing tables if @alloc. */
 static u64 *leaf(struct dmamap_iopt *pt, u64 iova, bool alloc)
 {
 	struct table *t = pt->root;
 
 	for (int level = 0; level < LEVELS - 1; level++) {
 		u64 *e = &t->e[index_at(iova, level)];
+		u64 v = __atomic_load_n(e, __ATOMIC_ACQUIRE);
 
-		if (!(*e & PTE_VALID)) {
+		if (!(v & PTE_VALID)) {
 			struct table *n;
+			u64 expect = 0;
 
-			if (!alloc || !(n = table_new()))
+			if (!alloc || !(n = calloc(1, sizeof(*n))))
 				return NULL;
-			*e = (u64)(uintptr_t)n | PTE_VALID;
+			v = (u64)(uintptr_t)n | PTE_VALID;
+			/* Another thread may install it first: then use theirs. */
+			if (!__atomic_compare_exchange_n(e, &expect, v, false, __ATOMIC_ACQ_REL,
+							 __ATOMIC_ACQUIRE)) {
+				free(n);
+				v = expect;
+			}
 		}
-		t = next_table(*e);
+		t = next_table(v);
 	}
 	return &t->e[index_at(iova, LEVELS - 1)];
 }
@@ -104,68 +123,84 @@ int dmamap__iopt_map(struct dmamap_iopt *pt, u64 iova, phys_addr_t phys,
 	u64 bits = PTE_VALID | (read ? PTE_READ : 0) | (write ? PTE_WRITE : 0);
 	u64 i;
 
-	dmamap__spin_lock(&pt->lock);
 	for (i = 0; i < npages; i++) {
 		u64 *e = leaf(pt, iova + (i << PAGE_SHIFT), true);
 
 		if (!e)
 			break;
-		*e = ((phys + (i << PAGE_SHIFT)) & PTE_ADDR) | bits;
+		__atomic_store_n(e, ((phys + (i << PAGE_SHIFT)) & PTE_ADDR) | bits,
+				 __ATOMIC_RELEASE);
 	}
-	pt->mapped += i;
-	dmamap__spin_unlock(&pt->lock);
+	IOPT_COUNT(pt, mapped, i);
 	if (i == npages)
 		return 0;
 	dmamap__iopt_unmap(pt, iova, i);
 	return -ENOMEM;
 }
 
-void dmamap__iopt_unmap(struct dmamap_iopt *pt, u64 iova, u64 npages)
+u64 dmamap__iopt_unmap(struct dmamap_iopt *pt, u64 iova, u64 npages)
 {
-	dmamap__spin_lock(&pt->lock);
+	u64 cleared = 0;
+
 	for (u64 i = 0; i < npages; i++) {
 		u64 *e = leaf(pt, iova + (i << PAGE_SHIFT), false);
 
-		if (e && (*e & PTE_VALID)) {
-			*e = 0;
-			pt->mapped--;
-		}
+		if (e && __atomic_exchange_n(e, 0, __ATOMIC_ACQ_REL))
+			cleared++;
 	}
-	dmamap__spin_unlock(&pt->lock);
+	if (cleared)
+		IOPT_COUNT(pt, mapped, -(int64_t)cleared);
+	return cleared;
+}
+
+static u64 pte_of(struct dmamap_iopt *pt, u64 iova)
+{
+	u64 *e = leaf(pt, iova, false);
+
+	return e ? __atomic_load_n(e, __ATOMIC_ACQUIRE) : 0;
 }
 
 phys_addr_t dmamap__iopt_walk(struct dmamap_iopt *pt, u64 iova)
 {
-	phys_addr_t phys = PHYS_NONE;
-	u64 *e;
+	u64 pte = pte_of(pt, iova);
 
-	dmamap__spin_lock(&pt->lock);
-	e = leaf(pt, iova, false);
-	if (e && (*e & PTE_VALID))
-		phys = (*e & PTE_ADDR) | (iova & (PAGE_SIZE - 1));
-	dmamap__spin_unlock(&pt->lock);
-	return phys;
+	if (!(pte & PTE_VALID))
+		return PHYS_NONE;
+	return (pte & PTE_ADDR) | (iova & (PAGE_SIZE - 1));
+}
+
+static struct iotlb_entry *slot(struct iotlb *tlb, u64 pfn, int **lock)
+{
+	unsigned int i = (unsigned int)(pfn % IOTLB_SIZE);
+
+	*lock = &tlb->lock[i % IOTLB_STRIPES].lock;
+	return &tlb->e[i];
 }
 
 void dmamap__iotlb_invalidate(struct dmamap_iopt *pt, u64 iova, u64 npages)
 {
-	struct iotlb_entry *tlb = pt->iotlb;
+	struct iotlb *tlb = pt->iotlb;
 
-	dmamap__spin_lock(&pt->tlb_lock);
 	if (npages >= IOTLB_SIZE) {
-		for (unsigned int i = 0; i < IOTLB_SIZE; i++)
-			tlb[i].valid = false;
+		for (unsigned int s = 0; s < IOTLB_STRIPES; s++) {
+			dmamap__spin_lock(&tlb->lock[s].lock);
+			for (unsigned int i = s; i < IOTLB_SIZE; i += IOTLB_STRIPES)
+				tlb->e[i].pte = 0;
+			dmamap__spin_unlock(&tlb->lock[s].lock);
+		}
 	} else {
 		for (u64 i = 0; i < npages; i++) {
 			u64 pfn = (iova >> PAGE_SHIFT) + i;
-			struct iotlb_entry *t = &tlb[pfn % IOTLB_SIZE];
+			int *lock;
+			struct iotlb_entry *t = slot(tlb, pfn, &lock);
 
-			if (t->valid && t->iova_pfn == pfn)
-				t->valid = false;
+			dmamap__spin_lock(lock);
+			if (t->pte && t->iova_pfn == pfn)
+				t->pte = 0;
+			dmamap__spin_unlock(lock);
 		}
 	}
-	pt->invalidations++;
-	dmamap__spin_unlock(&pt->tlb_lock);
+	IOPT_COUNT(pt, invalidations, 1);
 }
 
 /*
@@ -176,42 +211,55 @@ void dmamap__iotlb_invalidate(struct dmamap_iopt *pt, u64 iova, u64 npages)
 phys_addr_t dmamap__iommu_translate(struct dmamap_iopt *pt, u64 iova, bool write,
 				    const char **why)
 {
-	u64 pfn = iova >> PAGE_SHIFT, pte = 0;
-	struct iotlb_entry *t = &((struct iotlb_entry *)pt->iotlb)[pfn % IOTLB_SIZE];
+	u64 pfn = iova >> PAGE_SHIFT, pte;
+	int *lock;
+	struct iotlb_entry *t = slot(pt->iotlb, pfn, &lock);
 	bool hit;
-	u64 *e;
 
-	dmamap__spin_lock(&pt->tlb_lock);
-	hit = t->valid && t->iova_pfn == pfn;
-	if (hit) {
-		pte = t->pte;
-		pt->hits++;
-	}
-	dmamap__spin_unlock(&pt->tlb_lock);
+	dmamap__spin_lock(lock);
+	hit = t->pte && t->iova_pfn == pfn;
+	pte = hit ? t->pte : 0;
+	dmamap__spin_unlock(lock);
 	if (!hit) {
-		dmamap__spin_lock(&pt->lock);
-		e = leaf(pt, iova, false);
-		pte = e ? *e : 0;
-		dmamap__spin_unlock(&pt->lock);
-		dmamap__spin_lock(&pt->tlb_lock);
-		pt->misses++;
+		pte = pte_of(pt, iova);
 		if (pte & PTE_VALID) {
+			dmamap__spin_lock(lock);
 			t->iova_pfn = pfn;
 			t->pte = pte;
-			t->valid = true;
+			dmamap__spin_unlock(lock);
 		}
-		dmamap__spin_unlock(&pt->tlb_lock);
 	}
+	if (hit)
+		IOPT_COUNT(pt, hits, 1);
+	else
+		IOPT_COUNT(pt, misses, 1);
 	if (!(pte & PTE_VALID)) {
 		*why = "IOMMU translation fault (no mapping at this IOVA)";
-		__atomic_fetch_add(&pt->translation_faults, 1, __ATOMIC_RELAXED);
+		IOPT_COUNT(pt, translation_faults, 1);
 		return PHYS_NONE;
 	}
 	if (!(pte & (write ? PTE_WRITE : PTE_READ))) {
 		*why = write ? "IOMMU permission fault (write to a read-only mapping)" :
 			       "IOMMU permission fault (read of a write-only mapping)";
-		__atomic_fetch_add(&pt->permission_faults, 1, __ATOMIC_RELAXED);
+		IOPT_COUNT(pt, permission_faults, 1);
 		return PHYS_NONE;
 	}
 	return (pte & PTE_ADDR) | (iova & (PAGE_SIZE - 1));
+}
+
+void dmamap__iopt_count_add(struct dmamap_iopt *pt, size_t field, uint64_t n)
+{
+	uint64_t *v = (uint64_t *)((char *)&pt->counts[dmamap__my_shard()] + field);
+
+	__atomic_store_n(v, __atomic_load_n(v, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
+
+uint64_t dmamap__iopt_count(struct dmamap_iopt *pt, size_t field)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < DMAMAP_STAT_SHARDS; i++)
+		n += __atomic_load_n((uint64_t *)((char *)&pt->counts[i] + field),
+				     __ATOMIC_RELAXED);
+	return n;
 }

@@ -2,27 +2,39 @@
 #ifndef DMAMAP_PLATFORM_IOMMU_HW_H
 #define DMAMAP_PLATFORM_IOMMU_HW_H
 
+#include <stddef.h>
 #include "../internal.h"
+
+/* Counters by thread shard, so the hot paths never share a written line. */
+struct dmamap_iopt_counts {
+	uint64_t hits, misses, invalidations;
+	uint64_t translation_faults, permission_faults;
+	uint64_t map_calls, unmap_calls, pages;
+	int64_t mapped; /* leaf entries live (sum over shards) */
+} __attribute__((aligned(64)));
 
 /* One domain's IO page table and IOTLB, as the hardware holds them. */
 struct dmamap_iopt {
-	int lock;     /* page-table updates and walks */
-	int tlb_lock; /* the IOTLB */
 	void *root;
 	void *iotlb;
-	u64 mapped;   /* leaf entries live */
-	u64 hits, misses, invalidations;
-	u64 translation_faults, permission_faults;
+	struct dmamap_iopt_counts counts[DMAMAP_STAT_SHARDS];
 };
+
+#define IOPT_COUNT(pt, f, n) \
+	dmamap__iopt_count_add((pt), offsetof(struct dmamap_iopt_counts, f), (uint64_t)(n))
+#define IOPT_TOTAL(pt, f) dmamap__iopt_count((pt), offsetof(struct dmamap_iopt_counts, f))
 
 int dmamap__iopt_init(struct dmamap_iopt *pt);
 void dmamap__iopt_fini(struct dmamap_iopt *pt);
 int dmamap__iopt_map(struct dmamap_iopt *pt, u64 iova, phys_addr_t phys,
 		     u64 npages, bool read, bool write);
-void dmamap__iopt_unmap(struct dmamap_iopt *pt, u64 iova, u64 npages);
+/* Returns the number of entries that were mapped. */
+u64 dmamap__iopt_unmap(struct dmamap_iopt *pt, u64 iova, u64 npages);
 phys_addr_t dmamap__iopt_walk(struct dmamap_iopt *pt, u64 iova);
 void dmamap__iotlb_invalidate(struct dmamap_iopt *pt, u64 iova, u64 npages);
 phys_addr_t dmamap__iommu_translate(struct dmamap_iopt *pt, u64 iova, bool write,
 				    const char **why);
+void dmamap__iopt_count_add(struct dmamap_iopt *pt, size_t field, uint64_t n);
+uint64_t dmamap__iopt_count(struct dmamap_iopt *pt, size_t field);
 
 #endif
