@@ -53,7 +53,11 @@ int dma_set_mask(struct device *dev, u64 mask)
 		int ret = ops->set_dma_mask(dev, mask);
 
 		if (ret)
-			dmamap__stat_add(dev, ST_ERR0 + DMAMAP_ERRK_BAD_MASK, 1);
+			dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_MASK,
+					  DMAMAP_DBG_MASK_UNSUPPORTED,
+					  "mask 0x%llx refused by the %s ops (%d)",
+					  (unsigned long long)mask,
+					  ops->name ? ops->name : "device's", ret);
 		return ret;
 	}
 	if (!dev->dma_mask || !dma_supported(dev, mask))

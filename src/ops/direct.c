@@ -128,8 +128,10 @@ static dma_addr_t direct_map_resource(struct device *dev, phys_addr_t phys,
 /* A device that may bounce can map no more than a bounce pool segment. */
 static size_t direct_max_mapping_size(struct device *dev)
 {
+	/* A min_align_mask offset can cost up to one more slot, as the kernel counts. */
 	if (dev->restricted || (dev->plat->swiotlb && !dev->plat->swiotlb_off))
-		return DMAMAP_SWIOTLB_MAX_MAPPING;
+		return DMAMAP_SWIOTLB_MAX_MAPPING -
+		       ((dev->min_align_mask + IO_TLB_SIZE - 1) & ~(IO_TLB_SIZE - 1));
 	return SIZE_MAX;
 }
 

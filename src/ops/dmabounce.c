@@ -197,7 +197,6 @@ static void copy(struct device *dev, struct dmamap_dmabounce *db,
 		memcpy(orig, b->safe + off, len);
 		__atomic_fetch_add(&db->st.bytes_from_device, len, __ATOMIC_RELAXED);
 	}
-	dmamap__stat_add(dev, ST_BYTES_BOUNCED, len);
 }
 
 /* ---- the ops table -------------------------------------------------------------- */
@@ -233,8 +232,13 @@ static dma_addr_t db_map_page(struct device *dev, struct page *page,
 		return DMA_MAPPING_ERROR;
 	}
 	__atomic_fetch_add(&db->st.bounced, 1, __ATOMIC_RELAXED);
-	if (dir == DMA_TO_DEVICE || dir == DMA_BIDIRECTIONAL)
-		copy(dev, db, b, 0, size, true);
+	dmamap__stat_add(dev, ST_BYTES_BOUNCED, size);
+	/*
+	 * Copied in whatever the direction, as swiotlb does since the kernel's
+	 * info-leak fix: a device that writes part of a FROM_DEVICE buffer must
+	 * not hand the rest of another user's safe buffer back to this one.
+	 */
+	copy(dev, db, b, 0, size, true);
 	return b->safe_dma;
 }
 

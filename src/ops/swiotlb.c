@@ -250,11 +250,9 @@ static phys_addr_t slots_get(struct device *dev, struct dmamap_iotlb *t,
 				       largest_run(t));
 		return PHYS_NONE;
 	}
-	/*
-	 * The pool's mark can only rise when an area's does: only then read
-	 * the other areas (whose lines other threads are writing).
-	 */
-	if (unlikely(new_high)) {
+	/* The pool's mark: the sum over areas, after every allocation. */
+	(void)new_high;
+	{
 		unsigned long used = used_slots(t);
 
 		for (unsigned long hw = __atomic_load_n(&t->high_water, __ATOMIC_RELAXED);
@@ -461,8 +459,15 @@ bool dmamap__swiotlb_free(struct device *dev, void *vaddr)
 	phys = dmamap__addr_to_phys(dev->plat, vaddr, &view);
 	if (!dmamap__iotlb_contains(t, phys))
 		return false;
-	if (t->slots[slot_of(t, phys)].used)
+	if (t->slots[slot_of(t, phys)].used) {
+		unsigned long n = t->slots[t->slots[slot_of(t, phys)].head].nused;
+
+		/* The model forgets what the uncached alias did, as the direct free does. */
+		if (dev->plat->kind == PLAT_SIM)
+			dmamap__sim_reset_range(dev->plat, phys, (size_t)n << IO_TLB_SHIFT,
+						false);
 		slots_put(t, phys);
+	}
 	return true;
 }
 
