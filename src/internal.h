@@ -413,6 +413,8 @@ void dmamap__direct_free_noncoherent(struct device *dev, size_t size,
 				     void *vaddr, dma_addr_t dma_handle,
 				     enum dma_data_direction dir);
 int dmamap__direct_supported(struct device *dev, u64 mask);
+/* Whether @phys heads a direct allocation (pages or CMA) of @size. */
+bool dmamap__direct_alloc_is(struct device *dev, phys_addr_t phys, size_t size);
 u64 dmamap__direct_required_mask(struct device *dev);
 
 /* ---- CMA (mm/cma.c) ------------------------------------------------------------ */

@@ -632,7 +632,10 @@ static void sync_sg(struct device *dev, struct scatterlist *sgl, int nelems,
 	if (unlikely(bad_map_args(dev, sgl, (size_t)(nelems > 0), dir, func)))
 		return;
 	if (dmamap__dbg_on(dev)) {
-		for_each_sg(sgl, sg, nelems, i) {
+		/* As many device segments as map_sg returned, as dma-debug counts. */
+		int mapped = dmamap__dbg_sg_mapped_ents(dev, sg_dma_address(sgl));
+
+		for_each_sg(sgl, sg, mapped ? MIN(mapped, nelems) : nelems, i) {
 			if (!sg)
 				break;
 			dmamap__dbg_sync(dev, sg_dma_address(sg), sg_dma_len(sg), dir,

@@ -312,3 +312,13 @@ u64 dmamap__direct_required_mask(struct device *dev)
 		return DMA_BIT_MASK(32);
 	return DMA_BIT_MASK(64 - __builtin_clzll(max_dma));
 }
+
+bool dmamap__direct_alloc_is(struct device *dev, phys_addr_t phys, size_t size)
+{
+	struct dmamap_platform *p = dev->plat;
+
+	size = PAGE_ALIGN(size);
+	if (dmamap__cma_contains(p->cma, phys))
+		return dmamap__cma_is_run(p->cma, phys, size >> PAGE_SHIFT);
+	return dmamap__pages_is_block(p, phys, dmamap__get_order(size));
+}

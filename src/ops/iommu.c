@@ -303,6 +303,12 @@ static int iommu_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 		iova_error(dev, "IOVA space exhausted", (size_t)total << PAGE_SHIFT, attrs);
 		return -ENOMEM;
 	}
+	if (iova + (total << PAGE_SHIFT) - 1 > *dev->dma_mask) {
+		dmamap__iova_free(d->iova, iova, order_of(total));
+		iova_error(dev, "no IOVA range within the device's mask",
+			   (size_t)total << PAGE_SHIFT, attrs);
+		return -ENOMEM;
+	}
 	at = iova;
 	for_each_sg(sgl, sg, nents, i) {
 		phys_addr_t phys = dmamap__linear_to_phys(dev->plat, sg_page(sg)) + sg->offset;
@@ -318,7 +324,9 @@ static int iommu_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 		if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
 			sync_iova(dev, dma, sg->length, dir, false);
 		if (count && sg_dma_address(out) + seg_len == dma &&
-		    seg_len + sg->length <= dev->max_segment_size) {
+		    seg_len + sg->length <= dev->max_segment_size &&
+		    !((sg_dma_address(out) ^ (dma + sg->length - 1)) &
+		      ~(dma_addr_t)dev->segment_boundary_mask)) {
 			seg_len += sg->length;
 		} else {
 			if (count)
@@ -329,6 +337,11 @@ static int iommu_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 		}
 		sg_dma_len(out) = (unsigned int)seg_len;
 		at += n << PAGE_SHIFT;
+	}
+	/* Entries past the last device segment carry no stale address or length. */
+	for (sg = sg_next(out), i = count; sg && i < nents; sg = sg_next(sg), i++) {
+		sg_dma_address(sg) = DMA_MAPPING_ERROR;
+		sg_dma_len(sg) = 0;
 	}
 	IOPT_COUNT(&d->pt, map_calls, 1);
 	dmamap__stat_add(dev, ST_IOMMU_PAGES, total);
@@ -388,11 +401,11 @@ static void iommu_free(struct device *dev, size_t size, void *cpu,
 	phys_addr_t phys = dmamap__iopt_walk(&d->pt, dma);
 	u64 npages = PAGE_ALIGN(size) >> PAGE_SHIFT;
 
-	if (phys == PHYS_NONE) {
+	if (phys == PHYS_NONE || !dmamap__direct_alloc_is(dev, phys, size)) {
 		dmamap__api_error(dev, "dma_free_attrs", DMAMAP_ERRK_BAD_HANDLE,
 				  DMAMAP_DBG_FREE_INVALID,
-				  "[IOVA=0x%llx] is not mapped in the IOMMU",
-				  (unsigned long long)dma);
+				  "[IOVA=0x%llx] [size=%zu] is not an allocation of this size mapped in the IOMMU",
+				  (unsigned long long)dma, size);
 		return;
 	}
 	dmamap__iopt_unmap(&d->pt, dma, npages);
@@ -428,11 +441,11 @@ static void iommu_free_noncoherent(struct device *dev, size_t size, void *cpu,
 	phys_addr_t phys = dmamap__iopt_walk(&d->pt, dma);
 	u64 npages = PAGE_ALIGN(size) >> PAGE_SHIFT;
 
-	if (phys == PHYS_NONE) {
+	if (phys == PHYS_NONE || !dmamap__direct_alloc_is(dev, phys, size)) {
 		dmamap__api_error(dev, "dma_free_noncoherent", DMAMAP_ERRK_BAD_HANDLE,
 				  DMAMAP_DBG_FREE_INVALID,
-				  "[IOVA=0x%llx] is not mapped in the IOMMU",
-				  (unsigned long long)dma);
+				  "[IOVA=0x%llx] [size=%zu] is not an allocation of this size mapped in the IOMMU",
+				  (unsigned long long)dma, size);
 		return;
 	}
 	dmamap__iopt_unmap(&d->pt, dma, npages);
@@ -440,6 +453,42 @@ static void iommu_free_noncoherent(struct device *dev, size_t size, void *cpu,
 	dmamap__iotlb_invalidate(&d->pt, dma, npages);
 	dmamap__iova_free(d->iova, dma, order_of(npages));
 	dmamap__direct_free_noncoherent(dev, size, cpu, phys, dir);
+}
+
+/* Cache maintenance for a list, from its CPU side: the device segments may be merged. */
+static void iommu_sync_sg(struct device *dev, struct scatterlist *sgl, int nents,
+			  enum dma_data_direction dir, bool for_cpu)
+{
+	struct scatterlist *sg;
+	int i;
+
+	if (dev->coherent || dev->plat->kind != PLAT_SIM)
+		return;
+	for_each_sg(sgl, sg, nents, i) {
+		phys_addr_t phys;
+
+		if (!sg)
+			break;
+		phys = dmamap__linear_to_phys(dev->plat, sg_page(sg));
+		if (phys == PHYS_NONE)
+			continue;
+		if (for_cpu)
+			dmamap__sim_sync_for_cpu(dev, phys + sg->offset, sg->length, dir);
+		else
+			dmamap__sim_sync_for_device(dev, phys + sg->offset, sg->length, dir);
+	}
+}
+
+static void iommu_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg,
+				  int nents, enum dma_data_direction dir)
+{
+	iommu_sync_sg(dev, sg, nents, dir, true);
+}
+
+static void iommu_sync_sg_for_device(struct device *dev, struct scatterlist *sg,
+				     int nents, enum dma_data_direction dir)
+{
+	iommu_sync_sg(dev, sg, nents, dir, false);
 }
 
 static const struct dma_map_ops iommu_ops = {
@@ -458,6 +507,8 @@ static const struct dma_map_ops iommu_ops = {
 	.unmap_resource = iommu_unmap_resource,
 	.sync_single_for_cpu = iommu_sync_for_cpu,
 	.sync_single_for_device = iommu_sync_for_device,
+	.sync_sg_for_cpu = iommu_sync_sg_for_cpu,
+	.sync_sg_for_device = iommu_sync_sg_for_device,
 };
 
 /* ---- attach, the device side, the public calls ------------------------------- */
