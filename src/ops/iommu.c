@@ -8,7 +8,9 @@
  * invalidates the IOTLB at once (strict) or queues the range (lazy); a
  * queued IOVA is not reused before its batch is invalidated.
  */
+#define _GNU_SOURCE
 #include <stdio.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../internal.h"
@@ -30,6 +32,19 @@ struct flush_queue {
 	struct fq_entry e[FQ_SIZE];
 } __attribute__((aligned(64)));
 
+/*
+ * A coherent buffer made of scattered pages: contiguous for the device
+ * through the IOMMU, contiguous for the CPU through a second mapping of the
+ * same RAM (as the kernel's vmap of the pages).
+ */
+struct iommu_buf {
+	struct iommu_buf *next;
+	uint8_t *cpu;
+	dma_addr_t iova;
+	unsigned long npages;
+	phys_addr_t phys[];
+};
+
 struct dmamap_iommu_domain {
 	struct dmamap_iommu_domain *next;
 	char iommu[DMAMAP_NAME_MAX];
@@ -41,6 +56,8 @@ struct dmamap_iommu_domain {
 	uint64_t queue_flushes;
 	dmamap_iommu_fault_fn fault_fn;
 	void *fault_ctx;
+	pthread_mutex_t bufs_lock; /* scattered coherent buffers; not a mapping path */
+	struct iommu_buf *bufs;
 	struct flush_queue fq[DMAMAP_STAT_SHARDS];
 };
 
@@ -62,6 +79,7 @@ static struct dmamap_iommu_domain *domain_new(const char *iommu, unsigned int gr
 	if (!d)
 		return NULL;
 	snprintf(d->iommu, sizeof(d->iommu), "%s", iommu);
+	pthread_mutex_init(&d->bufs_lock, NULL);
 	d->group = group;
 	d->iova = dmamap__iova_create(IOVA_BASE, IOVA_END);
 	if (!d->iova || dmamap__iopt_init(&d->pt)) {
@@ -74,6 +92,7 @@ static struct dmamap_iommu_domain *domain_new(const char *iommu, unsigned int gr
 
 static void domain_free(struct dmamap_iommu_domain *d)
 {
+	pthread_mutex_destroy(&d->bufs_lock);
 	dmamap__iopt_fini(&d->pt);
 	dmamap__iova_destroy(d->iova);
 	free(d);
@@ -375,8 +394,113 @@ static void iommu_unmap_sg(struct device *dev, struct scatterlist *sgl, int nent
 }
 
 /* Coherent memory: contiguous pages from the direct allocator, mapped at an IOVA. */
-static void *iommu_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle,
-			 gfp_t gfp, unsigned long attrs)
+static enum dmamap_view cpu_view(const struct device *dev)
+{
+	return dev->coherent ? VIEW_CPU : VIEW_MEM;
+}
+
+/* Map each page of @b at @at (MAP_FIXED into a reserved range). */
+static int map_pages(struct device *dev, const struct iommu_buf *b, uint8_t *at,
+		     unsigned long first, unsigned long n, int prot)
+{
+	for (unsigned long i = 0; i < n; i++) {
+		u64 off;
+		int fd = dmamap__view_fd(dev->plat, b->phys[first + i], cpu_view(dev), &off);
+
+		if (fd < 0 || mmap(at + i * PAGE_SIZE, PAGE_SIZE, prot, MAP_SHARED | MAP_FIXED,
+				   fd, (off_t)off) == MAP_FAILED)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void buf_release(struct device *dev, struct iommu_buf *b)
+{
+	for (unsigned long i = 0; i < b->npages; i++) {
+		if (b->phys[i] == PHYS_NONE)
+			continue;
+		if (dev->plat->kind == PLAT_SIM)
+			dmamap__sim_reset_range(dev->plat, b->phys[i], PAGE_SIZE, false);
+		dmamap__pages_free(dev->plat, b->phys[i], 0);
+	}
+	if (b->cpu)
+		munmap(b->cpu, b->npages * PAGE_SIZE);
+	free(b);
+}
+
+static struct iommu_buf *buf_find(struct dmamap_iommu_domain *d, dma_addr_t iova,
+				  bool unlink)
+{
+	struct iommu_buf *b = NULL;
+
+	pthread_mutex_lock(&d->bufs_lock);
+	for (struct iommu_buf **pp = &d->bufs; *pp; pp = &(*pp)->next) {
+		if ((*pp)->iova == iova) {
+			b = *pp;
+			if (unlink)
+				*pp = b->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&d->bufs_lock);
+	return b;
+}
+
+static void *alloc_scattered(struct device *dev, size_t size, dma_addr_t *dma_handle)
+{
+	struct dmamap_iommu_domain *d = dev->domain;
+	unsigned long n = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	struct iommu_buf *b = calloc(1, sizeof(*b) + n * sizeof(b->phys[0]));
+	void *va;
+
+	if (!b)
+		return NULL;
+	b->npages = n;
+	for (unsigned long i = 0; i < n; i++) {
+		b->phys[i] = dmamap__pages_alloc(dev->plat, 0, ZONE_NORMAL_IDX);
+		if (b->phys[i] == PHYS_NONE)
+			goto fail;
+		if (dev->plat->kind == PLAT_SIM)
+			dmamap__sim_reset_range(dev->plat, b->phys[i], PAGE_SIZE, true);
+		else
+			memset((void *)(uintptr_t)b->phys[i], 0, PAGE_SIZE);
+	}
+	va = mmap(NULL, n * PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (va == MAP_FAILED)
+		goto fail;
+	b->cpu = va;
+	if (map_pages(dev, b, b->cpu, 0, n, PROT_READ | PROT_WRITE))
+		goto fail;
+	b->iova = dmamap__iova_alloc(d->iova, order_of(n));
+	if (!b->iova)
+		goto fail;
+	for (unsigned long i = 0; i < n; i++) {
+		if (dmamap__iopt_map(&d->pt, b->iova + i * PAGE_SIZE, b->phys[i], 1, true,
+				     true)) {
+			dmamap__iopt_unmap(&d->pt, b->iova, i);
+			dmamap__iova_free(d->iova, b->iova, order_of(n));
+			goto fail;
+		}
+	}
+	IOPT_COUNT(&d->pt, map_calls, 1);
+	dmamap__stat_add(dev, ST_IOMMU_PAGES, n);
+	pthread_mutex_lock(&d->bufs_lock);
+	b->next = d->bufs;
+	d->bufs = b;
+	pthread_mutex_unlock(&d->bufs_lock);
+	*dma_handle = b->iova;
+	return b->cpu;
+fail:
+	for (unsigned long i = 0; i < n; i++)
+		if (!b->phys[i])
+			b->phys[i] = PHYS_NONE;
+	buf_release(dev, b);
+	return NULL;
+}
+
+static void *iommu_alloc_contiguous(struct device *dev, size_t size,
+				    dma_addr_t *dma_handle, gfp_t gfp,
+				    unsigned long attrs)
 {
 	dma_addr_t phys;
 	void *cpu = dmamap__direct_alloc(dev, size, &phys, gfp, attrs);
@@ -394,12 +518,46 @@ static void *iommu_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle
 	return cpu;
 }
 
+static void *iommu_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle,
+			 gfp_t gfp, unsigned long attrs)
+{
+	/* Pages need not be contiguous: the IOMMU and a CPU remap make them so. */
+	if (size > PAGE_SIZE && !(attrs & (DMA_ATTR_FORCE_CONTIGUOUS |
+					   DMA_ATTR_NO_KERNEL_MAPPING)) &&
+	    !dev->restricted) {
+		void *cpu = alloc_scattered(dev, size, dma_handle);
+
+		if (cpu)
+			return cpu;
+	}
+	return iommu_alloc_contiguous(dev, size, dma_handle, gfp, attrs);
+}
+
+
 static void iommu_free(struct device *dev, size_t size, void *cpu,
 		       dma_addr_t dma, unsigned long attrs)
 {
 	struct dmamap_iommu_domain *d = dev->domain;
 	phys_addr_t phys = dmamap__iopt_walk(&d->pt, dma);
 	u64 npages = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	struct iommu_buf *b = buf_find(d, dma, false);
+
+	if (b) {
+		if (b->cpu != cpu || b->npages != npages) {
+			dmamap__api_error(dev, "dma_free_attrs", DMAMAP_ERRK_BAD_HANDLE,
+					  DMAMAP_DBG_FREE_INVALID,
+					  "[IOVA=0x%llx] freed with another CPU address or size [cpu=%p] [size=%zu]",
+					  (unsigned long long)dma, cpu, size);
+			return;
+		}
+		buf_find(d, dma, true);
+		dmamap__iopt_unmap(&d->pt, dma, npages);
+		IOPT_COUNT(&d->pt, unmap_calls, 1);
+		dmamap__iotlb_invalidate(&d->pt, dma, npages);
+		dmamap__iova_free(d->iova, dma, order_of(npages));
+		buf_release(dev, b);
+		return;
+	}
 
 	if (phys == PHYS_NONE || !dmamap__direct_alloc_is(dev, phys, size)) {
 		dmamap__api_error(dev, "dma_free_attrs", DMAMAP_ERRK_BAD_HANDLE,
@@ -491,12 +649,63 @@ static void iommu_sync_sg_for_device(struct device *dev, struct scatterlist *sg,
 	iommu_sync_sg(dev, sg, nents, dir, false);
 }
 
+static int iommu_mmap(struct device *dev, struct vm_area_struct *vma, void *cpu,
+		      dma_addr_t dma, size_t size, unsigned long attrs)
+{
+	struct iommu_buf *b = buf_find(dev->domain, dma, false);
+	unsigned long len = vma->vm_end - vma->vm_start, n;
+	int prot = 0;
+	void *va;
+
+	if (!b)
+		return dmamap__direct_mmap(dev, vma, cpu, dma, size, attrs);
+	n = len >> PAGE_SHIFT;
+	if (!len || (len & (PAGE_SIZE - 1)) || (vma->vm_start & (PAGE_SIZE - 1)))
+		return -EINVAL;
+	if (vma->vm_pgoff >= b->npages || n > b->npages - vma->vm_pgoff)
+		return -ENXIO;
+	if (vma->vm_page_prot & DMAMAP_PROT_READ)
+		prot |= PROT_READ;
+	if (vma->vm_page_prot & DMAMAP_PROT_WRITE)
+		prot |= PROT_WRITE;
+	va = mmap((void *)vma->vm_start, len, PROT_NONE,
+		  MAP_PRIVATE | MAP_ANONYMOUS | (vma->vm_start ? MAP_FIXED_NOREPLACE : 0), -1, 0);
+	if (va == MAP_FAILED)
+		return -ENOMEM;
+	if (map_pages(dev, b, va, vma->vm_pgoff, n, prot)) {
+		munmap(va, len);
+		return -ENOMEM;
+	}
+	vma->vm_start = (unsigned long)va;
+	vma->vm_end = vma->vm_start + len;
+	return 0;
+}
+
+static int iommu_get_sgtable(struct device *dev, struct sg_table *sgt, void *cpu,
+			     dma_addr_t dma, size_t size, unsigned long attrs)
+{
+	struct iommu_buf *b = buf_find(dev->domain, dma, false);
+	struct scatterlist *sg;
+	int ret, i;
+
+	if (!b)
+		return dmamap__direct_get_sgtable(dev, sgt, cpu, dma, size, attrs);
+	ret = sg_alloc_table(sgt, (unsigned int)b->npages, GFP_KERNEL);
+	if (ret)
+		return ret;
+	for_each_sg(sgt->sgl, sg, (int)b->npages, i)
+		sg_set_page(sg, virt_to_page(dmamap__phys_to_view(dev->plat, b->phys[i],
+								  VIEW_CPU)),
+			    PAGE_SIZE, 0);
+	return 0;
+}
+
 static const struct dma_map_ops iommu_ops = {
 	.name = "iommu",
 	.alloc = iommu_alloc,
 	.free = iommu_free,
-	.mmap = dmamap__direct_mmap,
-	.get_sgtable = dmamap__direct_get_sgtable,
+	.mmap = iommu_mmap,
+	.get_sgtable = iommu_get_sgtable,
 	.alloc_noncoherent = iommu_alloc_noncoherent,
 	.free_noncoherent = iommu_free_noncoherent,
 	.map_page = iommu_map_page,
