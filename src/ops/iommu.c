@@ -534,6 +534,26 @@ static void *iommu_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle
 }
 
 
+/* Unmap an allocation's IOVA range after checking it is one of this size. */
+static bool allocation_gone(struct device *dev, dma_addr_t dma, size_t size,
+			    phys_addr_t phys, const char *func)
+{
+	struct dmamap_iommu_domain *d = dev->domain;
+	u64 npages = PAGE_ALIGN(size) >> PAGE_SHIFT;
+
+	if (phys == PHYS_NONE || !dmamap__direct_alloc_is(dev, phys, size)) {
+		dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_HANDLE, DMAMAP_DBG_FREE_INVALID,
+				  "[IOVA=0x%llx] [size=%zu] is not an allocation of this size mapped in the IOMMU",
+				  (unsigned long long)dma, size);
+		return false;
+	}
+	dmamap__iopt_unmap(&d->pt, dma, npages);
+	IOPT_COUNT(&d->pt, unmap_calls, 1);
+	dmamap__iotlb_invalidate(&d->pt, dma, npages);
+	dmamap__iova_free(d->iova, dma, order_of(npages));
+	return true;
+}
+
 static void iommu_free(struct device *dev, size_t size, void *cpu,
 		       dma_addr_t dma, unsigned long attrs)
 {
@@ -559,18 +579,8 @@ static void iommu_free(struct device *dev, size_t size, void *cpu,
 		return;
 	}
 
-	if (phys == PHYS_NONE || !dmamap__direct_alloc_is(dev, phys, size)) {
-		dmamap__api_error(dev, "dma_free_attrs", DMAMAP_ERRK_BAD_HANDLE,
-				  DMAMAP_DBG_FREE_INVALID,
-				  "[IOVA=0x%llx] [size=%zu] is not an allocation of this size mapped in the IOMMU",
-				  (unsigned long long)dma, size);
-		return;
-	}
-	dmamap__iopt_unmap(&d->pt, dma, npages);
-	IOPT_COUNT(&d->pt, unmap_calls, 1);
-	dmamap__iotlb_invalidate(&d->pt, dma, npages);
-	dmamap__iova_free(d->iova, dma, order_of(npages));
-	dmamap__direct_free(dev, size, cpu, phys, attrs);
+	if (allocation_gone(dev, dma, size, phys, "dma_free_attrs"))
+		dmamap__direct_free(dev, size, cpu, phys, attrs);
 }
 
 static void *iommu_alloc_noncoherent(struct device *dev, size_t size,
@@ -597,20 +607,9 @@ static void iommu_free_noncoherent(struct device *dev, size_t size, void *cpu,
 {
 	struct dmamap_iommu_domain *d = dev->domain;
 	phys_addr_t phys = dmamap__iopt_walk(&d->pt, dma);
-	u64 npages = PAGE_ALIGN(size) >> PAGE_SHIFT;
 
-	if (phys == PHYS_NONE || !dmamap__direct_alloc_is(dev, phys, size)) {
-		dmamap__api_error(dev, "dma_free_noncoherent", DMAMAP_ERRK_BAD_HANDLE,
-				  DMAMAP_DBG_FREE_INVALID,
-				  "[IOVA=0x%llx] [size=%zu] is not an allocation of this size mapped in the IOMMU",
-				  (unsigned long long)dma, size);
-		return;
-	}
-	dmamap__iopt_unmap(&d->pt, dma, npages);
-	IOPT_COUNT(&d->pt, unmap_calls, 1);
-	dmamap__iotlb_invalidate(&d->pt, dma, npages);
-	dmamap__iova_free(d->iova, dma, order_of(npages));
-	dmamap__direct_free_noncoherent(dev, size, cpu, phys, dir);
+	if (allocation_gone(dev, dma, size, phys, "dma_free_noncoherent"))
+		dmamap__direct_free_noncoherent(dev, size, cpu, phys, dir);
 }
 
 /* Cache maintenance for a list, from its CPU side: the device segments may be merged. */
