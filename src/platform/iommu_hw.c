@@ -145,8 +145,11 @@ u64 dmamap__iopt_unmap(struct dmamap_iopt *pt, u64 iova, u64 npages)
 	for (u64 i = 0; i < npages; i++) {
 		u64 *e = leaf(pt, iova + (i << PAGE_SHIFT), false);
 
-		if (e && __atomic_exchange_n(e, 0, __ATOMIC_ACQ_REL))
+		/* Load and store, not an exchange: one IOVA has one owner unmapping it. */
+		if (e && (__atomic_load_n(e, __ATOMIC_RELAXED) & PTE_VALID)) {
+			__atomic_store_n(e, 0, __ATOMIC_RELEASE);
 			cleared++;
+		}
 	}
 	if (cleared)
 		IOPT_COUNT(pt, mapped, -(int64_t)cleared);
