@@ -98,4 +98,4 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/dmamap.pc $(DESTDIR)$(PREFIX)/bin/dmamap
 
 clean:
-	rm -rf build build-asan build-tsan
+	rm -rf build build-asan build-tsan build-m32
