@@ -86,7 +86,12 @@ struct dmamap_checker {
 	struct dbg_entry *pool;
 	void **chunks;
 	size_t nchunks, cap_chunks;
-	u64 max_size;
+	/*
+	 * Entries longer than SPAN_PAGES live here, not in the page buckets, so
+	 * an address lookup walks back at most SPAN_PAGES buckets and then
+	 * scans this short list, however large a mapping some caller made.
+	 */
+	struct bucket large;
 	bool dead; /* ran out of memory */
 };
 
@@ -102,6 +107,19 @@ static struct bucket *bucket_of(struct dmamap_checker *c, const struct device *d
 	uint64_t h = (page * 0x9e3779b97f4a7c15ULL) ^ ((uintptr_t)dev * 0xff51afd7ed558ccdULL);
 
 	return &c->buckets[(h ^ (h >> 29)) >> (64 - HASH_BITS)];
+}
+
+#define SPAN_PAGES 64
+
+static bool is_large(u64 size)
+{
+	return size > ((u64)SPAN_PAGES << PAGE_SHIFT);
+}
+
+/* Bucket @i of the table, the large-entry list being the last. */
+static struct bucket *bucket_at(struct dmamap_checker *c, unsigned int i)
+{
+	return i < NBUCKETS ? &c->buckets[i] : &c->large;
 }
 
 static struct bucket *line_bucket(struct dmamap_checker *c, phys_addr_t line)
@@ -352,36 +370,62 @@ static struct dbg_entry **find_best(struct bucket *b, const struct device *dev,
  * Find the entry of @dev containing @addr and copy it to @out. The walk goes
  * back one page at a time, no further than the largest live mapping.
  */
+static void consider(const struct dbg_entry *e, const struct device *dev,
+		     dma_addr_t addr, u64 len, struct dbg_entry *out, bool *found,
+		     bool *whole)
+{
+	if (e->dev != dev || addr < e->addr || addr - e->addr >= e->size)
+		return;
+	if (!*found || len <= e->size - (addr - e->addr)) {
+		*out = *e;
+		*found = true;
+		*whole = len <= e->size - (addr - e->addr);
+	}
+}
+
 static bool find_contain(struct dmamap_checker *c, const struct device *dev,
 			 dma_addr_t addr, u64 len, struct dbg_entry *out)
 {
-	u64 span = __atomic_load_n(&c->max_size, __ATOMIC_RELAXED);
 	u64 page = addr >> PAGE_SHIFT;
-	u64 pages = (span >> PAGE_SHIFT) + 1;
-	bool found = false;
+	bool found = false, whole = false;
 
 	/* Prefer an entry holding the whole range over one holding its start. */
-	for (u64 k = 0; k <= pages && k <= page; k++) {
+	for (u64 k = 0; k <= SPAN_PAGES && k <= page && !whole; k++) {
 		struct bucket *b = bucket_of(c, dev, page - k);
-		bool whole = false;
 
 		dmamap__spin_lock(&b->lock);
-		for (struct dbg_entry *e = b->head; e; e = e->next) {
-			if (e->dev != dev || addr < e->addr || addr - e->addr >= e->size)
-				continue;
-			if (!found || len <= e->size - (addr - e->addr)) {
-				*out = *e;
-				found = true;
-				whole = len <= e->size - (addr - e->addr);
-				if (whole)
-					break;
-			}
-		}
+		for (struct dbg_entry *e = b->head; e && !whole; e = e->next)
+			consider(e, dev, addr, len, out, &found, &whole);
 		dmamap__spin_unlock(&b->lock);
-		if (whole)
-			return true;
+	}
+	if (!whole && __atomic_load_n(&c->large.head, __ATOMIC_RELAXED)) {
+		dmamap__spin_lock(&c->large.lock);
+		for (struct dbg_entry *e = c->large.head; e && !whole; e = e->next)
+			consider(e, dev, addr, len, out, &found, &whole);
+		dmamap__spin_unlock(&c->large.lock);
 	}
 	return found;
+}
+
+/*
+ * Lock the bucket holding the entry of @dev at @addr (best match for @ref
+ * if given) and return it with *pp set, or with *pp NULL if there is none.
+ */
+static struct bucket *lock_home(struct dmamap_checker *c, const struct device *dev,
+				dma_addr_t addr, const struct dbg_ref *ref,
+				struct dbg_entry ***pp)
+{
+	struct bucket *b = bucket_of(c, dev, addr >> PAGE_SHIFT);
+
+	dmamap__spin_lock(&b->lock);
+	*pp = ref ? find_best(b, dev, ref) : find_exact(b, dev, addr);
+	if (*pp || !__atomic_load_n(&c->large.head, __ATOMIC_RELAXED))
+		return b;
+	dmamap__spin_unlock(&b->lock);
+	b = &c->large;
+	dmamap__spin_lock(&b->lock);
+	*pp = ref ? find_best(b, dev, ref) : find_exact(b, dev, addr);
+	return b;
 }
 
 /* ---- cache lines shared by device-writable mappings -------------------- */
@@ -537,7 +581,6 @@ void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref)
 	struct dmamap_checker *c = p->checker;
 	struct dbg_entry *e;
 	struct bucket *b;
-	u64 max;
 
 	if (!c)
 		return;
@@ -587,11 +630,6 @@ void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref)
 	e->map_err = (ref->type == DBG_SINGLE || ref->type == DBG_PAGE ||
 		      ref->type == DBG_RESOURCE) ? MAPERR_NOT_CHECKED : MAPERR_NA;
 	e->lines = 0;
-	max = __atomic_load_n(&c->max_size, __ATOMIC_RELAXED);
-	while (ref->size > max &&
-	       !__atomic_compare_exchange_n(&c->max_size, &max, ref->size, false,
-					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		;
 	if (tracks_lines(dev, e)) {
 		phys_addr_t line = 0;
 
@@ -605,7 +643,7 @@ void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref)
 					  (unsigned long long)e->size,
 					  dmamap__dir_name(e->dir));
 	}
-	b = bucket_of(c, dev, e->addr >> PAGE_SHIFT);
+	b = is_large(e->size) ? &c->large : bucket_of(c, dev, e->addr >> PAGE_SHIFT);
 	dmamap__spin_lock(&b->lock);
 	e->next = b->head;
 	b->head = e;
@@ -639,9 +677,7 @@ void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr)
 			return;
 		}
 	}
-	b = bucket_of(c, dev, addr >> PAGE_SHIFT);
-	dmamap__spin_lock(&b->lock);
-	pp = find_exact(b, dev, addr);
+	b = lock_home(c, dev, addr, NULL, &pp);
 	if (pp && __atomic_load_n(&(*pp)->map_err, __ATOMIC_RELAXED) == MAPERR_NOT_CHECKED)
 		__atomic_store_n(&(*pp)->map_err, MAPERR_CHECKED, __ATOMIC_RELAXED);
 	dmamap__spin_unlock(&b->lock);
@@ -652,12 +688,10 @@ static void report_unchecked_use(struct device *dev, const struct dbg_entry *cop
 				 const char *use)
 {
 	struct dmamap_checker *c = dev->plat->checker;
-	struct bucket *b = bucket_of(c, dev, copy->addr >> PAGE_SHIFT);
 	struct dbg_entry **pp;
+	struct bucket *b = lock_home(c, dev, copy->addr, NULL, &pp);
 	bool first = false;
 
-	dmamap__spin_lock(&b->lock);
-	pp = find_exact(b, dev, copy->addr);
 	if (pp) {
 		uint8_t expect = MAPERR_NOT_CHECKED;
 
@@ -710,9 +744,7 @@ void dmamap__dbg_unmap(struct device *dev, const struct dbg_ref *ref)
 
 	if (!c)
 		return;
-	b = bucket_of(c, dev, ref->addr >> PAGE_SHIFT);
-	dmamap__spin_lock(&b->lock);
-	pp = find_best(b, dev, ref);
+	b = lock_home(c, dev, ref->addr, ref, &pp);
 	if (pp) {
 		e = *pp;
 		*pp = e->next;
@@ -863,8 +895,8 @@ void dmamap__dbg_device_gone(struct device *dev)
 
 	if (!c)
 		return;
-	for (unsigned int i = 0; i < NBUCKETS; i++) {
-		struct bucket *b = &c->buckets[i];
+	for (unsigned int i = 0; i <= NBUCKETS; i++) {
+		struct bucket *b = bucket_at(c, i);
 
 		if (!__atomic_load_n(&b->head, __ATOMIC_RELAXED))
 			continue;
@@ -912,9 +944,7 @@ int dmamap__dbg_sg_mapped_ents(struct device *dev, dma_addr_t addr)
 
 	if (!c)
 		return 0;
-	b = bucket_of(c, dev, addr >> PAGE_SHIFT);
-	dmamap__spin_lock(&b->lock);
-	pp = find_exact(b, dev, addr);
+	b = lock_home(c, dev, addr, NULL, &pp);
 	if (pp && (*pp)->type == DBG_SG)
 		n = (*pp)->sg_mapped_ents;
 	dmamap__spin_unlock(&b->lock);
@@ -932,8 +962,8 @@ unsigned long dmamap_debug_live(struct device *dev, struct dmamap_platform *p)
 		return 0;
 	if (!dev)
 		return live_total(c);
-	for (unsigned int i = 0; i < NBUCKETS; i++) {
-		struct bucket *b = &c->buckets[i];
+	for (unsigned int i = 0; i <= NBUCKETS; i++) {
+		struct bucket *b = bucket_at(c, i);
 
 		if (!__atomic_load_n(&b->head, __ATOMIC_RELAXED))
 			continue;

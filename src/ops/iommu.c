@@ -191,6 +191,12 @@ static u64 pages_spanned(phys_addr_t addr, size_t size)
 	return ((addr & (PAGE_SIZE - 1)) + size + PAGE_SIZE - 1) >> PAGE_SHIFT;
 }
 
+/* A range no IOVA space could hold: refuse it before looping over its pages. */
+static bool range_too_big(dma_addr_t addr, size_t size)
+{
+	return size > IOVA_END - IOVA_BASE || addr + size < addr;
+}
+
 /* CPU cache maintenance, page by page: the pages behind an IOVA range need not be contiguous. */
 static void sync_iova(struct device *dev, dma_addr_t dma, size_t size,
 		      enum dma_data_direction dir, bool for_cpu)
@@ -198,6 +204,8 @@ static void sync_iova(struct device *dev, dma_addr_t dma, size_t size,
 	struct dmamap_iommu_domain *d = dev->domain;
 
 	if (dev->coherent || dev->plat->kind != PLAT_SIM)
+		return;
+	if (range_too_big(dma, size))
 		return;
 	while (size) {
 		size_t chunk = MIN(size, (size_t)(PAGE_SIZE - (dma & (PAGE_SIZE - 1))));
@@ -218,9 +226,13 @@ static dma_addr_t iommu_map_phys(struct device *dev, phys_addr_t phys, size_t si
 				 enum dma_data_direction dir, unsigned long attrs,
 				 bool ram)
 {
-	u64 iova = map_range(dev, phys & PAGE_MASK, pages_spanned(phys, size), dir,
-			     size, attrs);
 	dma_addr_t dma;
+	u64 iova;
+
+	if (range_too_big(phys, size))
+		return iova_error(dev, "mapping larger than the IOVA space", size, attrs);
+	iova = map_range(dev, phys & PAGE_MASK, pages_spanned(phys, size), dir, size,
+			 attrs);
 
 	if (!iova)
 		return DMA_MAPPING_ERROR;
@@ -248,6 +260,13 @@ static void iommu_unmap_range(struct device *dev, dma_addr_t dma, size_t size,
 	struct dmamap_iommu_domain *d = dev->domain;
 	u64 npages = pages_spanned(dma, size);
 
+	if (range_too_big(dma, size)) {
+		dmamap__api_error(dev, "dma_unmap", DMAMAP_ERRK_BAD_HANDLE,
+				  DMAMAP_DBG_UNMAP_INVALID,
+				  "[IOVA=0x%llx] [size=%zu] is larger than the IOVA space",
+				  (unsigned long long)dma, size);
+		return;
+	}
 	if (ram && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
 		sync_iova(dev, dma, size, dir, true);
 	/* Nothing was mapped there: the handle is not ours; nothing to release. */
