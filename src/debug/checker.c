@@ -575,6 +575,13 @@ static bool on_my_stack(const void *ptr)
 
 /* ---- hooks ----------------------------------------------------------------- */
 
+/*
+ * The caller has just written *ref with scalar stores; vector loads of it
+ * would miss store forwarding and stall, so this function stays scalar.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-slp-vectorize")))
+#endif
 void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref)
 {
 	struct dmamap_platform *p = dev->plat;
