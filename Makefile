@@ -21,10 +21,18 @@ CFLAGS_BASE := -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wno-missing-field-initializers -g $(OPT) -fPIC \
 	-pthread -Iinclude $(SANFLAGS)
 override CFLAGS := $(CFLAGS_BASE) $(CFLAGS)
-LDLIBS := -pthread -lm -ldl
+LDLIBS = -pthread -lm -ldl $(FDT_LIB)
 
 LIB_SRCS := $(sort $(wildcard src/core/*.c src/ops/*.c src/mm/*.c src/platform/*.c \
 	src/platform/sim/*.c src/platform/host/*.c src/debug/*.c src/models/*.c))
+# Device trees need libfdt; NO_FDT=1 builds stubs that return -ENOSYS instead.
+ifeq ($(NO_FDT),1)
+LIB_SRCS += src/of/none/fdt_none.c
+FDT_LIB :=
+else
+LIB_SRCS += $(sort $(wildcard src/of/*.c))
+FDT_LIB := -lfdt
+endif
 DRV_SRCS := $(sort $(wildcard drivers/*.c))
 TOOL_SRCS := $(sort $(wildcard tools/*.c))
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))

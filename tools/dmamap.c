@@ -19,7 +19,12 @@ static void usage(FILE *f)
 struct dmamap_platform *cli_open_board(const char *name)
 {
 	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = dmamap_platform_builtin(name, &err);
+	/* A name with a slash or a .dts/.dtb suffix is a device tree file. */
+	size_t n = strlen(name);
+	bool file = strchr(name, '/') || (n > 4 && (!strcmp(name + n - 4, ".dts") ||
+						     !strcmp(name + n - 4, ".dtb")));
+	struct dmamap_platform *p = file ? dmamap_platform_from_file(name, &err) :
+					   dmamap_platform_builtin(name, &err);
 
 	if (!p)
 		fprintf(stderr, "dmamap: %s\n", err.msg);

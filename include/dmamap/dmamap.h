@@ -11,4 +11,5 @@
 #include <dmamap/swiotlb.h>
 #include <dmamap/dmabounce.h>
 #include <dmamap/iommu.h>
+#include <dmamap/of.h>
 #endif

@@ -1,0 +1,446 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Device tree to board: libfdt reads the blob (checked whole before any
+ * property is looked at); the rules are the kernel's of_dma_configure():
+ * which dma-ranges apply (walk up from the parent bus; empty means keep
+ * walking; after the first node every one must have the property), how an
+ * entry's parent address becomes a CPU address (up through the ancestors'
+ * dma-ranges, missing or empty ones being 1:1), the masks and bus limit
+ * the map implies, coherency from the nearest dma-coherent or
+ * dma-noncoherent, and the device's own iommus.
+ */
+#include <libfdt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <stdarg.h>
+#include "../internal.h"
+
+#define MAX_DEVICES 64
+
+struct parse {
+	const void *fdt;
+	struct dmamap_error *err;
+	struct dmamap_board board;
+	struct dmamap_device_desc devs[MAX_DEVICES];
+	char names[MAX_DEVICES][DMAMAP_NAME_MAX];
+	char iommus[MAX_DEVICES][DMAMAP_NAME_MAX];
+	char board_name[DMAMAP_NAME_MAX];
+};
+
+static int fail(struct parse *ps, int node, const char *prop, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(struct parse *ps, int node, const char *prop, const char *fmt, ...)
+{
+	char path[160] = "?", what[160];
+	va_list ap;
+
+	if (node >= 0 && fdt_get_path(ps->fdt, node, path, sizeof(path)))
+		snprintf(path, sizeof(path), "(node at offset %d)", node);
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	dmamap__set_error(ps->err, -EINVAL, "%s%s%s: %s", path, prop ? ":" : "",
+			  prop ? prop : "", what);
+	return -EINVAL;
+}
+
+/* #address-cells / #size-cells of @node itself, inherited upward (root default). */
+static int cells_of(struct parse *ps, int node, const char *name, int root_default)
+{
+	for (; node >= 0; node = fdt_parent_offset(ps->fdt, node)) {
+		int len;
+		const fdt32_t *v = fdt_getprop(ps->fdt, node, name, &len);
+
+		if (v && len == 4) {
+			uint32_t c = fdt32_to_cpu(*v);
+
+			return c <= 3 ? (int)c : -1;
+		}
+		if (v)
+			return -1;
+	}
+	return root_default;
+}
+
+static int addr_cells(struct parse *ps, int node)
+{
+	return cells_of(ps, node, "#address-cells", 1);
+}
+
+static int size_cells(struct parse *ps, int node)
+{
+	return cells_of(ps, node, "#size-cells", 1);
+}
+
+/* A number of @n cells (a PCI-style 3-cell address drops its flags cell). */
+static u64 number(const fdt32_t *p, int n)
+{
+	u64 v = 0;
+
+	if (n == 3) {
+		p++;
+		n = 2;
+	}
+	for (int i = 0; i < n; i++)
+		v = (v << 32) | fdt32_to_cpu(p[i]);
+	return v;
+}
+
+/* An optional 1- or 2-cell integer property; @def when absent. */
+static int u64_prop(struct parse *ps, int node, const char *name, u64 def, u64 *out)
+{
+	int len;
+	const fdt32_t *v = fdt_getprop(ps->fdt, node, name, &len);
+
+	*out = def;
+	if (!v)
+		return 0;
+	if (len != 4 && len != 8)
+		return fail(ps, node, name, "expected 1 or 2 cells, found %d bytes", len);
+	*out = number(v, len / 4);
+	return 0;
+}
+
+/*
+ * Translate @addr, an address on @bus's parent bus, to a CPU address
+ * through every ancestor's dma-ranges. Returns false when a non-empty
+ * dma-ranges does not cover it.
+ */
+static bool translate_up(struct parse *ps, int bus, u64 *addr)
+{
+	for (int n = fdt_parent_offset(ps->fdt, bus); n >= 0 && fdt_parent_offset(ps->fdt, n) >= 0;
+	     n = fdt_parent_offset(ps->fdt, n)) {
+		int len, na = addr_cells(ps, n), pna = addr_cells(ps, fdt_parent_offset(ps->fdt, n));
+		int ns = size_cells(ps, n), stride;
+		const fdt32_t *r = fdt_getprop(ps->fdt, n, "dma-ranges", &len);
+		bool hit = false;
+
+		if (!r || !len)
+			continue; /* missing or empty: 1:1 on the way up */
+		if (na < 0 || pna < 0 || ns < 0)
+			return false;
+		stride = (na + pna + ns) * 4;
+		for (int off = 0; stride && off + stride <= len; off += stride) {
+			const fdt32_t *e = r + off / 4;
+			u64 child = number(e, na), parent = number(e + na, pna);
+			u64 size = number(e + na + pna, ns);
+
+			if (*addr >= child && *addr - child < size) {
+				*addr = parent + (*addr - child);
+				hit = true;
+				break;
+			}
+		}
+		if (!hit)
+			return false;
+	}
+	return true;
+}
+
+/* The dma-ranges that configure a device on bus @bus; fills d->ranges. */
+static int dma_ranges(struct parse *ps, int dev_node, int bus, struct dmamap_device_desc *d)
+{
+	const fdt32_t *r = NULL;
+	bool later = false;
+	int len = 0, node, na, pna, ns, stride;
+
+	for (node = bus; node >= 0; node = fdt_parent_offset(ps->fdt, node)) {
+		r = fdt_getprop(ps->fdt, node, "dma-ranges", &len);
+		if (r && len > 0)
+			break;
+		if (later && !r)
+			return 0; /* a bus without dma-ranges above one with: no map */
+		later = true;
+		r = NULL;
+	}
+	if (!r)
+		return 0; /* reached the root: identity */
+	na = addr_cells(ps, node);
+	pna = addr_cells(ps, fdt_parent_offset(ps->fdt, node));
+	ns = size_cells(ps, node);
+	if (na < 0 || pna < 0 || ns < 0 || !ns)
+		return fail(ps, node, "dma-ranges", "bad #address-cells/#size-cells");
+	stride = (na + pna + ns) * 4;
+	if (len % stride)
+		return fail(ps, node, "dma-ranges",
+			    "length %d is not a multiple of %d cells per entry", len, stride / 4);
+	for (int off = 0; off < len; off += stride) {
+		const fdt32_t *e = r + off / 4;
+		u64 dma = number(e, na), cpu = number(e + na, pna), size = number(e + na + pna, ns);
+		struct dmamap_dma_range *last = d->nr_ranges ? &d->ranges[d->nr_ranges - 1] : NULL;
+
+		if (!size)
+			continue;
+		if (!translate_up(ps, node, &cpu)) {
+			dmamap__log(NULL, DMAMAP_LOG_WARN,
+				    "dmamap: %s: dma-ranges entry at 0x%llx not reachable from the CPU, dropped",
+				    fdt_get_name(ps->fdt, dev_node, NULL),
+				    (unsigned long long)dma);
+			continue;
+		}
+		/* Entries contiguous in both spaces are one region. */
+		if (last && last->cpu_start + last->size == cpu &&
+		    last->dma_start + last->size == dma) {
+			last->size += size;
+			continue;
+		}
+		if (d->nr_ranges == DMAMAP_MAX_RANGES)
+			return fail(ps, node, "dma-ranges", "more than %d regions",
+				    DMAMAP_MAX_RANGES);
+		d->ranges[d->nr_ranges].cpu_start = cpu;
+		d->ranges[d->nr_ranges].dma_start = dma;
+		d->ranges[d->nr_ranges].size = size;
+		d->nr_ranges++;
+	}
+	return 0;
+}
+
+static bool coherent_of(struct parse *ps, int node, bool board_default)
+{
+	for (; node >= 0; node = fdt_parent_offset(ps->fdt, node)) {
+		if (fdt_getprop(ps->fdt, node, "dma-coherent", NULL))
+			return true;
+		if (fdt_getprop(ps->fdt, node, "dma-noncoherent", NULL))
+			return false;
+	}
+	return board_default;
+}
+
+static bool enabled(struct parse *ps, int node)
+{
+	const char *st = fdt_getprop(ps->fdt, node, "status", NULL);
+
+	return !st || !strcmp(st, "okay") || !strcmp(st, "ok");
+}
+
+static int iommu_of(struct parse *ps, int node, char *out)
+{
+	int len, target, cells;
+	const fdt32_t *v = fdt_getprop(ps->fdt, node, "iommus", &len);
+
+	out[0] = 0;
+	if (!v)
+		return 0;
+	if (len < 4)
+		return fail(ps, node, "iommus", "truncated");
+	target = fdt_node_offset_by_phandle(ps->fdt, fdt32_to_cpu(v[0]));
+	if (target < 0)
+		return fail(ps, node, "iommus", "unknown phandle 0x%x", fdt32_to_cpu(v[0]));
+	cells = cells_of(ps, target, "#iommu-cells", 0);
+	if (cells < 0 || len < (1 + cells) * 4)
+		return fail(ps, node, "iommus", "fewer cells than the IOMMU's #iommu-cells (%d)",
+			    cells);
+	if (!enabled(ps, target))
+		return 0; /* a disabled IOMMU means none, not an error */
+	snprintf(out, DMAMAP_NAME_MAX, "%s", fdt_get_name(ps->fdt, target, NULL));
+	return 0;
+}
+
+static int device_of(struct parse *ps, int node, bool coherent_default)
+{
+	struct dmamap_device_desc *d;
+	unsigned int i = ps->board.nr_devices;
+	u64 end = 0, mask;
+	int ret;
+
+	if (i == MAX_DEVICES)
+		return fail(ps, node, NULL, "more than %d DMA masters", MAX_DEVICES);
+	d = &ps->devs[i];
+	memset(d, 0, sizeof(*d));
+	snprintf(ps->names[i], DMAMAP_NAME_MAX, "%s", fdt_get_name(ps->fdt, node, NULL));
+	d->name = ps->names[i];
+	d->model = "memcpy";
+	ret = dma_ranges(ps, node, fdt_parent_offset(ps->fdt, node), d);
+	if (ret)
+		return ret;
+	mask = DMA_BIT_MASK(32);
+	for (unsigned int r = 0; r < d->nr_ranges; r++)
+		end = MAX(end, d->ranges[r].dma_start + d->ranges[r].size - 1);
+	if (d->nr_ranges) {
+		/* The kernel narrows the default masks to the map and keeps its end as the limit. */
+		mask &= DMA_BIT_MASK(64 - __builtin_clzll(end | 1));
+		d->bus_dma_limit = end;
+	}
+	d->dma_mask = d->coherent_dma_mask = mask;
+	d->coherent = coherent_of(ps, node, coherent_default);
+	ret = iommu_of(ps, node, ps->iommus[i]);
+	if (ret)
+		return ret;
+	d->iommu = ps->iommus[i][0] ? ps->iommus[i] : NULL;
+	ps->board.nr_devices++;
+	return 0;
+}
+
+static int memory_of(struct parse *ps, int node)
+{
+	int na = addr_cells(ps, 0), ns = size_cells(ps, 0), len;
+	const fdt32_t *reg = fdt_getprop(ps->fdt, node, "reg", &len);
+
+	if (!reg)
+		return fail(ps, node, "reg", "missing");
+	if (na < 1 || na > 2 || ns < 1 || ns > 2 || len % ((na + ns) * 4))
+		return fail(ps, node, "reg", "%d bytes do not fit %d+%d cells", len, na, ns);
+	for (int off = 0; off < len; off += (na + ns) * 4) {
+		struct dmamap_ram_bank *b;
+
+		if (ps->board.nr_banks == DMAMAP_MAX_BANKS)
+			return fail(ps, node, "reg", "more than %d RAM banks", DMAMAP_MAX_BANKS);
+		b = &ps->board.banks[ps->board.nr_banks++];
+		b->start = number(reg + off / 4, na);
+		b->size = number(reg + off / 4 + na, ns);
+	}
+	return 0;
+}
+
+static int board_props(struct parse *ps)
+{
+	const char *s;
+	u64 v;
+	int cpus, node, ret;
+
+	s = fdt_getprop(ps->fdt, 0, "model", NULL);
+	if (!s)
+		s = fdt_getprop(ps->fdt, 0, "compatible", NULL);
+	snprintf(ps->board_name, sizeof(ps->board_name), "%s", s ? s : "fdt");
+	ps->board.name = ps->board_name;
+	s = fdt_getprop(ps->fdt, 0, "dmamap,cache-arch", NULL);
+	if (s && !strcmp(s, "armv5"))
+		ps->board.arch = DMAMAP_CACHE_ARMV5;
+	else if (s && strcmp(s, "arm64"))
+		return fail(ps, 0, "dmamap,cache-arch", "unknown architecture '%s'", s);
+	/* The d-cache line: the cpus say it; a board property may override. */
+	ps->board.cache_line_size = 64;
+	cpus = fdt_path_offset(ps->fdt, "/cpus");
+	if (cpus >= 0) {
+		fdt_for_each_subnode(node, ps->fdt, cpus) {
+			if ((ret = u64_prop(ps, node, "d-cache-line-size", 0, &v)))
+				return ret;
+			if (v) {
+				ps->board.cache_line_size = (unsigned int)v;
+				break;
+			}
+		}
+	}
+	if ((ret = u64_prop(ps, 0, "dmamap,cache-line-size", ps->board.cache_line_size, &v)))
+		return ret;
+	ps->board.cache_line_size = (unsigned int)v;
+	if ((ret = u64_prop(ps, 0, "dmamap,zone-dma-limit", 0, &v)))
+		return ret;
+	ps->board.zone_dma_limit = v;
+	if ((ret = u64_prop(ps, 0, "dmamap,highmem-start", 0, &v)))
+		return ret;
+	ps->board.highmem_start = v;
+	if ((ret = u64_prop(ps, 0, "dmamap,swiotlb-size", 0, &v)))
+		return ret;
+	ps->board.swiotlb_size = v;
+	if ((ret = u64_prop(ps, 0, "dmamap,cma-size", 0, &v)))
+		return ret;
+	ps->board.cma_size = v;
+	return 0;
+}
+
+static bool is_memory(struct parse *ps, int node)
+{
+	const char *t = fdt_getprop(ps->fdt, node, "device_type", NULL);
+
+	return t && !strcmp(t, "memory");
+}
+
+struct dmamap_platform *dmamap_platform_from_fdt(const void *blob, size_t size,
+						 struct dmamap_error *err)
+{
+	struct parse *ps;
+	struct dmamap_platform *p = NULL;
+	bool coherent_default;
+	int node, depth = 0, ret;
+
+	if (!blob || size < FDT_V1_SIZE) {
+		dmamap__set_error(err, -EINVAL, "device tree: no blob, or shorter than a header");
+		return NULL;
+	}
+	if (fdt_check_header(blob) || fdt_totalsize(blob) > size ||
+	    fdt_check_full(blob, size)) {
+		dmamap__set_error(err, -EINVAL, "device tree: corrupt or truncated blob");
+		return NULL;
+	}
+	ps = calloc(1, sizeof(*ps));
+	if (!ps) {
+		dmamap__set_error(err, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	ps->fdt = blob;
+	ps->err = err;
+	ret = board_props(ps);
+	/* ARM boards: not coherent unless a node says dma-coherent. */
+	coherent_default = fdt_getprop(blob, 0, "dma-coherent", NULL) != NULL;
+	for (node = fdt_next_node(blob, -1, &depth); !ret && node >= 0;
+	     node = fdt_next_node(blob, node, &depth)) {
+		if (!enabled(ps, node))
+			continue;
+		if (fdt_parent_offset(blob, node) == 0 && is_memory(ps, node))
+			ret = memory_of(ps, node);
+		else if (!fdt_node_check_compatible(blob, node, "dmamap,memcpy"))
+			ret = device_of(ps, node, coherent_default);
+	}
+	if (!ret && !ps->board.nr_banks)
+		ret = fail(ps, 0, NULL, "no memory node with device_type = \"memory\"");
+	if (!ret) {
+		ps->board.devices = ps->devs;
+		p = dmamap_platform_create(&ps->board, err);
+	}
+	free(ps);
+	return p;
+}
+
+struct dmamap_platform *dmamap_platform_from_file(const char *path,
+						  struct dmamap_error *err)
+{
+	char dtb[] = "/tmp/dmamap-dtb-XXXXXX", cmd[1024];
+	const char *src = path;
+	struct dmamap_platform *p = NULL;
+	size_t len = path ? strlen(path) : 0, n;
+	FILE *f;
+	void *blob;
+
+	if (!path) {
+		dmamap__set_error(err, -EINVAL, "no file name");
+		return NULL;
+	}
+	if (len > 4 && !strcmp(path + len - 4, ".dts")) {
+		int fd = mkstemp(dtb);
+
+		if (fd < 0 || strchr(path, '\'')) {
+			dmamap__set_error(err, -ENOEXEC, "%s: cannot prepare dtc", path);
+			return NULL;
+		}
+		close(fd);
+		snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o '%s' '%s' 2>/dev/null", dtb, path);
+		if (system(cmd) != 0) {
+			unlink(dtb);
+			dmamap__set_error(err, -ENOEXEC, "%s: dtc failed (is device-tree-compiler installed?)",
+					  path);
+			return NULL;
+		}
+		src = dtb;
+	}
+	f = fopen(src, "rb");
+	if (!f) {
+		dmamap__set_error(err, -ENOENT, "%s: cannot open", src);
+		goto out;
+	}
+	blob = malloc(1 << 20);
+	n = blob ? fread(blob, 1, 1 << 20, f) : 0;
+	fclose(f);
+	if (!blob)
+		dmamap__set_error(err, -ENOMEM, "out of memory");
+	else
+		p = dmamap_platform_from_fdt(blob, n, err);
+	free(blob);
+out:
+	if (src == dtb)
+		unlink(dtb);
+	return p;
+}

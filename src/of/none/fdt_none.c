@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* Built without libfdt (NO_FDT=1, e.g. a 32-bit build without libfdt:i386). */
+#include "../../internal.h"
+
+struct dmamap_platform *dmamap_platform_from_fdt(const void *blob, size_t size,
+						 struct dmamap_error *err)
+{
+	(void)blob;
+	(void)size;
+	dmamap__set_error(err, -ENOSYS, "dmamap was built without libfdt");
+	return NULL;
+}
+
+struct dmamap_platform *dmamap_platform_from_file(const char *path,
+						  struct dmamap_error *err)
+{
+	(void)path;
+	dmamap__set_error(err, -ENOSYS, "dmamap was built without libfdt");
+	return NULL;
+}

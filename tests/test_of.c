@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Boards from device trees: the kernel's dma-ranges walk, the masks and
+ * limit a map implies, coherency inheritance, iommus, errors that name the
+ * node and property, and a corrupt-blob fuzz. Each tree is compiled with
+ * dtc at test time; without libfdt (NO_FDT builds) the tests skip.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <dmamap/dmamap.h>
+#include "tap.h"
+
+/* Build a board from DTS text; NULL with *err set on failure. */
+static struct dmamap_platform *from_dts(const char *dts, struct dmamap_error *err)
+{
+	char path[] = "/tmp/dmamap-test-XXXXXX.dts";
+	int fd = mkstemps(path, 4);
+	struct dmamap_platform *p;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	fputs(dts, f);
+	fclose(f);
+	p = dmamap_platform_from_file(path, err);
+	unlink(path);
+	return p;
+}
+
+#define SKIP_WITHOUT_FDT(err)                                                \
+	do {                                                                 \
+		if ((err).code == -ENOSYS) {                                 \
+			printf("# skipped: built without libfdt\n");          \
+			return;                                              \
+		}                                                            \
+	} while (0)
+
+#define HEAD "/dts-v1/; / { #address-cells = <1>; #size-cells = <1>; " \
+	     "memory@80000000 { device_type = \"memory\"; reg = <0x80000000 0x4000000>; }; "
+
+TEST(of_parent_dma_ranges_offset_and_masks)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(HEAD
+		"bus { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  dma-ranges = <0x0 0x80000000 0x4000000>;"
+		"  dma@1000 { compatible = \"dmamap,memcpy\"; reg = <0x1000 0x100>; }; }; };", &err);
+	struct device *dev;
+	uint8_t *buf, put[64];
+	dma_addr_t h;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	dev = dmamap_device_lookup(p, "dma@1000");
+	REQUIRE(dev);
+	CHECK(!dev_is_dma_coherent(dev));
+	CHECK_EQ(dmamap_phys_to_dma(dev, 0x80001000ULL), 0x1000);
+	CHECK_EQ(dmamap_bus_dma_limit(dev), 0x3ffffff);
+	/* The map narrows the default 32-bit masks to 26 bits. */
+	CHECK_EQ(dma_get_mask(dev), DMA_BIT_MASK(26));
+	buf = dmamap_kmalloc(p, 64, DMAMAP_GFP_DMA_ALIGN);
+	REQUIRE(buf);
+	h = dma_map_single(dev, buf, 64, DMA_FROM_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, h));
+	CHECK(h < 0x4000000);
+	memset(put, 0xa5, sizeof(put));
+	CHECK_EQ(dmamap_device_write(dev, h, put, 64), 0);
+	dma_unmap_single(dev, h, 64, DMA_FROM_DEVICE);
+	CHECK_MEM(buf, put, 64);
+	dmamap_platform_destroy(p);
+}
+
+TEST(of_empty_dma_ranges_keeps_walking_missing_stops)
+{
+	struct dmamap_error err = { 0 };
+	/* inner: empty (keep walking); outer: the real map. */
+	struct dmamap_platform *p = from_dts(HEAD
+		"outer { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  dma-ranges = <0x10000000 0x80000000 0x4000000>;"
+		"  inner { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"    dma-ranges;"
+		"    dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; }; };"
+		/* a bus above the device's parent that lacks dma-ranges: no map */
+		"nomap { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  mid { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"    dma-ranges;"
+		"    dma@2 { compatible = \"dmamap,memcpy\"; reg = <0x2 0x1>; }; }; }; };", &err);
+	struct device *a, *b;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	a = dmamap_device_lookup(p, "dma@1");
+	b = dmamap_device_lookup(p, "dma@2");
+	REQUIRE(a && b);
+	CHECK_EQ(dmamap_phys_to_dma(a, 0x80000000ULL), 0x10000000);
+	/* mid's dma-ranges is empty, nomap has none after it: identity, no limit. */
+	CHECK_EQ(dmamap_phys_to_dma(b, 0x80000000ULL), 0x80000000ULL);
+	CHECK_EQ(dmamap_bus_dma_limit(b), 0);
+	CHECK_EQ(dma_get_mask(b), DMA_BIT_MASK(32));
+	dmamap_platform_destroy(p);
+}
+
+TEST(of_parent_address_translated_up_and_unreachable_dropped)
+{
+	struct dmamap_error err = { 0 };
+	/* The inner bus's parent addresses (0x40000000..) are the outer bus's child space. */
+	struct dmamap_platform *p = from_dts(HEAD
+		"outer { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  dma-ranges = <0x40000000 0x80000000 0x2000000>;"
+		"  inner { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"    dma-ranges = <0x0 0x40000000 0x1000000 0x9000000 0x70000000 0x1000000>;"
+		"    dma@3 { compatible = \"dmamap,memcpy\"; reg = <0x3 0x1>; }; }; }; };", &err);
+	struct device *dev;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	dev = dmamap_device_lookup(p, "dma@3");
+	REQUIRE(dev);
+	/* Entry 1: bus 0 -> outer 0x40000000 -> CPU 0x80000000. Entry 2 (0x70000000) is
+	 * outside outer's dma-ranges: dropped. */
+	CHECK_EQ(dmamap_phys_to_dma(dev, 0x80000000ULL), 0);
+	CHECK_EQ(dmamap_dma_to_phys(dev, 0x9000000), (phys_addr_t)-1);
+	CHECK_EQ(dmamap_bus_dma_limit(dev), 0xffffff);
+	dmamap_platform_destroy(p);
+}
+
+TEST(of_coherency_inherited_and_overridden)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(HEAD
+		"bus { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  dma-coherent;"
+		"  dma@4 { compatible = \"dmamap,memcpy\"; reg = <0x4 0x1>; };"
+		"  dma@5 { compatible = \"dmamap,memcpy\"; reg = <0x5 0x1>; dma-noncoherent; };"
+		"  dma@6 { compatible = \"dmamap,memcpy\"; reg = <0x6 0x1>; status = \"disabled\"; }; };"
+		"dma@7 { compatible = \"dmamap,memcpy\"; reg = <0x7 0x1>; }; };", &err);
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	CHECK(dev_is_dma_coherent(dmamap_device_lookup(p, "dma@4")));
+	CHECK(!dev_is_dma_coherent(dmamap_device_lookup(p, "dma@5")));
+	CHECK(dmamap_device_lookup(p, "dma@6") == NULL);
+	CHECK(!dev_is_dma_coherent(dmamap_device_lookup(p, "dma@7")));
+	dmamap_platform_destroy(p);
+}
+
+TEST(of_iommus_own_property_and_disabled_iommu)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(HEAD
+		"smmu: iommu@9000 { reg = <0x9000 0x100>; #iommu-cells = <1>; };"
+		"off: iommu@a000 { reg = <0xa000 0x100>; #iommu-cells = <1>; status = \"disabled\"; };"
+		"dma@8 { compatible = \"dmamap,memcpy\"; reg = <0x8 0x1>; iommus = <&smmu 3>; };"
+		"dma@9 { compatible = \"dmamap,memcpy\"; reg = <0x9 0x1>; iommus = <&off 4>; }; };", &err);
+	struct dmamap_iommu_stats s;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	CHECK_EQ(dmamap_iommu_stats(dmamap_device_lookup(p, "dma@8"), &s), 0);
+	CHECK_EQ(dmamap_iommu_stats(dmamap_device_lookup(p, "dma@9"), &s), -ENODEV);
+	dmamap_platform_destroy(p);
+}
+
+TEST(of_errors_name_node_and_property)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p;
+
+	p = from_dts(HEAD "bus { #address-cells = <1>; #size-cells = <1>; ranges;"
+		     "  dma-ranges = <0x0 0x80000000>;"
+		     "  dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; }; };", &err);
+	SKIP_WITHOUT_FDT(err);
+	CHECK(p == NULL);
+	CHECK_EQ(err.code, -EINVAL);
+	CHECK_MSG(strstr(err.msg, "/bus") && strstr(err.msg, "dma-ranges"), "msg: %s", err.msg);
+
+	p = from_dts(HEAD "dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>;"
+		     " iommus = <0x77 1>; }; };", &err);
+	CHECK(p == NULL);
+	CHECK_MSG(strstr(err.msg, "/dma@1") && strstr(err.msg, "iommus"), "msg: %s", err.msg);
+
+	p = from_dts("/dts-v1/; / { #address-cells = <1>; #size-cells = <1>; };", &err);
+	CHECK(p == NULL);
+	CHECK_MSG(strstr(err.msg, "memory") != NULL, "msg: %s", err.msg);
+
+	p = from_dts(HEAD "memory@81000000 { device_type = \"memory\"; reg = <0x81000000 0x1000000>; }; };",
+		     &err);
+	CHECK(p == NULL);
+	CHECK_MSG(strstr(err.msg, "overlap") != NULL, "msg: %s", err.msg);
+
+	CHECK(dmamap_platform_from_file("/nonexistent/board.dtb", &err) == NULL);
+	CHECK_EQ(err.code, -ENOENT);
+	CHECK(dmamap_platform_from_fdt(NULL, 0, &err) == NULL);
+	CHECK_EQ(err.code, -EINVAL);
+}
+
+/* Flip, truncate and scribble over a valid blob: errors, never a crash. */
+TEST(of_fuzz_corrupt_blobs_never_crash)
+{
+	struct dmamap_error err = { 0 };
+	char path[] = "/tmp/dmamap-fuzz-XXXXXX";
+	uint8_t blob[8192], bad[8192];
+	uint64_t s = 12345;
+	size_t n;
+	FILE *f;
+	int fd, made = 0;
+
+	fd = mkstemp(path);
+	REQUIRE(fd >= 0);
+	close(fd);
+	REQUIRE(snprintf((char *)bad, sizeof(bad),
+			 "dtc -q -I dts -O dtb -o %s boards/rpi4-like.dts 2>/dev/null", path) > 0);
+	if (system((char *)bad) != 0) {
+		unlink(path);
+		printf("# skipped: dtc unavailable\n");
+		return;
+	}
+	f = fopen(path, "rb");
+	REQUIRE(f);
+	n = fread(blob, 1, sizeof(blob), f);
+	fclose(f);
+	unlink(path);
+	{
+		struct dmamap_platform *p = dmamap_platform_from_fdt(blob, n, &err);
+
+		SKIP_WITHOUT_FDT(err);
+		REQUIRE(p);
+		dmamap_platform_destroy(p);
+	}
+	for (int i = 0; i < 3000; i++) {
+		size_t len = n;
+		struct dmamap_platform *p;
+
+		memcpy(bad, blob, n);
+		for (int k = 0; k < 1 + i % 8; k++) {
+			s ^= s << 13;
+			s ^= s >> 7;
+			s ^= s << 17;
+			bad[s % n] ^= (uint8_t)(1u << (s >> 60 & 7));
+		}
+		if (i % 5 == 0)
+			len = s % n;
+		p = dmamap_platform_from_fdt(bad, len, &err);
+		if (p) {
+			made++;
+			dmamap_platform_destroy(p);
+		} else {
+			CHECK(err.code < 0);
+		}
+	}
+	printf("# %d of 3000 corrupted blobs still described a board\n", made);
+}
