@@ -133,7 +133,9 @@ struct dmamap_platform {
 	unsigned int nr_banks;
 	struct dmamap_bank banks[DMAMAP_MAX_BANKS];
 	unsigned int nr_arenas;
-	struct dmamap_arena arenas[DMAMAP_MAX_BANKS * NR_ZONES];
+	struct dmamap_arena arenas[4 * DMAMAP_MAX_BANKS * NR_ZONES];
+	unsigned int nr_reserved;
+	struct dmamap_ram_bank reserved[DMAMAP_MAX_RESERVED];
 	struct dmamap_slab_cache *kmalloc[NR_ZONES][KMALLOC_CLASSES];
 
 	pthread_mutex_t stripe[STRIPE_LOCKS]; /* sim: per page stripe */

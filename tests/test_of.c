@@ -252,3 +252,98 @@ TEST(of_fuzz_corrupt_blobs_never_crash)
 	}
 	printf("# %d of 3000 corrupted blobs still described a board\n", made);
 }
+
+#define RESV(body) HEAD "reserved-memory { #address-cells = <1>; #size-cells = <1>; ranges; " body " }; "
+
+TEST(of_reserved_memory_cma_pool_and_restricted)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(RESV(
+		"cma: linux,cma@83000000 { compatible = \"shared-dma-pool\"; reusable;"
+		"  reg = <0x83000000 0x400000>; linux,cma-default; };"
+		"pool: pool@82000000 { compatible = \"shared-dma-pool\"; no-map;"
+		"  reg = <0x82000000 0x100000>; };"
+		"rest: restricted { compatible = \"restricted-dma-pool\"; size = <0x100000>;"
+		"  alignment = <0x100000>; };")
+		"smmu: iommu@9000 { reg = <0x9000 0x100>; #iommu-cells = <1>; };"
+		"dma@10 { compatible = \"dmamap,memcpy\"; reg = <0x10 0x1>; memory-region = <&pool>; };"
+		"dma@11 { compatible = \"dmamap,memcpy\"; reg = <0x11 0x1>; memory-region = <&rest>; };"
+		"dma@12 { compatible = \"dmamap,memcpy\"; reg = <0x12 0x1>; memory-region = <&rest>;"
+		"  iommus = <&smmu 1>; }; };", &err);
+	struct dmamap_cma_stats cs;
+	struct dmamap_swiotlb_stats ss;
+	struct device *pooled, *restricted, *behind;
+	dma_addr_t h;
+	uint8_t *buf;
+	void *cpu;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	/* CMA where the tree put it. */
+	REQUIRE(dmamap_cma_stats(p, &cs) == 0);
+	CHECK_EQ(cs.start, 0x83000000ULL);
+	CHECK_EQ(cs.total_pages, 0x400000 >> PAGE_SHIFT);
+	/* The device's own pool serves its coherent allocations first. */
+	pooled = dmamap_device_lookup(p, "dma@10");
+	REQUIRE(pooled);
+	cpu = dma_alloc_coherent(pooled, PAGE_SIZE, &h, GFP_KERNEL);
+	REQUIRE(cpu);
+	CHECK(h >= 0x82000000ULL && h < 0x82100000ULL);
+	dma_free_coherent(pooled, PAGE_SIZE, cpu, h);
+	/* The page allocator never hands out the reserved pool. */
+	for (int i = 0; i < 512; i++) {
+		struct page *pg = dmamap_alloc_pages(p, 4, 0);
+
+		if (!pg)
+			break;
+		CHECK(page_to_phys(pg) + (16 * PAGE_SIZE) <= 0x82000000ULL ||
+		      page_to_phys(pg) >= 0x82100000ULL);
+	}
+	/* The restricted pool: every mapping of that device bounces into it. */
+	restricted = dmamap_device_lookup(p, "dma@11");
+	behind = dmamap_device_lookup(p, "dma@12");
+	REQUIRE(restricted && behind);
+	REQUIRE(dmamap_swiotlb_stats(NULL, restricted, &ss) == 0);
+	CHECK(strstr(ss.name, "restricted") != NULL);
+	CHECK_EQ(ss.start & 0xfffff, 0);
+	buf = dmamap_kmalloc(p, 256, DMAMAP_GFP_DMA_ALIGN);
+	REQUIRE(buf);
+	h = dma_map_single(restricted, buf, 256, DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(restricted, h));
+	CHECK(dmamap_swiotlb_is_bounce(restricted, h));
+	CHECK(h >= ss.start && h < ss.start + ss.total_slots * ss.slot_size);
+	dma_unmap_single(restricted, h, 256, DMA_TO_DEVICE);
+	/* Behind an IOMMU, the memory-region does not restrict the device. */
+	h = dma_map_single(behind, buf, 256, DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(behind, h));
+	CHECK(!dmamap_swiotlb_is_bounce(behind, h));
+	dma_unmap_single(behind, h, 256, DMA_TO_DEVICE);
+	dmamap_platform_destroy(p);
+}
+
+TEST(of_reserved_memory_rules)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p;
+	struct dmamap_cma_stats cs;
+
+	p = from_dts(RESV("bad: cma { compatible = \"shared-dma-pool\"; reusable; no-map;"
+			  "  reg = <0x83000000 0x100000>; };") "};", &err);
+	SKIP_WITHOUT_FDT(err);
+	CHECK(p == NULL);
+	CHECK_MSG(strstr(err.msg, "/reserved-memory/cma") && strstr(err.msg, "no-map"),
+		  "msg: %s", err.msg);
+	/* Cells that differ from the root's: the node is ignored, the board still builds. */
+	p = from_dts(HEAD "reserved-memory { #address-cells = <2>; #size-cells = <2>; ranges;"
+		     "  c { compatible = \"shared-dma-pool\"; reusable; reg = <0 0x83000000 0 0x100000>; }; }; };",
+		     &err);
+	REQUIRE(p);
+	CHECK_EQ(dmamap_cma_stats(p, &cs), -ENODEV);
+	dmamap_platform_destroy(p);
+	/* A disabled region does not exist. */
+	p = from_dts(RESV("c { compatible = \"shared-dma-pool\"; reusable; status = \"disabled\";"
+			  "  reg = <0x83000000 0x100000>; };") "};", &err);
+	REQUIRE(p);
+	CHECK_EQ(dmamap_cma_stats(p, &cs), -ENODEV);
+	dmamap_platform_destroy(p);
+}

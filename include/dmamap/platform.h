@@ -21,6 +21,7 @@ struct dmamap_error {
 
 #define DMAMAP_MAX_RANGES 8
 #define DMAMAP_MAX_BANKS 8
+#define DMAMAP_MAX_RESERVED 8
 #define DMAMAP_NAME_MAX 64
 
 /* One window of a device's bus: CPU [cpu_start, +size) is DMA [dma_start, +size). */
@@ -54,6 +55,15 @@ struct dmamap_device_desc {
 	const char *iommu;
 	unsigned int iommu_group;
 	bool iommu_lazy; /* start in lazy (flush queue) mode */
+	/*
+	 * memory-region pools (0 size: none): a per-device coherent pool
+	 * (shared-dma-pool), reached at its dma-ranges address, and a
+	 * restricted-dma-pool every mapping of the device bounces through.
+	 */
+	phys_addr_t coherent_pool_start;
+	u64 coherent_pool_size;
+	phys_addr_t restricted_pool_start;
+	u64 restricted_pool_size;
 };
 
 /* How the simulated cache maintains lines (SPEC §4). */
@@ -102,6 +112,10 @@ struct dmamap_board {
 	 * DMA_ATTR_FORCE_CONTIGUOUS ones come from it.
 	 */
 	u64 cma_size;
+	phys_addr_t cma_start; /* where the CMA area starts; 0: top of the lowest bank */
+	/* RAM withheld from the page allocator (reserved-memory with reg or no-map). */
+	unsigned int nr_reserved;
+	struct dmamap_ram_bank reserved[DMAMAP_MAX_RESERVED];
 	unsigned int nr_devices;
 	const struct dmamap_device_desc *devices;
 };

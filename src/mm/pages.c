@@ -61,47 +61,79 @@ static int add_arena(struct dmamap_platform *p, struct dmamap_bank *b,
 	return 0;
 }
 
-int dmamap__mm_init(struct dmamap_platform *p)
+/* One piece of RAM the page allocator may use, split at the zone boundaries. */
+static int add_zoned(struct dmamap_platform *p, struct dmamap_bank *b,
+		     phys_addr_t s, phys_addr_t e)
 {
 	const phys_addr_t four_g = 0x100000000ULL;
+	phys_addr_t dma_end = p->zone_dma_limit ? p->zone_dma_limit + 1 : 0;
+	int ret;
 
+	if (dma_end > s) {
+		ret = add_arena(p, b, s, MIN(e, dma_end), ZONE_DMA_IDX);
+		if (ret)
+			return ret;
+		s = MIN(e, dma_end);
+	}
+	if (s < four_g && s < e) {
+		ret = add_arena(p, b, s, MIN(e, four_g), ZONE_DMA32_IDX);
+		if (ret)
+			return ret;
+		s = MIN(e, four_g);
+	}
+	if (p->highmem_start && s < p->highmem_start && s < e) {
+		ret = add_arena(p, b, s, MIN(e, p->highmem_start), ZONE_NORMAL_IDX);
+		if (ret)
+			return ret;
+		s = MIN(e, p->highmem_start);
+	}
+	if (s < e)
+		return add_arena(p, b, s, e,
+				 p->highmem_start && s >= p->highmem_start ?
+					 ZONE_HIGHMEM_IDX : ZONE_NORMAL_IDX);
+	return 0;
+}
+
+/*
+ * The bounce pool, CMA and the board's reserved regions are carved off
+ * before the page allocator sees RAM: each bank is cut around them.
+ */
+int dmamap__mm_init(struct dmamap_platform *p)
+{
+	struct dmamap_ram_bank holes[2 + DMAMAP_MAX_RESERVED];
+	unsigned int nh = 0;
+
+	if (p->swiotlb_bytes)
+		holes[nh++] = (struct dmamap_ram_bank){ p->swiotlb_start, p->swiotlb_bytes };
+	if (p->cma_bytes)
+		holes[nh++] = (struct dmamap_ram_bank){ p->cma_start, p->cma_bytes };
+	for (unsigned int i = 0; i < p->nr_reserved; i++)
+		holes[nh++] = p->reserved[i];
 	for (unsigned int i = 0; i < p->nr_banks; i++) {
 		struct dmamap_bank *b = &p->banks[i];
 		phys_addr_t s = b->start, e = b->start + b->size;
 
-		/* The bounce pool and CMA are carved off before the page allocator sees RAM. */
-		if (p->swiotlb_bytes && s == p->swiotlb_start)
-			s += p->swiotlb_bytes;
-		if (p->cma_bytes && e == p->cma_start + p->cma_bytes)
-			e = p->cma_start;
-		phys_addr_t dma_end = p->zone_dma_limit ? p->zone_dma_limit + 1 : 0;
-		int ret;
+		while (s < e) {
+			phys_addr_t next = e, resume = e;
+			int ret;
 
-		if (dma_end > s) {
-			ret = add_arena(p, b, s, MIN(e, dma_end), ZONE_DMA_IDX);
-			if (ret)
-				return ret;
-			s = MIN(e, dma_end);
-		}
-		if (s < four_g && s < e) {
-			ret = add_arena(p, b, s, MIN(e, four_g), ZONE_DMA32_IDX);
-			if (ret)
-				return ret;
-			s = MIN(e, four_g);
-		}
-		if (p->highmem_start && s < p->highmem_start && s < e) {
-			ret = add_arena(p, b, s, MIN(e, p->highmem_start),
-					ZONE_NORMAL_IDX);
-			if (ret)
-				return ret;
-			s = MIN(e, p->highmem_start);
-		}
-		if (s < e) {
-			ret = add_arena(p, b, s, e,
-					p->highmem_start && s >= p->highmem_start ?
-						ZONE_HIGHMEM_IDX : ZONE_NORMAL_IDX);
-			if (ret)
-				return ret;
+			/* The nearest hole at or after s cuts this piece short. */
+			for (unsigned int h = 0; h < nh; h++) {
+				phys_addr_t hs = holes[h].start, he = hs + holes[h].size;
+
+				if (he <= s || hs >= e)
+					continue;
+				if (MAX(hs, s) < next) {
+					next = MAX(hs, s);
+					resume = MIN(he, e);
+				}
+			}
+			if (next > s) {
+				ret = add_zoned(p, b, s, next);
+				if (ret)
+					return ret;
+			}
+			s = next < e ? resume : e;
 		}
 	}
 	return dmamap__slab_init(p);

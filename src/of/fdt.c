@@ -19,8 +19,19 @@
 
 #define MAX_DEVICES 64
 
+enum region_kind { REGION_POOL, REGION_RESTRICTED, REGION_OTHER };
+
+struct region {
+	int node;
+	enum region_kind kind;
+	phys_addr_t start;
+	u64 size;
+};
+
 struct parse {
 	const void *fdt;
+	unsigned int nr_regions;
+	struct region regions[DMAMAP_MAX_RESERVED];
 	struct dmamap_error *err;
 	struct dmamap_board board;
 	struct dmamap_device_desc devs[MAX_DEVICES];
@@ -239,6 +250,37 @@ static int iommu_of(struct parse *ps, int node, char *out)
 	return 0;
 }
 
+/* A device's memory-region: its own coherent pool, or a restricted pool. */
+static int memory_region_of(struct parse *ps, int node, struct dmamap_device_desc *d)
+{
+	int len, target;
+	const fdt32_t *v = fdt_getprop(ps->fdt, node, "memory-region", &len);
+
+	if (!v)
+		return 0;
+	if (len < 4)
+		return fail(ps, node, "memory-region", "truncated");
+	target = fdt_node_offset_by_phandle(ps->fdt, fdt32_to_cpu(v[0]));
+	if (target < 0)
+		return fail(ps, node, "memory-region", "unknown phandle 0x%x",
+			    fdt32_to_cpu(v[0]));
+	for (unsigned int r = 0; r < ps->nr_regions; r++) {
+		const struct region *g = &ps->regions[r];
+
+		if (g->node != target)
+			continue;
+		if (g->kind == REGION_POOL) {
+			d->coherent_pool_start = g->start;
+			d->coherent_pool_size = g->size;
+		} else if (g->kind == REGION_RESTRICTED && !d->iommu) {
+			/* Behind an IOMMU the IOMMU isolates it: no restricted pool. */
+			d->restricted_pool_start = g->start;
+			d->restricted_pool_size = g->size;
+		}
+	}
+	return 0;
+}
+
 static int device_of(struct parse *ps, int node, bool coherent_default)
 {
 	struct dmamap_device_desc *d;
@@ -270,6 +312,9 @@ static int device_of(struct parse *ps, int node, bool coherent_default)
 	if (ret)
 		return ret;
 	d->iommu = ps->iommus[i][0] ? ps->iommus[i] : NULL;
+	ret = memory_region_of(ps, node, d);
+	if (ret)
+		return ret;
 	ps->board.nr_devices++;
 	return 0;
 }
@@ -342,6 +387,135 @@ static int board_props(struct parse *ps)
 	return 0;
 }
 
+static bool overlaps_region(struct parse *ps, phys_addr_t s, u64 size)
+{
+	for (unsigned int r = 0; r < ps->nr_regions; r++)
+		if (s < ps->regions[r].start + ps->regions[r].size &&
+		    ps->regions[r].start < s + size)
+			return true;
+	if (ps->board.cma_size && s < ps->board.cma_start + ps->board.cma_size &&
+	    ps->board.cma_start < s + size)
+		return true;
+	return false;
+}
+
+/*
+ * A dynamic region (size, alignment, alloc-ranges): the highest aligned
+ * place in its range that no static region took, as the kernel places them
+ * after all static ones.
+ */
+static int place_dynamic(struct parse *ps, int node, u64 size, phys_addr_t *out)
+{
+	int na = addr_cells(ps, 0), ns = size_cells(ps, 0), len, ret;
+	const fdt32_t *ar = fdt_getprop(ps->fdt, node, "alloc-ranges", &len);
+	phys_addr_t lo, hi;
+	u64 align;
+
+	if ((ret = u64_prop(ps, node, "alignment", PAGE_SIZE, &align)))
+		return ret;
+	align = MAX(align, (u64)PAGE_SIZE);
+	if (align & (align - 1))
+		return fail(ps, node, "alignment", "0x%llx is not a power of two",
+			    (unsigned long long)align);
+	if (ar) {
+		if (len < (na + ns) * 4)
+			return fail(ps, node, "alloc-ranges", "truncated");
+		lo = number(ar, na);
+		hi = lo + number(ar + na, ns);
+	} else {
+		lo = ps->board.banks[0].start;
+		hi = lo + ps->board.banks[0].size;
+	}
+	for (phys_addr_t at = (hi - size) & ~(align - 1); at >= lo && at + size <= hi;
+	     at -= align) {
+		if (!overlaps_region(ps, at, size)) {
+			*out = at;
+			return 0;
+		}
+		if (at < align)
+			break;
+	}
+	return fail(ps, node, "size", "no room for 0x%llx bytes", (unsigned long long)size);
+}
+
+static bool compatible_is(struct parse *ps, int node, const char *c)
+{
+	return !fdt_node_check_compatible(ps->fdt, node, c);
+}
+
+/*
+ * /reserved-memory: static (reg) regions first, then dynamic (size) ones.
+ * shared-dma-pool + reusable is CMA; shared-dma-pool alone, a device's own
+ * coherent pool; restricted-dma-pool, a pool its devices always bounce
+ * through. Used only when its cells match the root's and it has ranges.
+ */
+static int reserved_memory(struct parse *ps)
+{
+	int rm = fdt_path_offset(ps->fdt, "/reserved-memory"), node;
+
+	if (rm < 0)
+		return 0;
+	if (cells_of(ps, rm, "#address-cells", 1) != addr_cells(ps, 0) ||
+	    cells_of(ps, rm, "#size-cells", 1) != size_cells(ps, 0) ||
+	    !fdt_getprop(ps->fdt, rm, "ranges", NULL)) {
+		dmamap__log(NULL, DMAMAP_LOG_WARN,
+			    "dmamap: /reserved-memory ignored: its cells differ from the root's or it has no ranges");
+		return 0;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		fdt_for_each_subnode(node, ps->fdt, rm) {
+			int na = addr_cells(ps, 0), ns = size_cells(ps, 0), len, ret;
+			const fdt32_t *reg = fdt_getprop(ps->fdt, node, "reg", &len);
+			bool reusable = fdt_getprop(ps->fdt, node, "reusable", NULL) != NULL;
+			bool nomap = fdt_getprop(ps->fdt, node, "no-map", NULL) != NULL;
+			phys_addr_t start = 0;
+			u64 size = 0;
+
+			if (!enabled(ps, node) || (pass == 0) != (reg != NULL))
+				continue;
+			if (reg) {
+				if (len < (na + ns) * 4)
+					return fail(ps, node, "reg", "truncated");
+				start = number(reg, na);
+				size = number(reg + na, ns);
+			} else {
+				if ((ret = u64_prop(ps, node, "size", 0, &size)))
+					return ret;
+				if (!size)
+					return fail(ps, node, "size", "missing: neither reg nor size");
+				if ((ret = place_dynamic(ps, node, size, &start)))
+					return ret;
+			}
+			if ((start | size) & (PAGE_SIZE - 1))
+				return fail(ps, node, reg ? "reg" : "size", "not page aligned");
+			if (compatible_is(ps, node, "shared-dma-pool") && reusable) {
+				if (nomap)
+					return fail(ps, node, "no-map",
+						    "a reusable (CMA) pool cannot be no-map");
+				if (!ps->board.cma_size ||
+				    fdt_getprop(ps->fdt, node, "linux,cma-default", NULL)) {
+					ps->board.cma_start = start;
+					ps->board.cma_size = size;
+				}
+				continue;
+			}
+			if (ps->nr_regions == DMAMAP_MAX_RESERVED)
+				return fail(ps, node, NULL, "more than %d reserved regions",
+					    DMAMAP_MAX_RESERVED);
+			ps->regions[ps->nr_regions++] = (struct region){
+				node,
+				compatible_is(ps, node, "shared-dma-pool") ? REGION_POOL :
+				compatible_is(ps, node, "restricted-dma-pool") ? REGION_RESTRICTED :
+										  REGION_OTHER,
+				start, size,
+			};
+			ps->board.reserved[ps->board.nr_reserved++] =
+				(struct dmamap_ram_bank){ start, size };
+		}
+	}
+	return 0;
+}
+
 static bool is_memory(struct parse *ps, int node)
 {
 	const char *t = fdt_getprop(ps->fdt, node, "device_type", NULL);
@@ -376,15 +550,18 @@ struct dmamap_platform *dmamap_platform_from_fdt(const void *blob, size_t size,
 	ret = board_props(ps);
 	/* ARM boards: not coherent unless a node says dma-coherent. */
 	coherent_default = fdt_getprop(blob, 0, "dma-coherent", NULL) != NULL;
+	/* RAM first: reserved regions are placed in it, devices refer to them. */
 	for (node = fdt_next_node(blob, -1, &depth); !ret && node >= 0;
-	     node = fdt_next_node(blob, node, &depth)) {
-		if (!enabled(ps, node))
-			continue;
-		if (fdt_parent_offset(blob, node) == 0 && is_memory(ps, node))
+	     node = fdt_next_node(blob, node, &depth))
+		if (enabled(ps, node) && fdt_parent_offset(blob, node) == 0 &&
+		    is_memory(ps, node))
 			ret = memory_of(ps, node);
-		else if (!fdt_node_check_compatible(blob, node, "dmamap,memcpy"))
+	if (!ret && ps->board.nr_banks)
+		ret = reserved_memory(ps);
+	for (node = fdt_next_node(blob, -1, &depth); !ret && node >= 0;
+	     node = fdt_next_node(blob, node, &depth))
+		if (enabled(ps, node) && !fdt_node_check_compatible(blob, node, "dmamap,memcpy"))
 			ret = device_of(ps, node, coherent_default);
-	}
 	if (!ret && !ps->board.nr_banks)
 		ret = fail(ps, 0, NULL, "no memory node with device_type = \"memory\"");
 	if (!ret) {

@@ -113,12 +113,26 @@ static int swiotlb_setup(struct dmamap_platform *p, u64 want,
 }
 
 /* The CMA area at the top of the lowest bank, above everything swiotlb took. */
-static int cma_setup(struct dmamap_platform *p, u64 size, struct dmamap_error *err)
+static int cma_setup(struct dmamap_platform *p, u64 size, phys_addr_t start,
+		     struct dmamap_error *err)
 {
 	struct dmamap_bank *low = NULL;
 
 	if (!size)
 		return 0;
+	if (start) {
+		/* Placed by the board (reserved-memory reg): it must be RAM. */
+		if (!dmamap__bank_of_phys(p, start, PAGE_ALIGN(size)) ||
+		    (start & (PAGE_SIZE - 1))) {
+			dmamap__set_error(err, -EINVAL, "board %s: CMA area at 0x%llx is not RAM",
+					  p->name, (unsigned long long)start);
+			return -EINVAL;
+		}
+		p->cma_start = start;
+		p->cma = dmamap__cma_create(start, PAGE_ALIGN(size));
+		p->cma_bytes = p->cma ? PAGE_ALIGN(size) : 0;
+		return p->cma ? 0 : -ENOMEM;
+	}
 	for (unsigned int i = 0; i < p->nr_banks; i++)
 		if (!low || p->banks[i].start < low->start)
 			low = &p->banks[i];
@@ -164,11 +178,13 @@ struct dmamap_platform *dmamap_platform_create(const struct dmamap_board *board,
 	p->highmem_start = board->highmem_start;
 	p->default_mask = DMA_BIT_MASK(32);
 	p->bounce_small_kmalloc = board->bounce_unaligned_kmalloc;
+	p->nr_reserved = MIN(board->nr_reserved, (unsigned int)DMAMAP_MAX_RESERVED);
+	memcpy(p->reserved, board->reserved, sizeof(p->reserved[0]) * p->nr_reserved);
 	ret = dmamap__sim_ram_init(p, board, err);
 	if (!ret)
 		ret = swiotlb_setup(p, board->swiotlb_size, err);
 	if (!ret)
-		ret = cma_setup(p, board->cma_size, err);
+		ret = cma_setup(p, board->cma_size, board->cma_start, err);
 	if (!ret) {
 		ret = dmamap__mm_init(p);
 		if (ret)
@@ -375,6 +391,23 @@ struct device *dmamap_device_create(struct dmamap_platform *p,
 					  d->name, d->iommu);
 			return NULL;
 		}
+	}
+	if (d->coherent_pool_size &&
+	    (ret = dma_declare_coherent_memory(dev, d->coherent_pool_start,
+					       dmamap_phys_to_dma(dev, d->coherent_pool_start),
+					       d->coherent_pool_size))) {
+		dmamap_device_destroy(dev);
+		dmamap__set_error(err, ret, "device %s: its coherent pool at 0x%llx is unusable",
+				  d->name, (unsigned long long)d->coherent_pool_start);
+		return NULL;
+	}
+	if (d->restricted_pool_size &&
+	    (ret = dmamap_swiotlb_restricted_pool(dev, d->restricted_pool_start,
+						  d->restricted_pool_size))) {
+		dmamap_device_destroy(dev);
+		dmamap__set_error(err, ret, "device %s: its restricted pool at 0x%llx is unusable",
+				  d->name, (unsigned long long)d->restricted_pool_start);
+		return NULL;
 	}
 	if (d->dmabounce_above) {
 		ret = dmamap__dmabounce_register_above(dev, d->dmabounce_small ?
