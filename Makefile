@@ -39,6 +39,10 @@ TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+BOARD_DTS := $(sort $(wildcard boards/*.dts))
+ifneq ($(NO_FDT),1)
+LIB_OBJS += $(BUILD)/boards/embedded.o
+endif
 DRV_OBJS := $(DRV_SRCS:%.c=$(BUILD)/%.o)
 TOOL_OBJS := $(TOOL_SRCS:%.c=$(BUILD)/%.o)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/tests/tap.o
@@ -71,6 +75,14 @@ bench: deps
 $(BUILD)/%.o: %.c $(wildcard include/dmamap/*.h include/dmamap/hw/*.h src/*.h src/*/*.h drivers/*.h tests/*.h)
 	@mkdir -p $(dir $@)
 	$(if $(filter 1,$(V)),,@echo "  CC $<";) $(CC) $(CFLAGS) -c $< -o $@
+
+# The boards/*.dts files, compiled with dtc and embedded in the library.
+$(BUILD)/boards/embedded.c: $(BOARD_DTS) mk/embed.sh
+	@mkdir -p $(dir $@)
+	sh mk/embed.sh $@ $(BOARD_DTS)
+
+$(BUILD)/boards/embedded.o: $(BUILD)/boards/embedded.c
+	$(CC) $(CFLAGS) -c $< -o $@
 
 # Only the library hides its internals; programs keep their symbols for -rdynamic,
 # so the checker can name the function that made a mapping.

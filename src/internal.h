@@ -452,5 +452,8 @@ int dmamap__view_fd(struct dmamap_platform *p, phys_addr_t phys,
 		    enum dmamap_view view, u64 *offset);
 bool dmamap__env_debug(void);
 const struct dmamap_board *dmamap__builtin_board(const char *name);
+/* Boards embedded from boards/NAME.dts: a platform, or NULL if no such name. */
+struct dmamap_platform *dmamap__dt_builtin(const char *name, struct dmamap_error *err);
+const char *dmamap__dt_builtin_name(unsigned int i);
 extern const char *const dmamap__builtin_board_names[];
 #endif

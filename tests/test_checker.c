@@ -1715,7 +1715,8 @@ static void correct_device(struct dmamap_platform *p, struct device *dev)
 	}
 	correct_alloc(dev);
 	/* MMIO, for the devices whose bus reaches it (not dma-nc's RAM-only window). */
-	if (dmamap_platform_is_sim(p) &&
+	/* ...and only where MMIO_PHYS is not RAM on this board. */
+	if (dmamap_platform_is_sim(p) && !dmamap_phys_to_virt(p, MMIO_PHYS) &&
 	    dmamap_phys_to_dma(dev, MMIO_PHYS) != DMA_MAPPING_ERROR &&
 	    dmamap_dma_capable(dev, dmamap_phys_to_dma(dev, MMIO_PHYS), PAGE_SIZE, false)) {
 		dma_addr_t h = dma_map_resource(dev, MMIO_PHYS, PAGE_SIZE,

@@ -347,3 +347,32 @@ TEST(of_reserved_memory_rules)
 	CHECK_EQ(dmamap_cma_stats(p, &cs), -ENODEV);
 	dmamap_platform_destroy(p);
 }
+
+/* The boards/ .dts files are compiled at build time and embedded: no files needed. */
+TEST(of_builtin_boards_from_embedded_dts)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = dmamap_platform_builtin("rpi4-like", &err);
+	bool listed = false;
+	struct device *dev;
+
+	SKIP_WITHOUT_FDT(err);
+	if (!p && err.code == -ENOENT) {
+		printf("# skipped: built without embedded boards\n");
+		return;
+	}
+	REQUIRE(p);
+	for (const char *const *n = dmamap_platform_builtin_names(); *n; n++)
+		listed |= !strcmp(*n, "rpi4-like");
+	CHECK(listed);
+	/* RAM at 0 is seen at 0xc0000000 through the soc bus's 30-bit window. */
+	dev = dmamap_device_lookup(p, "dma@7e007000");
+	REQUIRE(dev);
+	CHECK_EQ(dmamap_phys_to_dma(dev, 0x1000), 0xc0001000ULL);
+	CHECK(!dev_is_dma_coherent(dev));
+	dev = dmamap_device_lookup(p, "dma@7e800000");
+	REQUIRE(dev);
+	CHECK(dev_is_dma_coherent(dev));
+	CHECK_EQ(dma_get_mask(dev), DMA_BIT_MASK(30));
+	dmamap_platform_destroy(p);
+}

@@ -621,3 +621,27 @@ out:
 		unlink(dtb);
 	return p;
 }
+
+/* The boards/NAME.dts files embedded at build time (mk/embed.sh). */
+struct dmamap__dt_board {
+	const char *name;
+	const unsigned char *dtb;
+	size_t size;
+};
+extern const struct dmamap__dt_board dmamap__dt_boards[];
+
+struct dmamap_platform *dmamap__dt_builtin(const char *name, struct dmamap_error *err)
+{
+	for (const struct dmamap__dt_board *b = dmamap__dt_boards; b->name; b++)
+		if (!strcmp(b->name, name))
+			return dmamap_platform_from_fdt(b->dtb, b->size, err);
+	return NULL;
+}
+
+const char *dmamap__dt_builtin_name(unsigned int i)
+{
+	for (unsigned int k = 0; dmamap__dt_boards[k].name; k++)
+		if (k == i)
+			return dmamap__dt_boards[k].name;
+	return NULL;
+}

@@ -227,18 +227,41 @@ struct dmamap_platform *dmamap_platform_builtin(const char *name,
 						struct dmamap_error *err)
 {
 	const struct dmamap_board *b = name ? dmamap__builtin_board(name) : NULL;
+	struct dmamap_platform *p;
+	struct dmamap_error e = { 0 };
 
-	if (!b) {
-		dmamap__set_error(err, -ENOENT, "no built-in board named '%s'",
-				  name ? name : "(null)");
+	if (b)
+		return dmamap_platform_create(b, err);
+	if (name && (p = dmamap__dt_builtin(name, &e)))
+		return p;
+	if (name && e.code) {
+		if (err)
+			*err = e;
 		return NULL;
 	}
-	return dmamap_platform_create(b, err);
+	dmamap__set_error(err, -ENOENT, "no built-in board named '%s'", name ? name : "(null)");
+	return NULL;
+}
+
+static const char *builtin_names[32];
+static pthread_once_t builtin_names_once = PTHREAD_ONCE_INIT;
+
+/* The boards written in C, then the ones embedded from boards/NAME.dts. */
+static void builtin_names_init(void)
+{
+	unsigned int n = 0;
+
+	for (const char *const *c = dmamap__builtin_board_names; *c && n < 31; c++)
+		builtin_names[n++] = *c;
+	for (unsigned int i = 0; n < 31 && dmamap__dt_builtin_name(i); i++)
+		builtin_names[n++] = dmamap__dt_builtin_name(i);
+	builtin_names[n] = NULL;
 }
 
 const char *const *dmamap_platform_builtin_names(void)
 {
-	return dmamap__builtin_board_names;
+	pthread_once(&builtin_names_once, builtin_names_init);
+	return builtin_names;
 }
 
 static void device_free(struct device *dev);

@@ -18,3 +18,16 @@ struct dmamap_platform *dmamap_platform_from_file(const char *path,
 	dmamap__set_error(err, -ENOSYS, "dmamap was built without libfdt");
 	return NULL;
 }
+
+struct dmamap_platform *dmamap__dt_builtin(const char *name, struct dmamap_error *err)
+{
+	(void)name;
+	(void)err;
+	return NULL;
+}
+
+const char *dmamap__dt_builtin_name(unsigned int i)
+{
+	(void)i;
+	return NULL;
+}
