@@ -376,3 +376,45 @@ TEST(of_builtin_boards_from_embedded_dts)
 	CHECK_EQ(dma_get_mask(dev), DMA_BIT_MASK(30));
 	dmamap_platform_destroy(p);
 }
+
+TEST(of_builtin_server_and_x86_boards)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = dmamap_platform_builtin("arm64-server", &err);
+	struct dmamap_cma_stats cs;
+	struct dmamap_iommu_stats is;
+
+	SKIP_WITHOUT_FDT(err);
+	if (!p && err.code == -ENOENT)
+		return;
+	REQUIRE(p);
+	/* Coherent from the root's dma-coherent; the SMMU master gets the iommu ops. */
+	CHECK(dev_is_dma_coherent(dmamap_device_lookup(p, "dma@50000000")));
+	CHECK_EQ(dmamap_iommu_stats(dmamap_device_lookup(p, "pcie-dma@40000000"), &is), 0);
+	CHECK_EQ(dmamap_iommu_stats(dmamap_device_lookup(p, "dma@50000000"), &is), -ENODEV);
+	/* The dynamic CMA region was placed in RAM, 16 MiB. */
+	REQUIRE(dmamap_cma_stats(p, &cs) == 0);
+	CHECK_EQ(cs.total_pages, (16 << 20) >> PAGE_SHIFT);
+	CHECK(dmamap_phys_to_virt(p, cs.start) != NULL);
+	dmamap_platform_destroy(p);
+
+	p = dmamap_platform_builtin("x86-like", &err);
+	REQUIRE(p);
+	{
+		struct device *dev = dmamap_device_lookup(p, "dma@fe000000");
+		struct page *hi = dmamap_alloc_pages(p, 0, 0);
+		dma_addr_t h;
+
+		REQUIRE(dev && hi);
+		/* A page above 4 GiB bounces for the 32-bit master. */
+		if (page_to_phys(hi) >= 0x100000000ULL) {
+			h = dma_map_page(dev, hi, 0, 64, DMA_TO_DEVICE);
+			REQUIRE(!dma_mapping_error(dev, h));
+			CHECK(h < 0x100000000ULL);
+			CHECK(dmamap_swiotlb_is_bounce(dev, h));
+			dma_unmap_page(dev, h, 64, DMA_TO_DEVICE);
+		}
+		dmamap_free_pages(p, hi, 0);
+	}
+	dmamap_platform_destroy(p);
+}
