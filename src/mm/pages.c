@@ -165,8 +165,16 @@ struct dmamap_arena *dmamap__arena_of(struct dmamap_platform *p,
 phys_addr_t dmamap__pages_alloc(struct dmamap_platform *p, unsigned int order,
 				unsigned int max_zone)
 {
+	unsigned int lowest = NR_ZONES;
+
 	if (order > DMAMAP_MAX_ORDER || dmamap__fault(p, DMAMAP_FAULT_ALLOC))
 		return PHYS_NONE;
+	/* A board without the zone asked for serves it from its lowest zone, as a
+	 * kernel without CONFIG_ZONE_DMA treats GFP_DMA. */
+	for (unsigned int i = 0; i < p->nr_arenas; i++)
+		lowest = MIN(lowest, p->arenas[i].zone);
+	if (lowest < NR_ZONES && max_zone < lowest && lowest != ZONE_HIGHMEM_IDX)
+		max_zone = lowest;
 	for (int z = (int)max_zone; z >= 0; z--) {
 		for (unsigned int i = 0; i < p->nr_arenas; i++) {
 			struct dmamap_arena *a = &p->arenas[i];
