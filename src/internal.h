@@ -437,6 +437,7 @@ void dmamap__iommu_detach(struct device *dev);
 int dmamap__iommu_access(struct device *dev, dma_addr_t iova, uint8_t *buf,
 			 size_t len, bool write, phys_addr_t *first_phys);
 phys_addr_t dmamap__iommu_walk(const struct device *dev, dma_addr_t iova);
+const char *dmamap__iommu_name(const struct device *dev);
 /* Count, record and report a device access that faulted; returns -EFAULT. */
 int dmamap__device_fault(struct device *dev, dma_addr_t addr, size_t len,
 			 bool write, const char *reason);

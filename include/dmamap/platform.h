@@ -243,6 +243,42 @@ DMAMAP_API int dmamap_device_write(struct device *dev, dma_addr_t dma_addr,
  */
 DMAMAP_API void dmamap_device_set_bus_master(struct device *dev, bool enable);
 
+/* A device's DMA configuration, as the kernel would derive it. */
+struct dmamap_device_info {
+	char name[DMAMAP_NAME_MAX];
+	char model[DMAMAP_NAME_MAX];
+	char ops[DMAMAP_NAME_MAX];   /* "direct", "iommu", "dmabounce", ... */
+	char iommu[DMAMAP_NAME_MAX]; /* "" when not behind an IOMMU */
+	bool coherent;
+	u64 dma_mask, coherent_dma_mask;
+	u64 bus_dma_limit;           /* 0: none */
+	unsigned int nr_ranges;      /* 0: identity */
+	struct dmamap_dma_range ranges[DMAMAP_MAX_RANGES];
+	phys_addr_t restricted_pool; /* 0 size: none */
+	u64 restricted_pool_size;
+	bool coherent_pool;          /* has dma_declare_coherent_memory() memory */
+};
+
+/**
+ * dmamap_device_info() - a device's DMA configuration
+ * @dev: device
+ * @info: receives it
+ *
+ * Return: 0, or -EINVAL for NULL arguments.
+ */
+DMAMAP_API int dmamap_device_info(struct device *dev, struct dmamap_device_info *info);
+
+/**
+ * dmamap_ram_bank() - the @i-th RAM bank of a board
+ * @p: platform
+ * @i: index
+ * @bank: receives start and size
+ *
+ * Return: 0; -ENOENT past the last bank; -EINVAL for NULL arguments.
+ */
+DMAMAP_API int dmamap_ram_bank(struct dmamap_platform *p, unsigned int i,
+			       struct dmamap_ram_bank *bank);
+
 /* Why a call failed, as counted in the stats. */
 enum dmamap_err_kind {
 	DMAMAP_ERRK_NULL_ARG,      /* NULL device, page, pointer or table */

@@ -903,3 +903,8 @@ phys_addr_t dmamap_iommu_iova_to_phys(struct device *dev, dma_addr_t iova)
 		return PHYS_NONE;
 	return dmamap__iopt_walk(&dev->domain->pt, iova);
 }
+
+const char *dmamap__iommu_name(const struct device *dev)
+{
+	return dev->domain ? dev->domain->iommu : "";
+}

@@ -626,3 +626,43 @@ const char *dmamap_err_kind_name(enum dmamap_err_kind kind)
 
 	return (unsigned int)kind < DMAMAP_ERRK_COUNT ? names[kind] : "unknown";
 }
+
+int dmamap_device_info(struct device *dev, struct dmamap_device_info *info)
+{
+	const struct dma_map_ops *ops;
+	struct dmamap_swiotlb_stats sw;
+
+	if (!dev || !info)
+		return -EINVAL;
+	memset(info, 0, sizeof(*info));
+	ops = get_dma_ops(dev);
+	snprintf(info->name, sizeof(info->name), "%s", dev->name);
+	snprintf(info->model, sizeof(info->model), "%s", dmamap_device_model_name(dev));
+	snprintf(info->ops, sizeof(info->ops), "%s", ops->name ? ops->name : "?");
+	info->coherent = dev->coherent;
+	info->dma_mask = *dev->dma_mask;
+	info->coherent_dma_mask = dev->coherent_dma_mask;
+	info->bus_dma_limit = dev->bus_dma_limit;
+	info->nr_ranges = dev->nr_ranges;
+	memcpy(info->ranges, dev->ranges, sizeof(dev->ranges[0]) * dev->nr_ranges);
+	info->coherent_pool = dev->pool != NULL;
+	if (dev->domain)
+		snprintf(info->iommu, sizeof(info->iommu), "%s", dmamap__iommu_name(dev));
+	if (dev->restricted && !dmamap_swiotlb_stats(NULL, dev, &sw)) {
+		info->restricted_pool = sw.start;
+		info->restricted_pool_size = sw.total_slots * sw.slot_size;
+	}
+	return 0;
+}
+
+int dmamap_ram_bank(struct dmamap_platform *p, unsigned int i,
+		    struct dmamap_ram_bank *bank)
+{
+	if (!p || !bank)
+		return -EINVAL;
+	if (p->kind != PLAT_SIM || i >= p->nr_banks)
+		return -ENOENT;
+	bank->start = p->banks[i].start;
+	bank->size = p->banks[i].size;
+	return 0;
+}

@@ -38,6 +38,11 @@ grep -q '"device":"dma-nc"' "$out"
 if command -v python3 >/dev/null 2>&1; then python3 -m json.tool "$out" >/dev/null; fi
 "$cli" info | grep -q "dma-nc"
 "$cli" info --json | grep -q '"name":"dma-32"'
+"$cli" info --json | grep -q '"map":\[{"cpu":"0x80000000","dma":"0x0","size":"0x8000000"}\]'
+"$cli" info --json | grep -q '"iommu":"smmu0"'
+"$cli" info --svg "$out" >/dev/null
+grep -q '<svg' "$out" && grep -q 'dma-iommu' "$out" && grep -q '</svg>' "$out"
+if command -v python3 >/dev/null 2>&1; then python3 -c "import sys, xml.dom.minidom as m; m.parse(sys.argv[1])" "$out"; fi
 # Bad input: a usage error, not a crash.
 if "$cli" demo --bug nonsense >/dev/null 2>&1; then exit 1; fi
 if "$cli" demo --board nonsense >/dev/null 2>&1; then exit 1; fi
