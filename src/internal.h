@@ -222,6 +222,7 @@ struct device {
 	unsigned int min_align_mask;
 	struct dmamap_dmabounce *dmabounce;
 	struct dmamap_iommu_domain *domain; /* behind an IOMMU */
+	uint32_t iommu_stream;
 	pthread_mutex_t fault_lock;
 	bool has_fault;
 	struct dmamap_fault last_fault;

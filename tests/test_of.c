@@ -418,3 +418,31 @@ TEST(of_builtin_server_and_x86_boards)
 	}
 	dmamap_platform_destroy(p);
 }
+
+TEST(of_pci_host_dma_ranges_and_iommu_map)
+{
+	struct dmamap_error err = { 0 };
+	/* A PCI host: 3-cell child addresses (flags first), its own dma-ranges apply,
+	 * and its iommu-map gives each function a stream id on the SMMU. */
+	struct dmamap_platform *p = from_dts(HEAD
+		"smmu: iommu@9000 { reg = <0x9000 0x100>; #iommu-cells = <1>; };"
+		"pcie@40000000 { device_type = \"pci\"; #address-cells = <3>; #size-cells = <2>;"
+		"  reg = <0x40000000 0x1000>;"
+		"  dma-ranges = <0x02000000 0x0 0x0 0x80000000 0x0 0x4000000>;"
+		"  iommu-map = <0x0 &smmu 0x10000 0x100>; iommu-map-mask = <0xfff8>;"
+		"  dma@0,1 { compatible = \"dmamap,memcpy\"; reg = <0x0100 0 0 0 0>; }; }; };",
+		&err);
+	struct dmamap_device_info in;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	REQUIRE(dmamap_device_info(dmamap_device_lookup(p, "dma@0,1"), &in) == 0);
+	CHECK_EQ(in.nr_ranges, 1);
+	CHECK_EQ(in.ranges[0].cpu_start, 0x80000000ULL);
+	CHECK_EQ(in.ranges[0].dma_start, 0);
+	CHECK(strcmp(in.iommu, "iommu@9000") == 0);
+	/* RID 0x01 (bus 0, dev 0, fn 1) masked with 0xfff8 -> 0: stream 0x10000. */
+	CHECK_EQ(in.iommu_stream, 0x10000);
+	CHECK(strcmp(in.ops, "iommu") == 0);
+	dmamap_platform_destroy(p);
+}

@@ -169,12 +169,12 @@ int cli_info(int argc, char **argv)
 		if (json) {
 			printf("%s{\"name\":\"%s\",\"model\":\"%s\",\"ops\":\"%s\",\"coherent\":%s,"
 			       "\"dma_mask\":\"0x%llx\",\"coherent_dma_mask\":\"0x%llx\","
-			       "\"bus_dma_limit\":\"0x%llx\",\"iommu\":\"%s\",\"map\":",
+			       "\"bus_dma_limit\":\"0x%llx\",\"iommu\":\"%s\",\"stream_id\":%u,\"map\":",
 			       i ? "," : "", in.name, in.model, in.ops,
 			       in.coherent ? "true" : "false",
 			       (unsigned long long)in.dma_mask,
 			       (unsigned long long)in.coherent_dma_mask,
-			       (unsigned long long)in.bus_dma_limit, in.iommu);
+			       (unsigned long long)in.bus_dma_limit, in.iommu, in.iommu_stream);
 			json_ranges(&in);
 			printf(",\"restricted_pool\":\"0x%llx+0x%llx\",\"coherent_pool\":%s}",
 			       (unsigned long long)in.restricted_pool,
@@ -183,10 +183,15 @@ int cli_info(int argc, char **argv)
 			continue;
 		}
 		text_ranges(&in, ranges, sizeof(ranges));
-		printf("  %-18s %-9s %-10s mask 0x%llx, limit 0x%llx, map: %s%s%s%s%s\n",
+		char iommu[96] = "";
+
+		if (in.iommu[0])
+			snprintf(iommu, sizeof(iommu), ", iommu %s stream 0x%x", in.iommu,
+				 in.iommu_stream);
+		printf("  %-18s %-9s %-10s mask 0x%llx, limit 0x%llx, map: %s%s%s%s\n",
 		       in.name, in.ops, in.coherent ? "coherent" : "non-coh",
 		       (unsigned long long)in.dma_mask, (unsigned long long)in.bus_dma_limit,
-		       ranges, in.iommu[0] ? ", iommu " : "", in.iommu,
+		       ranges, iommu,
 		       in.restricted_pool_size ? ", restricted pool" : "",
 		       in.coherent_pool ? ", own coherent pool" : "");
 	}

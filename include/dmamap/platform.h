@@ -53,6 +53,7 @@ struct dmamap_device_desc {
 	 * same non-zero group share one domain; group 0 gets a domain of its own.
 	 */
 	const char *iommu;
+	uint32_t iommu_stream; /* stream/requester id on that IOMMU (information) */
 	unsigned int iommu_group;
 	bool iommu_lazy; /* start in lazy (flush queue) mode */
 	/*
@@ -249,6 +250,7 @@ struct dmamap_device_info {
 	char model[DMAMAP_NAME_MAX];
 	char ops[DMAMAP_NAME_MAX];   /* "direct", "iommu", "dmabounce", ... */
 	char iommu[DMAMAP_NAME_MAX]; /* "" when not behind an IOMMU */
+	uint32_t iommu_stream;       /* its stream id there */
 	bool coherent;
 	u64 dma_mask, coherent_dma_mask;
 	u64 bus_dma_limit;           /* 0: none */

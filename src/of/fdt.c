@@ -227,14 +227,67 @@ static bool enabled(struct parse *ps, int node)
 	return !st || !strcmp(st, "okay") || !strcmp(st, "ok");
 }
 
-static int iommu_of(struct parse *ps, int node, char *out)
+static bool is_pci_host(struct parse *ps, int node)
+{
+	const char *t = node >= 0 ? fdt_getprop(ps->fdt, node, "device_type", NULL) : NULL;
+
+	return t && !strcmp(t, "pci");
+}
+
+/*
+ * A PCI device's IOMMU comes from its host controller's iommu-map: its
+ * requester id (bus/device/function from reg), masked by iommu-map-mask,
+ * falls in an entry <rid-base iommu iommu-base length>.
+ */
+static int pci_iommu_of(struct parse *ps, int node, int host, char *out,
+			uint32_t *stream)
+{
+	int len, mlen, rlen;
+	const fdt32_t *map = fdt_getprop(ps->fdt, host, "iommu-map", &len);
+	const fdt32_t *mask = fdt_getprop(ps->fdt, host, "iommu-map-mask", &mlen);
+	const fdt32_t *reg = fdt_getprop(ps->fdt, node, "reg", &rlen);
+	uint32_t rid;
+
+	if (!map)
+		return 0;
+	if (!reg || rlen < 4)
+		return fail(ps, node, "reg", "a PCI device needs reg to find its requester id");
+	rid = (fdt32_to_cpu(reg[0]) >> 8) & 0xffff;
+	if (mask && mlen == 4)
+		rid &= fdt32_to_cpu(*mask);
+	if (len % 16)
+		return fail(ps, host, "iommu-map", "length %d is not a multiple of 4 cells", len);
+	for (int off = 0; off < len / 4; off += 4) {
+		uint32_t base = fdt32_to_cpu(map[off]), ph = fdt32_to_cpu(map[off + 1]);
+		uint32_t out_base = fdt32_to_cpu(map[off + 2]), n = fdt32_to_cpu(map[off + 3]);
+		int target;
+
+		if (rid < base || rid - base >= n)
+			continue;
+		target = fdt_node_offset_by_phandle(ps->fdt, ph);
+		if (target < 0)
+			return fail(ps, host, "iommu-map", "unknown phandle 0x%x", ph);
+		if (enabled(ps, target)) {
+			snprintf(out, DMAMAP_NAME_MAX, "%s", fdt_get_name(ps->fdt, target, NULL));
+			*stream = out_base + (rid - base);
+		}
+		return 0;
+	}
+	return 0;
+}
+
+static int iommu_of(struct parse *ps, int node, char *out, uint32_t *stream)
 {
 	int len, target, cells;
 	const fdt32_t *v = fdt_getprop(ps->fdt, node, "iommus", &len);
 
 	out[0] = 0;
-	if (!v)
-		return 0;
+	*stream = 0;
+	if (!v) {
+		int host = fdt_parent_offset(ps->fdt, node);
+
+		return is_pci_host(ps, host) ? pci_iommu_of(ps, node, host, out, stream) : 0;
+	}
 	if (len < 4)
 		return fail(ps, node, "iommus", "truncated");
 	target = fdt_node_offset_by_phandle(ps->fdt, fdt32_to_cpu(v[0]));
@@ -247,6 +300,8 @@ static int iommu_of(struct parse *ps, int node, char *out)
 	if (!enabled(ps, target))
 		return 0; /* a disabled IOMMU means none, not an error */
 	snprintf(out, DMAMAP_NAME_MAX, "%s", fdt_get_name(ps->fdt, target, NULL));
+	if (cells >= 1)
+		*stream = fdt32_to_cpu(v[1]);
 	return 0;
 }
 
@@ -308,7 +363,7 @@ static int device_of(struct parse *ps, int node, bool coherent_default)
 	}
 	d->dma_mask = d->coherent_dma_mask = mask;
 	d->coherent = coherent_of(ps, node, coherent_default);
-	ret = iommu_of(ps, node, ps->iommus[i]);
+	ret = iommu_of(ps, node, ps->iommus[i], &d->iommu_stream);
 	if (ret)
 		return ret;
 	d->iommu = ps->iommus[i][0] ? ps->iommus[i] : NULL;
@@ -547,6 +602,9 @@ struct dmamap_platform *dmamap_platform_from_fdt(const void *blob, size_t size,
 	}
 	ps->fdt = blob;
 	ps->err = err;
+	if (!fdt_getprop(blob, 0, "#address-cells", NULL) || !fdt_getprop(blob, 0, "#size-cells", NULL))
+		dmamap__log(NULL, DMAMAP_LOG_WARN,
+			    "dmamap: device tree root lacks #address-cells/#size-cells: assuming 1");
 	ret = board_props(ps);
 	/* ARM boards: not coherent unless a node says dma-coherent. */
 	coherent_default = fdt_getprop(blob, 0, "dma-coherent", NULL) != NULL;

@@ -406,6 +406,7 @@ struct device *dmamap_device_create(struct dmamap_platform *p,
 	p->devices[p->nr_devices++] = dev;
 	pthread_mutex_unlock(&p->dev_lock);
 
+	dev->iommu_stream = d->iommu_stream;
 	if (d->iommu) {
 		ret = dmamap__iommu_attach(dev, d->iommu, d->iommu_group, d->iommu_lazy);
 		if (ret) {
@@ -646,8 +647,10 @@ int dmamap_device_info(struct device *dev, struct dmamap_device_info *info)
 	info->nr_ranges = dev->nr_ranges;
 	memcpy(info->ranges, dev->ranges, sizeof(dev->ranges[0]) * dev->nr_ranges);
 	info->coherent_pool = dev->pool != NULL;
-	if (dev->domain)
+	if (dev->domain) {
 		snprintf(info->iommu, sizeof(info->iommu), "%s", dmamap__iommu_name(dev));
+		info->iommu_stream = dev->iommu_stream;
+	}
 	if (dev->restricted && !dmamap_swiotlb_stats(NULL, dev, &sw)) {
 		info->restricted_pool = sw.start;
 		info->restricted_pool_size = sw.total_slots * sw.slot_size;
