@@ -340,7 +340,7 @@ static int device_of(struct parse *ps, int node, bool coherent_default)
 {
 	struct dmamap_device_desc *d;
 	unsigned int i = ps->board.nr_devices;
-	u64 end = 0, mask;
+	u64 end = 0, mask, bits;
 	int ret;
 
 	if (i == MAX_DEVICES)
@@ -362,6 +362,24 @@ static int device_of(struct parse *ps, int node, bool coherent_default)
 		d->bus_dma_limit = end;
 	}
 	d->dma_mask = d->coherent_dma_mask = mask;
+	/*
+	 * What a driver would set with dma_set_mask*(): vendor properties, so a
+	 * board file can say what its devices' drivers ask for.
+	 */
+	if ((ret = u64_prop(ps, node, "dmamap,dma-mask-bits", 0, &bits)))
+		return ret;
+	if (bits)
+		d->dma_mask = d->coherent_dma_mask = DMA_BIT_MASK(bits);
+	if ((ret = u64_prop(ps, node, "dmamap,coherent-mask-bits", 0, &bits)))
+		return ret;
+	if (bits)
+		d->coherent_dma_mask = DMA_BIT_MASK(bits);
+	/* An IXP4xx/SA-1111-style bus that needs dmabounce above an address. */
+	if ((ret = u64_prop(ps, node, "dmamap,dmabounce-above", 0, &bits)))
+		return ret;
+	d->dmabounce_above = bits;
+	d->dmabounce_small = 512;
+	d->dmabounce_large = 4096;
 	d->coherent = coherent_of(ps, node, coherent_default);
 	ret = iommu_of(ps, node, ps->iommus[i], &d->iommu_stream);
 	if (ret)

@@ -230,8 +230,7 @@ struct dmamap_platform *dmamap_platform_builtin(const char *name,
 	struct dmamap_platform *p;
 	struct dmamap_error e = { 0 };
 
-	if (b)
-		return dmamap_platform_create(b, err);
+	/* The boards/NAME.dts files first; the same boards in C serve builds without libfdt. */
 	if (name && (p = dmamap__dt_builtin(name, &e)))
 		return p;
 	if (name && e.code) {
@@ -239,6 +238,8 @@ struct dmamap_platform *dmamap_platform_builtin(const char *name,
 			*err = e;
 		return NULL;
 	}
+	if (b)
+		return dmamap_platform_create(b, err);
 	dmamap__set_error(err, -ENOENT, "no built-in board named '%s'", name ? name : "(null)");
 	return NULL;
 }
@@ -251,10 +252,16 @@ static void builtin_names_init(void)
 {
 	unsigned int n = 0;
 
-	for (const char *const *c = dmamap__builtin_board_names; *c && n < 31; c++)
-		builtin_names[n++] = *c;
 	for (unsigned int i = 0; n < 31 && dmamap__dt_builtin_name(i); i++)
 		builtin_names[n++] = dmamap__dt_builtin_name(i);
+	for (const char *const *c = dmamap__builtin_board_names; *c && n < 31; c++) {
+		bool dup = false;
+
+		for (unsigned int k = 0; k < n; k++)
+			dup |= !strcmp(builtin_names[k], *c);
+		if (!dup)
+			builtin_names[n++] = *c;
+	}
 	builtin_names[n] = NULL;
 }
 
