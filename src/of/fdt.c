@@ -336,7 +336,20 @@ static int memory_region_of(struct parse *ps, int node, struct dmamap_device_des
 	return 0;
 }
 
-static int device_of(struct parse *ps, int node, bool coherent_default)
+/* Unique on the board: the node name, or its full path when the name is taken. */
+static void device_name(struct parse *ps, int node, char *out)
+{
+	snprintf(out, DMAMAP_NAME_MAX, "%s", fdt_get_name(ps->fdt, node, NULL));
+	for (unsigned int i = 0; i < ps->board.nr_devices; i++) {
+		if (!strcmp(ps->names[i], out)) {
+			if (fdt_get_path(ps->fdt, node, out, DMAMAP_NAME_MAX))
+				snprintf(out, DMAMAP_NAME_MAX, "node@%d", node);
+			return;
+		}
+	}
+}
+
+static int device_of(struct parse *ps, int node, bool coherent_default, bool live)
 {
 	struct dmamap_device_desc *d;
 	unsigned int i = ps->board.nr_devices;
@@ -347,9 +360,9 @@ static int device_of(struct parse *ps, int node, bool coherent_default)
 		return fail(ps, node, NULL, "more than %d DMA masters", MAX_DEVICES);
 	d = &ps->devs[i];
 	memset(d, 0, sizeof(*d));
-	snprintf(ps->names[i], DMAMAP_NAME_MAX, "%s", fdt_get_name(ps->fdt, node, NULL));
+	device_name(ps, node, ps->names[i]);
 	d->name = ps->names[i];
-	d->model = "memcpy";
+	d->model = live ? "memcpy" : NULL;
 	ret = dma_ranges(ps, node, fdt_parent_offset(ps->fdt, node), d);
 	if (ret)
 		return ret;
@@ -589,6 +602,26 @@ static int reserved_memory(struct parse *ps)
 	return 0;
 }
 
+static bool ancestors_enabled(struct parse *ps, int node)
+{
+	for (node = fdt_parent_offset(ps->fdt, node); node > 0;
+	     node = fdt_parent_offset(ps->fdt, node))
+		if (!enabled(ps, node))
+			return false;
+	return true;
+}
+
+/* cpus, memory and reserved-memory regions have a reg but are no devices. */
+static bool not_a_device(struct parse *ps, int node)
+{
+	int parent = fdt_parent_offset(ps->fdt, node);
+	const char *pname = parent > 0 ? fdt_get_name(ps->fdt, parent, NULL) : "";
+	const char *t = fdt_getprop(ps->fdt, node, "device_type", NULL);
+
+	return (t && (!strcmp(t, "memory") || !strcmp(t, "cpu"))) ||
+	       !strcmp(pname, "cpus") || !strcmp(pname, "reserved-memory");
+}
+
 static bool is_memory(struct parse *ps, int node)
 {
 	const char *t = fdt_getprop(ps->fdt, node, "device_type", NULL);
@@ -634,10 +667,19 @@ struct dmamap_platform *dmamap_platform_from_fdt(const void *blob, size_t size,
 			ret = memory_of(ps, node);
 	if (!ret && ps->board.nr_banks)
 		ret = reserved_memory(ps);
+	/*
+	 * Nodes a device model claims become live devices; every other enabled
+	 * node with a reg is configured too (no model), so info reports it.
+	 */
 	for (node = fdt_next_node(blob, -1, &depth); !ret && node >= 0;
-	     node = fdt_next_node(blob, node, &depth))
-		if (enabled(ps, node) && !fdt_node_check_compatible(blob, node, "dmamap,memcpy"))
-			ret = device_of(ps, node, coherent_default);
+	     node = fdt_next_node(blob, node, &depth)) {
+		if (!enabled(ps, node) || !ancestors_enabled(ps, node))
+			continue;
+		if (!fdt_node_check_compatible(blob, node, "dmamap,memcpy"))
+			ret = device_of(ps, node, coherent_default, true);
+		else if (fdt_getprop(blob, node, "reg", NULL) && !not_a_device(ps, node))
+			ret = device_of(ps, node, coherent_default, false);
+	}
 	if (!ret && !ps->board.nr_banks)
 		ret = fail(ps, 0, NULL, "no memory node with device_type = \"memory\"");
 	if (!ret) {
