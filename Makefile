@@ -54,7 +54,7 @@ SHARED := $(BUILD)/$(SONAME)
 CLI := $(BUILD)/dmamap
 TESTS := $(BUILD)/dmamap-tests
 
-.PHONY: all deps demo test bench install uninstall clean check-san
+.PHONY: all deps demo test bench install uninstall clean check-san fuzz
 all: $(STATIC) $(SHARED) $(CLI)
 
 deps:
@@ -103,6 +103,19 @@ $(CLI): $(TOOL_OBJS) $(DRV_OBJS) $(BENCH_OBJS) $(STATIC)
 $(TESTS): $(TEST_OBJS) $(DRV_OBJS) $(STATIC)
 	$(CC) $(CFLAGS) -rdynamic -o $@ $(TEST_OBJS) $(DRV_OBJS) $(STATIC) $(LDLIBS)
 
+# The device tree reader under libFuzzer (clang), seeded with the built-in boards.
+FUZZ_SECONDS ?= 60
+fuzz:
+	@sh mk/deps.sh fuzz
+	@mkdir -p build-fuzz/corpus
+	@for d in $(BOARD_DTS); do dtc -q -I dts -O dtb -o build-fuzz/corpus/$$(basename $$d .dts).dtb $$d; done
+	sh mk/embed.sh build-fuzz/embedded.c $(BOARD_DTS)
+	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -pthread \
+		-o build-fuzz/fdt_fuzz fuzz/fdt_fuzz.c $(LIB_SRCS) build-fuzz/embedded.c \
+		-lfdt -ldl -lm
+	build-fuzz/fdt_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		-rss_limit_mb=4096 -artifact_prefix=build-fuzz/ build-fuzz/corpus
+
 install: $(STATIC) $(SHARED) $(CLI)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/dmamap/hw $(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
@@ -118,4 +131,4 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/dmamap.pc $(DESTDIR)$(PREFIX)/bin/dmamap
 
 clean:
-	rm -rf build build-asan build-tsan build-m32
+	rm -rf build build-asan build-tsan build-m32 build-fuzz

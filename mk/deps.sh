@@ -7,6 +7,8 @@ command -v make >/dev/null 2>&1 || need="$need make"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 command -v dtc >/dev/null 2>&1 || need="$need device-tree-compiler"
 [ -f /usr/include/libfdt.h ] || need="$need libfdt-dev"
+# `make fuzz` also needs clang's libFuzzer.
+[ "$1" = fuzz ] && ! command -v clang >/dev/null 2>&1 && need="$need clang"
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "dmamap: installing:$need"

@@ -446,3 +446,94 @@ TEST(of_pci_host_dma_ranges_and_iommu_map)
 	CHECK(strcmp(in.ops, "iommu") == 0);
 	dmamap_platform_destroy(p);
 }
+
+/* Entries contiguous in both spaces are one region; a gap keeps them apart. */
+TEST(of_contiguous_dma_ranges_merge)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(HEAD
+		"bus { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  dma-ranges = <0x0 0x80000000 0x1000000 0x1000000 0x81000000 0x1000000"
+		"                0x3000000 0x82000000 0x1000000>;"
+		"  dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; }; };", &err);
+	struct dmamap_device_info in;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	REQUIRE(dmamap_device_info(dmamap_device_lookup(p, "dma@1"), &in) == 0);
+	CHECK_EQ(in.nr_ranges, 2);
+	CHECK_EQ(in.ranges[0].size, 0x2000000);
+	CHECK_EQ(in.ranges[1].dma_start, 0x3000000);
+	/* The limit is the highest bus address any entry reaches. */
+	CHECK_EQ(in.bus_dma_limit, 0x3ffffff);
+	CHECK_EQ(dmamap_phys_to_dma(dmamap_device_lookup(p, "dma@1"), 0x82000000ULL), 0x3000000);
+	dmamap_platform_destroy(p);
+}
+
+/* iommus belongs to the node that has it: a bus's does not reach its children. */
+TEST(of_iommus_not_inherited)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(HEAD
+		"smmu: iommu@9000 { reg = <0x9000 0x100>; #iommu-cells = <1>; };"
+		"bus { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  iommus = <&smmu 1>;"
+		"  dma@2 { compatible = \"dmamap,memcpy\"; reg = <0x2 0x1>; }; }; };", &err);
+	struct dmamap_device_info in;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	REQUIRE(dmamap_device_info(dmamap_device_lookup(p, "dma@2"), &in) == 0);
+	CHECK_EQ(in.iommu[0], '\0');
+	CHECK(strcmp(in.ops, "iommu") != 0);
+	dmamap_platform_destroy(p);
+}
+
+/* Nodes without a model are configured (info sees them); cpus, memory and
+ * disabled subtrees are not devices. Names stay unique. */
+TEST(of_modelless_nodes_configured)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(HEAD
+		"cpus { #address-cells = <1>; #size-cells = <0>; cpu@0 { device_type = \"cpu\"; reg = <0>; }; };"
+		"a { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  dma-ranges = <0x0 0x80000000 0x4000000>;"
+		"  eth@10 { compatible = \"vendor,eth\"; reg = <0x10 0x10>; }; };"
+		"b { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  eth@10 { compatible = \"vendor,eth\"; reg = <0x10 0x10>; dma-coherent; }; };"
+		"off { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  status = \"disabled\"; usb@20 { reg = <0x20 0x10>; }; }; };", &err);
+	struct dmamap_device_info in;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	REQUIRE(dmamap_device_info(dmamap_device_lookup(p, "eth@10"), &in) == 0);
+	CHECK_EQ(in.model[0], '\0');
+	CHECK_EQ(in.bus_dma_limit, 0x3ffffff);
+	REQUIRE(dmamap_device_info(dmamap_device_lookup(p, "/b/eth@10"), &in) == 0);
+	CHECK(in.coherent);
+	CHECK(dmamap_device_lookup(p, "usb@20") == NULL);
+	CHECK(dmamap_device_lookup(p, "cpu@0") == NULL);
+	CHECK(dmamap_device_lookup(p, "memory@80000000") == NULL);
+	dmamap_platform_destroy(p);
+}
+
+/* More RAM than the simulator backs is a clean error, in one bank or split. */
+TEST(of_ram_beyond_simulator_limit_rejected)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p;
+
+	p = from_dts("/dts-v1/; / { #address-cells = <2>; #size-cells = <2>;"
+		     " memory@0 { device_type = \"memory\"; reg = <0x0 0x0 0x4400 0x0>; }; };", &err);
+	SKIP_WITHOUT_FDT(err);
+	CHECK(p == NULL);
+	CHECK_EQ(err.code, -EINVAL);
+	CHECK_MSG(strstr(err.msg, "MiB of RAM") != NULL, "msg: %s", err.msg);
+	p = from_dts("/dts-v1/; / { #address-cells = <2>; #size-cells = <2>;"
+		     " memory@0 { device_type = \"memory\"; reg = <0x0 0x0 0xc 0x0"
+		     "   0x100 0x0 0xc 0x0>; }; };", &err);
+	CHECK(p == NULL);
+	CHECK_EQ(err.code, -EINVAL);
+	CHECK_MSG(strstr(err.msg, "MiB of RAM") != NULL, "msg: %s", err.msg);
+}

@@ -21,6 +21,12 @@ struct dmamap_error {
 
 #define DMAMAP_MAX_RANGES 8
 #define DMAMAP_MAX_BANKS 8
+/*
+ * Most RAM a simulated board may have in all: each byte is backed by two
+ * memfd views and a snapshot, plus per-cache-line bookkeeping. 32-bit
+ * hosts get what their address space allows.
+ */
+#define DMAMAP_SIM_RAM_MAX (sizeof(void *) >= 8 ? (u64)64 << 30 : (u64)512 << 20)
 #define DMAMAP_MAX_RESERVED 8
 #define DMAMAP_NAME_MAX 64
 
@@ -128,7 +134,7 @@ struct dmamap_board {
  *
  * Return: the platform, or NULL with @err set: -EINVAL for a bad
  * description (no RAM, overlapping banks, bad line size, unknown model,
- * duplicate device names), -ENOMEM when RAM cannot be reserved.
+ * duplicate device names, more than %DMAMAP_SIM_RAM_MAX of RAM), -ENOMEM when RAM cannot be reserved.
  */
 DMAMAP_API struct dmamap_platform *
 dmamap_platform_create(const struct dmamap_board *board,

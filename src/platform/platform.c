@@ -34,6 +34,7 @@ static int check_board(const struct dmamap_board *board,
 		       struct dmamap_error *err)
 {
 	unsigned int ls = board->cache_line_size ? board->cache_line_size : 64;
+	u64 total = 0;
 
 	if (ls < 16 || ls > 256 || (ls & (ls - 1))) {
 		dmamap__set_error(err, -EINVAL,
@@ -58,6 +59,14 @@ static int check_board(const struct dmamap_board *board,
 					  board->name ? board->name : "?", i,
 					  (unsigned long long)b->start,
 					  (unsigned long long)b->size);
+			return -EINVAL;
+		}
+		total += b->size;
+		if (total > DMAMAP_SIM_RAM_MAX) {
+			dmamap__set_error(err, -EINVAL,
+					  "board %s: more than %llu MiB of RAM to simulate",
+					  board->name ? board->name : "?",
+					  (unsigned long long)(DMAMAP_SIM_RAM_MAX >> 20));
 			return -EINVAL;
 		}
 		for (unsigned int j = 0; j < i; j++) {
