@@ -521,7 +521,7 @@ int cli_bench(int argc, char **argv)
 	free(buf);
 	dmamap_platform_destroy(host);
 
-	sim = cli_open_board("default");
+	sim = cli_open_board("default", NULL);
 	if (!sim)
 		return 1;
 	for (size_t len = 64 << 10; len <= (4 << 20); len <<= 4) {

@@ -537,3 +537,122 @@ TEST(of_ram_beyond_simulator_limit_rejected)
 	CHECK_EQ(err.code, -EINVAL);
 	CHECK_MSG(strstr(err.msg, "MiB of RAM") != NULL, "msg: %s", err.msg);
 }
+
+/* The parent may lack dma-ranges (first hop); the grandparent's map applies. */
+TEST(of_first_hop_may_lack_dma_ranges)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(HEAD
+		"soc { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  dma-ranges = <0x20000000 0x80000000 0x4000000>;"
+		"  sub { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"    dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; }; }; };", &err);
+	struct device *dev;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	dev = dmamap_device_lookup(p, "dma@1");
+	REQUIRE(dev);
+	CHECK_EQ(dmamap_phys_to_dma(dev, 0x80002000ULL), 0x20002000);
+	CHECK_EQ(dmamap_bus_dma_limit(dev), 0x23ffffff);
+	CHECK_EQ(dma_get_mask(dev), DMA_BIT_MASK(30));
+	dmamap_platform_destroy(p);
+}
+
+/* end = 0x2ffffff: mask = DMA_BIT_MASK(ilog2(end) + 1) = 26 bits, limit = end;
+ * a wider dma_set_mask() is accepted but allocations stay under the limit. */
+TEST(of_limit_and_mask_arithmetic_and_widening)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(HEAD
+		"bus { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  dma-ranges = <0x0 0x80000000 0x3000000>;"
+		"  dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; }; };", &err);
+	struct device *dev;
+	dma_addr_t h[64];
+	void *cpu[64];
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	dev = dmamap_device_lookup(p, "dma@1");
+	REQUIRE(dev);
+	CHECK_EQ(dmamap_bus_dma_limit(dev), 0x2ffffff);
+	CHECK_EQ(dma_get_mask(dev), DMA_BIT_MASK(26));
+	CHECK_EQ(dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64)), 0);
+	CHECK_EQ(dma_get_mask(dev), DMA_BIT_MASK(64));
+	CHECK_EQ(dmamap_bus_dma_limit(dev), 0x2ffffff);
+	/* 64 x 256 KiB = 16 MiB: more than the low half, all under the limit. */
+	for (int i = 0; i < 64; i++) {
+		cpu[i] = dma_alloc_coherent(dev, 256 << 10, &h[i], GFP_KERNEL);
+		if (cpu[i])
+			CHECK_MSG(h[i] + (256 << 10) - 1 <= 0x2ffffff, "h 0x%llx", (unsigned long long)h[i]);
+	}
+	for (int i = 0; i < 64; i++)
+		if (cpu[i])
+			dma_free_coherent(dev, 256 << 10, cpu[i], h[i]);
+	dmamap_platform_destroy(p);
+}
+
+/* The cpus' d-cache-line-size is the board's line (ARCH_DMA_MINALIGN). */
+TEST(of_cache_line_from_cpus)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(HEAD
+		"cpus { #address-cells = <1>; #size-cells = <0>;"
+		"  cpu@0 { device_type = \"cpu\"; reg = <0>; d-cache-line-size = <128>; }; };"
+		"dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; };", &err);
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	CHECK_EQ(dmamap_cache_line_size(p), 128);
+	dmamap_platform_destroy(p);
+}
+
+/* Firmware fills /memory at boot: the caller's RAM replaces the tree's
+ * placeholder, and reserved regions are placed in it. */
+TEST(of_ram_override_replaces_memory_nodes)
+{
+	static const char dts[] =
+		"/dts-v1/; / { #address-cells = <1>; #size-cells = <1>;"
+		" memory@0 { device_type = \"memory\"; reg = <0x0 0x0>; };"
+		" reserved-memory { #address-cells = <1>; #size-cells = <1>; ranges;"
+		"   cma { compatible = \"shared-dma-pool\"; reusable; size = <0x400000>;"
+		"     linux,cma-default; }; };"
+		" dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; };";
+	struct dmamap_ram_bank ram[2] = { { 0x40000000, 0x2000000 }, { 0x60000000, 0x1000000 } };
+	struct dmamap_of_options opts = { ram, 2 };
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p;
+	struct dmamap_ram_bank got;
+	struct dmamap_cma_stats cs;
+	char path[] = "/tmp/dmamap-test-XXXXXX.dts";
+	int fd = mkstemps(path, 4);
+	FILE *f;
+
+	REQUIRE(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs(dts, f);
+	fclose(f);
+	p = dmamap_platform_from_file(path, &err);
+	if (err.code == -ENOSYS) {
+		unlink(path);
+		SKIP_WITHOUT_FDT(err);
+	}
+	CHECK(p == NULL); /* the placeholder alone is no RAM */
+	p = dmamap_platform_from_file_opts(path, &opts, &err);
+	REQUIRE(p);
+	REQUIRE(dmamap_ram_bank(p, 1, &got) == 0);
+	CHECK_EQ(got.start, 0x60000000ULL);
+	CHECK_EQ(got.size, 0x1000000ULL);
+	REQUIRE(dmamap_cma_stats(p, &cs) == 0);
+	CHECK(cs.start >= 0x40000000ULL && cs.start + (cs.total_pages << PAGE_SHIFT) <= 0x62000000ULL);
+	CHECK_EQ(cs.total_pages, 0x400000 >> PAGE_SHIFT);
+	dmamap_platform_destroy(p);
+	opts.nr_ram = 0;
+	CHECK(dmamap_platform_from_file_opts(path, &opts, &err) == NULL);
+	CHECK_EQ(err.code, -EINVAL);
+	opts.nr_ram = DMAMAP_MAX_BANKS + 1;
+	CHECK(dmamap_platform_from_file_opts(path, &opts, &err) == NULL);
+	CHECK_EQ(err.code, -EINVAL);
+	unlink(path);
+}

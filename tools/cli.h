@@ -8,8 +8,11 @@ int cli_demo(int argc, char **argv);
 int cli_info(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 
-/* A board by built-in name (files come with device-tree support). */
-struct dmamap_platform *cli_open_board(const char *name);
+/*
+ * A board by built-in name, or a device tree file (name with a slash or a
+ * .dts/.dtb suffix); @ram ("START+SIZE,...", or NULL) replaces its /memory.
+ */
+struct dmamap_platform *cli_open_board(const char *name, const char *ram);
 /* One line saying which ops a device uses and why. */
 void cli_describe_ops(struct device *dev, char *buf, size_t len);
 

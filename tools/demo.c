@@ -237,7 +237,7 @@ static void print_json(struct device *dev, const struct result *r, bool first)
 
 int cli_demo(int argc, char **argv)
 {
-	const char *board = "default";
+	const char *board = "default", *ram = NULL;
 	enum mcdma_bug bug = MCDMA_BUG_NONE;
 	uint64_t chaos = 0;
 	bool json = false, progress = isatty(2);
@@ -250,6 +250,8 @@ int cli_demo(int argc, char **argv)
 			json = true;
 		} else if (!strcmp(argv[i], "--board") && i + 1 < argc) {
 			board = argv[++i];
+		} else if (!strcmp(argv[i], "--ram") && i + 1 < argc) {
+			ram = argv[++i];
 		} else if (!strcmp(argv[i], "--bug") && i + 1 < argc) {
 			if (mcdma_bug_parse(argv[++i], &bug)) {
 				fprintf(stderr, "dmamap demo: unknown bug '%s'\n", argv[i]);
@@ -268,7 +270,7 @@ int cli_demo(int argc, char **argv)
 			return 2;
 		}
 	}
-	p = cli_open_board(board);
+	p = cli_open_board(board, ram);
 	if (!p)
 		return 1;
 	dmamap_debug_enable(p, true);

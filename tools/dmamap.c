@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* dmamap: demo · info · bench */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: dmamap demo  [--board NAME] [--bug KIND] [--chaos SEED] [--json]\n"
-		"       dmamap info  [BOARD] [--json]\n"
+		"usage: dmamap demo  [--board NAME] [--ram START+SIZE,...] [--bug KIND] [--chaos SEED] [--json]\n"
+		"       dmamap info  [BOARD] [--json] [--svg FILE] [--ram START+SIZE,...]\n"
 		"       dmamap bench [--help for options]\n"
 		"boards:");
 	for (const char *const *n = dmamap_platform_builtin_names(); *n; n++)
@@ -16,16 +17,49 @@ static void usage(FILE *f)
 	fprintf(f, "\nbugs: missing-sync wrong-direction cpu-write-while-mapped shared-cacheline\n");
 }
 
-struct dmamap_platform *cli_open_board(const char *name)
+/* "START+SIZE[,START+SIZE...]": the RAM a .dts leaves to firmware. */
+static int parse_ram(const char *arg, struct dmamap_ram_bank *banks, unsigned int *nr)
 {
+	const char *s = arg;
+
+	for (*nr = 0; *s; (*nr)++) {
+		char *end;
+
+		if (*nr == DMAMAP_MAX_BANKS || *s < '0' || *s > '9')
+			return -1;
+		banks[*nr].start = strtoull(s, &end, 0);
+		if (*end != '+' || end[1] < '0' || end[1] > '9')
+			return -1;
+		banks[*nr].size = strtoull(end + 1, &end, 0);
+		if (*end == ',' && end[1])
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	return *nr ? 0 : -1;
+}
+
+struct dmamap_platform *cli_open_board(const char *name, const char *ram)
+{
+	struct dmamap_ram_bank banks[DMAMAP_MAX_BANKS];
+	struct dmamap_of_options opts = { 0 };
 	struct dmamap_error err = { 0 };
 	/* A name with a slash or a .dts/.dtb suffix is a device tree file. */
 	size_t n = strlen(name);
 	bool file = strchr(name, '/') || (n > 4 && (!strcmp(name + n - 4, ".dts") ||
 						     !strcmp(name + n - 4, ".dtb")));
-	struct dmamap_platform *p = file ? dmamap_platform_from_file(name, &err) :
-					   dmamap_platform_builtin(name, &err);
+	struct dmamap_platform *p;
 
+	if (ram) {
+		if (!file || parse_ram(ram, banks, &opts.nr_ram)) {
+			fprintf(stderr, "dmamap: --ram takes START+SIZE[,START+SIZE...] and a device tree file\n");
+			return NULL;
+		}
+		opts.ram = banks;
+	}
+	p = file ? dmamap_platform_from_file_opts(name, &opts, &err) :
+		   dmamap_platform_builtin(name, &err);
 	if (!p)
 		fprintf(stderr, "dmamap: %s\n", err.msg);
 	return p;

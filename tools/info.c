@@ -133,7 +133,7 @@ static int write_svg(struct dmamap_platform *p, const char *path)
 
 int cli_info(int argc, char **argv)
 {
-	const char *board = "default", *svg = NULL;
+	const char *board = "default", *svg = NULL, *ram = NULL;
 	bool json = false;
 	struct dmamap_platform *p;
 	unsigned int n;
@@ -144,6 +144,8 @@ int cli_info(int argc, char **argv)
 			json = true;
 		else if (!strcmp(argv[i], "--svg") && i + 1 < argc)
 			svg = argv[++i];
+		else if (!strcmp(argv[i], "--ram") && i + 1 < argc)
+			ram = argv[++i];
 		else if (argv[i][0] != '-')
 			board = argv[i];
 		else {
@@ -151,7 +153,7 @@ int cli_info(int argc, char **argv)
 			return 2;
 		}
 	}
-	p = cli_open_board(board);
+	p = cli_open_board(board, ram);
 	if (!p)
 		return 1;
 	n = dmamap_device_count(p);

@@ -42,6 +42,49 @@ DMAMAP_API struct dmamap_platform *dmamap_platform_from_fdt(const void *blob,
 DMAMAP_API struct dmamap_platform *dmamap_platform_from_file(const char *path,
 							     struct dmamap_error *err);
 
+/**
+ * struct dmamap_of_options - what the caller knows better than the tree
+ * @ram: RAM banks that replace the tree's /memory nodes, which firmware
+ *       usually fills in at boot (a .dts often carries placeholders);
+ *       NULL: use the tree's
+ * @nr_ram: how many, 1..%DMAMAP_MAX_BANKS when @ram is set
+ */
+struct dmamap_of_options {
+	const struct dmamap_ram_bank *ram;
+	unsigned int nr_ram;
+};
+
+/**
+ * dmamap_platform_from_fdt_opts() - dmamap_platform_from_fdt() with overrides
+ * @blob: the .dtb in memory
+ * @size: its size in bytes
+ * @opts: overrides (may be NULL: none)
+ * @err: receives the reason on failure
+ *
+ * Reserved regions are placed in, and checked against, the overriding RAM.
+ *
+ * Return: the platform, or NULL with @err set: -EINVAL for a bad @opts
+ * (@nr_ram 0 or above %DMAMAP_MAX_BANKS with @ram set) and the errors of
+ * dmamap_platform_from_fdt().
+ */
+DMAMAP_API struct dmamap_platform *
+dmamap_platform_from_fdt_opts(const void *blob, size_t size,
+			      const struct dmamap_of_options *opts,
+			      struct dmamap_error *err);
+
+/**
+ * dmamap_platform_from_file_opts() - dmamap_platform_from_file() with overrides
+ * @path: file name (.dtb, or .dts compiled with dtc)
+ * @opts: overrides (may be NULL: none)
+ * @err: receives the reason on failure
+ *
+ * Return: the platform, or NULL with @err set: the errors of
+ * dmamap_platform_from_file() and dmamap_platform_from_fdt_opts().
+ */
+DMAMAP_API struct dmamap_platform *
+dmamap_platform_from_file_opts(const char *path, const struct dmamap_of_options *opts,
+			       struct dmamap_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -632,11 +632,23 @@ static bool is_memory(struct parse *ps, int node)
 struct dmamap_platform *dmamap_platform_from_fdt(const void *blob, size_t size,
 						 struct dmamap_error *err)
 {
+	return dmamap_platform_from_fdt_opts(blob, size, NULL, err);
+}
+
+struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t size,
+						      const struct dmamap_of_options *opts,
+						      struct dmamap_error *err)
+{
 	struct parse *ps;
 	struct dmamap_platform *p = NULL;
 	bool coherent_default;
 	int node, depth = 0, ret;
 
+	if (opts && opts->ram && (!opts->nr_ram || opts->nr_ram > DMAMAP_MAX_BANKS)) {
+		dmamap__set_error(err, -EINVAL, "RAM override: %u banks (need 1..%d)",
+				  opts->nr_ram, DMAMAP_MAX_BANKS);
+		return NULL;
+	}
 	if (!blob || size < FDT_V1_SIZE) {
 		dmamap__set_error(err, -EINVAL, "device tree: no blob, or shorter than a header");
 		return NULL;
@@ -660,7 +672,11 @@ struct dmamap_platform *dmamap_platform_from_fdt(const void *blob, size_t size,
 	/* ARM boards: not coherent unless a node says dma-coherent. */
 	coherent_default = fdt_getprop(blob, 0, "dma-coherent", NULL) != NULL;
 	/* RAM first: reserved regions are placed in it, devices refer to them. */
-	for (node = fdt_next_node(blob, -1, &depth); !ret && node >= 0;
+	if (!ret && opts && opts->ram) {
+		memcpy(ps->board.banks, opts->ram, opts->nr_ram * sizeof(*opts->ram));
+		ps->board.nr_banks = opts->nr_ram;
+	}
+	for (node = fdt_next_node(blob, -1, &depth); !ret && node >= 0 && !(opts && opts->ram);
 	     node = fdt_next_node(blob, node, &depth))
 		if (enabled(ps, node) && fdt_parent_offset(blob, node) == 0 &&
 		    is_memory(ps, node))
@@ -692,6 +708,13 @@ struct dmamap_platform *dmamap_platform_from_fdt(const void *blob, size_t size,
 
 struct dmamap_platform *dmamap_platform_from_file(const char *path,
 						  struct dmamap_error *err)
+{
+	return dmamap_platform_from_file_opts(path, NULL, err);
+}
+
+struct dmamap_platform *dmamap_platform_from_file_opts(const char *path,
+						       const struct dmamap_of_options *opts,
+						       struct dmamap_error *err)
 {
 	char dtb[] = "/tmp/dmamap-dtb-XXXXXX", cmd[1024];
 	const char *src = path;
@@ -732,7 +755,7 @@ struct dmamap_platform *dmamap_platform_from_file(const char *path,
 	if (!blob)
 		dmamap__set_error(err, -ENOMEM, "out of memory");
 	else
-		p = dmamap_platform_from_fdt(blob, n, err);
+		p = dmamap_platform_from_fdt_opts(blob, n, opts, err);
 	free(blob);
 out:
 	if (src == dtb)

@@ -19,6 +19,22 @@ struct dmamap_platform *dmamap_platform_from_file(const char *path,
 	return NULL;
 }
 
+struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t size,
+						      const struct dmamap_of_options *opts,
+						      struct dmamap_error *err)
+{
+	(void)opts;
+	return dmamap_platform_from_fdt(blob, size, err);
+}
+
+struct dmamap_platform *dmamap_platform_from_file_opts(const char *path,
+						       const struct dmamap_of_options *opts,
+						       struct dmamap_error *err)
+{
+	(void)opts;
+	return dmamap_platform_from_file(path, err);
+}
+
 struct dmamap_platform *dmamap__dt_builtin(const char *name, struct dmamap_error *err)
 {
 	(void)name;
