@@ -43,6 +43,15 @@ if command -v python3 >/dev/null 2>&1; then python3 -m json.tool "$out" >/dev/nu
 "$cli" info --svg "$out" >/dev/null
 grep -q '<svg' "$out" && grep -q 'dma-iommu' "$out" && grep -q '</svg>' "$out"
 if command -v python3 >/dev/null 2>&1; then python3 -c "import sys, xml.dom.minidom as m; m.parse(sys.argv[1])" "$out"; fi
+# RAM the tree leaves to firmware: the demo runs in the RAM given.
+"$cli" demo --board boards/default.dts --ram 0x80000000+0x10000000 >"$out"
+grep -q "all bytes verified on every device" "$out"
+"$cli" info boards/default.dts --ram 0x80000000+0x4000000,0x100000000+0x4000000 --json >"$out"
+for bad in "" "+" "0x1000" "1+" "+1" "1+2," "x+1" "1+2,3" "0x80000000+0x1000,0x80000000+0x1000" \
+	   "1+1,2+2,3+3,4+4,5+5,6+6,7+7,8+8,9+9"; do
+	if "$cli" info boards/default.dts --ram "$bad" >/dev/null 2>&1; then echo "--ram '$bad' accepted"; exit 1; fi
+done
+if "$cli" info default --ram 0x80000000+0x1000000 >/dev/null 2>&1; then exit 1; fi
 # Bad input: a usage error, not a crash.
 if "$cli" demo --bug nonsense >/dev/null 2>&1; then exit 1; fi
 if "$cli" demo --board nonsense >/dev/null 2>&1; then exit 1; fi
