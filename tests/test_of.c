@@ -340,6 +340,20 @@ TEST(of_reserved_memory_rules)
 	REQUIRE(p);
 	CHECK_EQ(dmamap_cma_stats(p, &cs), -ENODEV);
 	dmamap_platform_destroy(p);
+	/* 32-bit ARM: a device pool without no-map is refused; with it, accepted. */
+	p = from_dts("/dts-v1/; / { #address-cells = <1>; #size-cells = <1>; dmamap,cache-arch = \"armv5\";"
+		     " memory@80000000 { device_type = \"memory\"; reg = <0x80000000 0x4000000>; };"
+		     " reserved-memory { #address-cells = <1>; #size-cells = <1>; ranges;"
+		     "   pool { compatible = \"shared-dma-pool\"; reg = <0x82000000 0x100000>; }; }; };", &err);
+	CHECK(p == NULL);
+	CHECK_MSG(strstr(err.msg, "/reserved-memory/pool") && strstr(err.msg, "no-map"),
+		  "msg: %s", err.msg);
+	p = from_dts("/dts-v1/; / { #address-cells = <1>; #size-cells = <1>; dmamap,cache-arch = \"armv5\";"
+		     " memory@80000000 { device_type = \"memory\"; reg = <0x80000000 0x4000000>; };"
+		     " reserved-memory { #address-cells = <1>; #size-cells = <1>; ranges;"
+		     "   pool { compatible = \"shared-dma-pool\"; no-map; reg = <0x82000000 0x100000>; }; }; };", &err);
+	CHECK_MSG(p != NULL, "msg: %s", err.msg);
+	dmamap_platform_destroy(p);
 	/* A disabled region does not exist. */
 	p = from_dts(RESV("c { compatible = \"shared-dma-pool\"; reusable; status = \"disabled\";"
 			  "  reg = <0x83000000 0x100000>; };") "};", &err);
@@ -655,4 +669,25 @@ TEST(of_ram_override_replaces_memory_nodes)
 	CHECK(dmamap_platform_from_file_opts(path, &opts, &err) == NULL);
 	CHECK_EQ(err.code, -EINVAL);
 	unlink(path);
+}
+
+/* A platform device's own dma-ranges describe its children, not itself. */
+TEST(of_own_dma_ranges_do_not_apply_to_the_device)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(HEAD
+		"bus { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  dma-ranges = <0x10000000 0x80000000 0x4000000>;"
+		"  dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>;"
+		"    #address-cells = <1>; #size-cells = <1>;"
+		"    dma-ranges = <0x0 0x10000000 0x1000000>; }; }; };", &err);
+	struct device *dev;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	dev = dmamap_device_lookup(p, "dma@1");
+	REQUIRE(dev);
+	CHECK_EQ(dmamap_phys_to_dma(dev, 0x80000000ULL), 0x10000000);
+	CHECK_EQ(dmamap_bus_dma_limit(dev), 0x13ffffff);
+	dmamap_platform_destroy(p);
 }

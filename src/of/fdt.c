@@ -585,6 +585,11 @@ static int reserved_memory(struct parse *ps)
 				}
 				continue;
 			}
+			/* 32-bit ARM cannot remap lowmem uncached: its pools must be no-map. */
+			if (compatible_is(ps, node, "shared-dma-pool") && !nomap &&
+			    ps->board.arch == DMAMAP_CACHE_ARMV5)
+				return fail(ps, node, "no-map",
+					    "missing: a 32-bit ARM device pool must be no-map");
 			if (ps->nr_regions == DMAMAP_MAX_RESERVED)
 				return fail(ps, node, NULL, "more than %d reserved regions",
 					    DMAMAP_MAX_RESERVED);
