@@ -227,6 +227,7 @@ struct device {
 	bool has_fault;
 	struct dmamap_fault last_fault;
 	struct dmamap_stat_shard stats[DMAMAP_STAT_SHARDS];
+	char of_path[DMAMAP_PATH_MAX];
 };
 
 void dmamap__device_refresh(struct device *dev);

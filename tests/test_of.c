@@ -524,8 +524,10 @@ TEST(of_modelless_nodes_configured)
 	REQUIRE(dmamap_device_info(dmamap_device_lookup(p, "eth@10"), &in) == 0);
 	CHECK_EQ(in.model[0], '\0');
 	CHECK_EQ(in.bus_dma_limit, 0x3ffffff);
+	CHECK(strcmp(in.path, "/a/eth@10") == 0);
 	REQUIRE(dmamap_device_info(dmamap_device_lookup(p, "/b/eth@10"), &in) == 0);
 	CHECK(in.coherent);
+	CHECK(strcmp(in.path, "/b/eth@10") == 0);
 	CHECK(dmamap_device_lookup(p, "usb@20") == NULL);
 	CHECK(dmamap_device_lookup(p, "cpu@0") == NULL);
 	CHECK(dmamap_device_lookup(p, "memory@80000000") == NULL);

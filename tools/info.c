@@ -169,10 +169,10 @@ int cli_info(int argc, char **argv)
 
 		dmamap_device_info(dmamap_device_at(p, i), &in);
 		if (json) {
-			printf("%s{\"name\":\"%s\",\"model\":\"%s\",\"ops\":\"%s\",\"coherent\":%s,"
+			printf("%s{\"name\":\"%s\",\"path\":\"%s\",\"model\":\"%s\",\"ops\":\"%s\",\"coherent\":%s,"
 			       "\"dma_mask\":\"0x%llx\",\"coherent_dma_mask\":\"0x%llx\","
 			       "\"bus_dma_limit\":\"0x%llx\",\"iommu\":\"%s\",\"stream_id\":%u,\"map\":",
-			       i ? "," : "", in.name, in.model, in.ops,
+			       i ? "," : "", in.name, in.path, in.model, in.ops,
 			       in.coherent ? "true" : "false",
 			       (unsigned long long)in.dma_mask,
 			       (unsigned long long)in.coherent_dma_mask,
@@ -190,12 +190,14 @@ int cli_info(int argc, char **argv)
 		if (in.iommu[0])
 			snprintf(iommu, sizeof(iommu), ", iommu %s stream 0x%x", in.iommu,
 				 in.iommu_stream);
-		printf("  %-18s %-9s %-10s mask 0x%llx, limit 0x%llx, map: %s%s%s%s\n",
+		printf("  %-18s %-9s %-10s mask 0x%llx, limit 0x%llx, map: %s%s%s%s%s%s\n",
 		       in.name, in.ops, in.coherent ? "coherent" : "non-coh",
 		       (unsigned long long)in.dma_mask, (unsigned long long)in.bus_dma_limit,
 		       ranges, iommu,
 		       in.restricted_pool_size ? ", restricted pool" : "",
-		       in.coherent_pool ? ", own coherent pool" : "");
+		       in.coherent_pool ? ", own coherent pool" : "",
+		       in.path[0] && strcmp(in.path + 1, in.name) ? ", node " : "",
+		       in.path[0] && strcmp(in.path + 1, in.name) ? in.path : "");
 	}
 	if (json)
 		printf("]}\n");

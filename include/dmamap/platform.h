@@ -29,6 +29,7 @@ struct dmamap_error {
 #define DMAMAP_SIM_RAM_MAX (sizeof(void *) >= 8 ? (u64)64 << 30 : (u64)512 << 20)
 #define DMAMAP_MAX_RESERVED 8
 #define DMAMAP_NAME_MAX 64
+#define DMAMAP_PATH_MAX 256 /* device tree node paths */
 
 /* One window of a device's bus: CPU [cpu_start, +size) is DMA [dma_start, +size). */
 struct dmamap_dma_range {
@@ -71,6 +72,7 @@ struct dmamap_device_desc {
 	u64 coherent_pool_size;
 	phys_addr_t restricted_pool_start;
 	u64 restricted_pool_size;
+	const char *of_path; /* the device tree node it came from, or NULL */
 };
 
 /* How the simulated cache maintains lines (SPEC §4). */
@@ -265,6 +267,7 @@ struct dmamap_device_info {
 	phys_addr_t restricted_pool; /* 0 size: none */
 	u64 restricted_pool_size;
 	bool coherent_pool;          /* has dma_declare_coherent_memory() memory */
+	char path[DMAMAP_PATH_MAX];  /* its device tree node; "" when not from a tree */
 };
 
 /**

@@ -36,6 +36,7 @@ struct parse {
 	struct dmamap_board board;
 	struct dmamap_device_desc devs[MAX_DEVICES];
 	char names[MAX_DEVICES][DMAMAP_NAME_MAX];
+	char paths[MAX_DEVICES][DMAMAP_PATH_MAX];
 	char iommus[MAX_DEVICES][DMAMAP_NAME_MAX];
 	char board_name[DMAMAP_NAME_MAX];
 };
@@ -362,6 +363,8 @@ static int device_of(struct parse *ps, int node, bool coherent_default, bool liv
 	memset(d, 0, sizeof(*d));
 	device_name(ps, node, ps->names[i]);
 	d->name = ps->names[i];
+	if (!fdt_get_path(ps->fdt, node, ps->paths[i], DMAMAP_PATH_MAX))
+		d->of_path = ps->paths[i];
 	d->model = live ? "memcpy" : NULL;
 	ret = dma_ranges(ps, node, fdt_parent_offset(ps->fdt, node), d);
 	if (ret)

@@ -383,6 +383,7 @@ struct device *dmamap_device_create(struct dmamap_platform *p,
 	}
 	memset(dev, 0, sizeof(*dev));
 	snprintf(dev->name, sizeof(dev->name), "%s", d->name);
+	snprintf(dev->of_path, sizeof(dev->of_path), "%s", d->of_path ? d->of_path : "");
 	dev->plat = p;
 	dev->dma_mask = &dev->dma_mask_store;
 	dev->dma_mask_store = d->dma_mask ? d->dma_mask : p->default_mask;
@@ -654,6 +655,7 @@ int dmamap_device_info(struct device *dev, struct dmamap_device_info *info)
 	memset(info, 0, sizeof(*info));
 	ops = get_dma_ops(dev);
 	snprintf(info->name, sizeof(info->name), "%s", dev->name);
+	snprintf(info->path, sizeof(info->path), "%s", dev->of_path);
 	snprintf(info->model, sizeof(info->model), "%s", dmamap_device_model_name(dev));
 	snprintf(info->ops, sizeof(info->ops), "%s", ops->name ? ops->name : "?");
 	info->coherent = dev->coherent;

@@ -40,6 +40,7 @@ if command -v python3 >/dev/null 2>&1; then python3 -m json.tool "$out" >/dev/nu
 "$cli" info --json | grep -q '"name":"dma-32"'
 "$cli" info --json | grep -q '"map":\[{"cpu":"0x80000000","dma":"0x0","size":"0x8000000"}\]'
 "$cli" info --json | grep -q '"iommu":"smmu0"'
+"$cli" info rpi4-like --json | grep -q '"path":"/scb/dma@7e800000"'
 "$cli" info --svg "$out" >/dev/null
 grep -q '<svg' "$out" && grep -q 'dma-iommu' "$out" && grep -q '</svg>' "$out"
 if command -v python3 >/dev/null 2>&1; then python3 -c "import sys, xml.dom.minidom as m; m.parse(sys.argv[1])" "$out"; fi
