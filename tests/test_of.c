@@ -693,3 +693,48 @@ TEST(of_own_dma_ranges_do_not_apply_to_the_device)
 	CHECK_EQ(dmamap_bus_dma_limit(dev), 0x13ffffff);
 	dmamap_platform_destroy(p);
 }
+
+/* Behind an IOMMU the bus still limits what the device drives: every IOVA
+ * stays under the dma-ranges end (16 MiB here), even with a 32-bit mask,
+ * so 20 MiB of mappings cannot all fit. */
+TEST(of_iommu_iova_within_bus_limit)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(HEAD
+		"smmu: iommu@9000 { reg = <0x9000 0x100>; #iommu-cells = <1>; };"
+		"bus { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  dma-ranges = <0x0 0x80000000 0x1000000>;"
+		"  dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; iommus = <&smmu 5>; }; }; };",
+		&err);
+	struct device *dev;
+	struct page *pg[80];
+	dma_addr_t h[80];
+	int mapped = 0, refused = 0;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	dev = dmamap_device_lookup(p, "dma@1");
+	REQUIRE(dev);
+	CHECK_EQ(dmamap_bus_dma_limit(dev), 0xffffff);
+	CHECK_EQ(dma_get_mask(dev), DMA_BIT_MASK(24));
+	REQUIRE(dma_set_mask(dev, DMA_BIT_MASK(32)) == 0);
+	for (int i = 0; i < 80; i++) {
+		pg[i] = dmamap_alloc_pages(p, 6, 0);
+		REQUIRE(pg[i]);
+		h[i] = dma_map_page(dev, pg[i], 0, 256 << 10, DMA_TO_DEVICE);
+		if (dma_mapping_error(dev, h[i])) {
+			refused++;
+			continue;
+		}
+		CHECK_MSG(h[i] + (256 << 10) - 1 <= 0xffffff, "iova 0x%llx", (unsigned long long)h[i]);
+		mapped++;
+	}
+	CHECK(mapped >= 56);
+	CHECK(refused > 0);
+	for (int i = 0; i < 80; i++) {
+		if (!dma_mapping_error(dev, h[i]))
+			dma_unmap_page(dev, h[i], 256 << 10, DMA_TO_DEVICE);
+		dmamap_free_pages(p, pg[i], 6);
+	}
+	dmamap_platform_destroy(p);
+}

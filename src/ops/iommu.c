@@ -72,16 +72,36 @@ static unsigned int order_of(u64 npages)
 
 /* ---- domains ------------------------------------------------------------- */
 
-static struct dmamap_iommu_domain *domain_new(const char *iommu, unsigned int group)
+/*
+ * The IOVA space a new domain hands out: the device's bus still limits the
+ * addresses it can drive (bus_dma_limit, from dma-ranges), IOMMU or not.
+ */
+static void iova_space(const struct device *dev, u64 *base, u64 *end)
 {
-	struct dmamap_iommu_domain *d = calloc(1, sizeof(*d));
+	*base = IOVA_BASE;
+	*end = IOVA_END;
+	if (dev->bus_dma_limit && dev->bus_dma_limit < IOVA_END - 1)
+		*end = (dev->bus_dma_limit + 1) & ~(u64)(PAGE_SIZE - 1);
+	if (*end <= *base)
+		*base = PAGE_SIZE;
+}
 
+static struct dmamap_iommu_domain *domain_new(const struct device *dev, const char *iommu,
+					      unsigned int group)
+{
+	struct dmamap_iommu_domain *d;
+	u64 base, end;
+
+	iova_space(dev, &base, &end);
+	if (end <= base)
+		return NULL;
+	d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
 	snprintf(d->iommu, sizeof(d->iommu), "%s", iommu);
 	pthread_mutex_init(&d->bufs_lock, NULL);
 	d->group = group;
-	d->iova = dmamap__iova_create(IOVA_BASE, IOVA_END);
+	d->iova = dmamap__iova_create(base, end);
 	if (!d->iova || dmamap__iopt_init(&d->pt)) {
 		dmamap__iova_destroy(d->iova);
 		free(d);
@@ -753,7 +773,7 @@ int dmamap__iommu_attach(struct device *dev, const char *iommu, unsigned int gro
 				break;
 	}
 	if (!d) {
-		d = domain_new(iommu, group);
+		d = domain_new(dev, iommu, group);
 		if (!d) {
 			pthread_mutex_unlock(&p->dev_lock);
 			return -ENOMEM;
