@@ -8,6 +8,25 @@
 #include <string.h>
 #include "cli.h"
 
+/* Names come from the tree: quote what JSON cannot carry as is. */
+static const char *json_str(const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (; *in && o + 7 < len; in++) {
+		unsigned char c = (unsigned char)*in;
+
+		if (c == '"' || c == '\\')
+			o += (size_t)snprintf(out + o, len - o, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			o += (size_t)snprintf(out + o, len - o, "\\u%04x", c);
+		else
+			out[o++] = (char)c;
+	}
+	out[o] = '\0';
+	return out;
+}
+
 static void json_ranges(const struct dmamap_device_info *in)
 {
 	printf("[");
@@ -135,6 +154,7 @@ int cli_info(int argc, char **argv)
 {
 	const char *board = "default", *svg = NULL, *ram = NULL;
 	bool json = false;
+	char esc[3][DMAMAP_PATH_MAX * 6];
 	struct dmamap_platform *p;
 	unsigned int n;
 	int ret = 0;
@@ -158,7 +178,8 @@ int cli_info(int argc, char **argv)
 		return 1;
 	n = dmamap_device_count(p);
 	if (json)
-		printf("{\"board\":\"%s\",\"cache_line\":%u,\"devices\":[", dmamap_platform_name(p),
+		printf("{\"board\":\"%s\",\"cache_line\":%u,\"devices\":[",
+		       json_str(dmamap_platform_name(p), esc[0], sizeof(esc[0])),
 		       dmamap_cache_line_size(p));
 	else
 		printf("board %s: cache line %u bytes, %u devices\n", dmamap_platform_name(p),
@@ -172,11 +193,13 @@ int cli_info(int argc, char **argv)
 			printf("%s{\"name\":\"%s\",\"path\":\"%s\",\"model\":\"%s\",\"ops\":\"%s\",\"coherent\":%s,"
 			       "\"dma_mask\":\"0x%llx\",\"coherent_dma_mask\":\"0x%llx\","
 			       "\"bus_dma_limit\":\"0x%llx\",\"iommu\":\"%s\",\"stream_id\":%u,\"map\":",
-			       i ? "," : "", in.name, in.path, in.model, in.ops,
+			       i ? "," : "", json_str(in.name, esc[0], sizeof(esc[0])),
+			       json_str(in.path, esc[1], sizeof(esc[1])), in.model, in.ops,
 			       in.coherent ? "true" : "false",
 			       (unsigned long long)in.dma_mask,
 			       (unsigned long long)in.coherent_dma_mask,
-			       (unsigned long long)in.bus_dma_limit, in.iommu, in.iommu_stream);
+			       (unsigned long long)in.bus_dma_limit,
+			       json_str(in.iommu, esc[2], sizeof(esc[2])), in.iommu_stream);
 			json_ranges(&in);
 			printf(",\"restricted_pool\":\"0x%llx+0x%llx\",\"coherent_pool\":%s}",
 			       (unsigned long long)in.restricted_pool,

@@ -53,6 +53,16 @@ for bad in "" "+" "0x1000" "1+" "+1" "1+2," "x+1" "1+2,3" "0x80000000+0x1000,0x8
 	if "$cli" info boards/default.dts --ram "$bad" >/dev/null 2>&1; then echo "--ram '$bad' accepted"; exit 1; fi
 done
 if "$cli" info default --ram 0x80000000+0x1000000 >/dev/null 2>&1; then exit 1; fi
+# A node name JSON cannot carry as is (a crafted blob): still valid JSON.
+if command -v python3 >/dev/null 2>&1 && command -v dtc >/dev/null 2>&1; then
+	printf '/dts-v1/; / { #address-cells = <1>; #size-cells = <1>;
+	  memory@80000000 { device_type = "memory"; reg = <0x80000000 0x4000000>; };
+	  dma@1 { compatible = "dmamap,memcpy"; reg = <1 1>; }; };' >"$out.dts"
+	dtc -q -I dts -O dtb -o "$out.dtb" "$out.dts"
+	python3 -c "import sys; p=sys.argv[1]; b=bytearray(open(p,'rb').read()); b[b.find(b'dma@1')+3]=34; open(p,'wb').write(b)" "$out.dtb"
+	"$cli" info "$out.dtb" --json | python3 -c "import sys, json; d=json.load(sys.stdin); assert d['devices'][0]['name']=='dma\"1'"
+	rm -f "$out.dts" "$out.dtb"
+fi
 # Bad input: a usage error, not a crash.
 if "$cli" demo --bug nonsense >/dev/null 2>&1; then exit 1; fi
 if "$cli" demo --board nonsense >/dev/null 2>&1; then exit 1; fi
