@@ -17,7 +17,7 @@
 #include <stdarg.h>
 #include "../internal.h"
 
-#define MAX_DEVICES 64
+#define MAX_DEVICES 256
 
 enum region_kind { REGION_POOL, REGION_RESTRICTED, REGION_OTHER };
 
@@ -38,6 +38,7 @@ struct parse {
 	char names[MAX_DEVICES][DMAMAP_NAME_MAX];
 	char paths[MAX_DEVICES][DMAMAP_PATH_MAX];
 	char iommus[MAX_DEVICES][DMAMAP_NAME_MAX];
+	bool warned_devices;
 	char board_name[DMAMAP_NAME_MAX];
 };
 
@@ -357,6 +358,14 @@ static int device_of(struct parse *ps, int node, bool coherent_default, bool liv
 	u64 end = 0, mask, bits;
 	int ret;
 
+	if (i == MAX_DEVICES && !live) {
+		if (!ps->warned_devices)
+			dmamap__log(NULL, DMAMAP_LOG_WARN,
+				    "dmamap: %s: more than %d devices; the rest are not configured",
+				    fdt_get_name(ps->fdt, node, NULL), MAX_DEVICES);
+		ps->warned_devices = true;
+		return 0;
+	}
 	if (i == MAX_DEVICES)
 		return fail(ps, node, NULL, "more than %d DMA masters", MAX_DEVICES);
 	d = &ps->devs[i];
@@ -694,15 +703,19 @@ struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t s
 	/*
 	 * Nodes a device model claims become live devices; every other enabled
 	 * node with a reg is configured too (no model), so info reports it.
+	 * Live ones first: they keep their short names and are never crowded
+	 * out by a real SoC's hundreds of register blocks.
 	 */
-	for (node = fdt_next_node(blob, -1, &depth); !ret && node >= 0;
-	     node = fdt_next_node(blob, node, &depth)) {
-		if (!enabled(ps, node) || !ancestors_enabled(ps, node))
-			continue;
-		if (!fdt_node_check_compatible(blob, node, "dmamap,memcpy"))
-			ret = device_of(ps, node, coherent_default, true);
-		else if (fdt_getprop(blob, node, "reg", NULL) && !not_a_device(ps, node))
-			ret = device_of(ps, node, coherent_default, false);
+	for (int live = 1; live >= 0; live--) {
+		for (node = fdt_next_node(blob, -1, &depth); !ret && node >= 0;
+		     node = fdt_next_node(blob, node, &depth)) {
+			bool model = !fdt_node_check_compatible(blob, node, "dmamap,memcpy");
+
+			if (!enabled(ps, node) || !ancestors_enabled(ps, node) || model != live)
+				continue;
+			if (model || (fdt_getprop(blob, node, "reg", NULL) && !not_a_device(ps, node)))
+				ret = device_of(ps, node, coherent_default, live);
+		}
 	}
 	if (!ret && !ps->board.nr_banks)
 		ret = fail(ps, 0, NULL, "no memory node with device_type = \"memory\"");
