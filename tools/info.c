@@ -209,6 +209,8 @@ int cli_info(int argc, char **argv)
 		}
 		text_ranges(&in, ranges, sizeof(ranges));
 		char iommu[96] = "";
+		/* The node path, when the name alone does not say where it is. */
+		const char *node = in.path[0] && strcmp(in.path + 1, in.name) ? in.path : NULL;
 
 		if (in.iommu[0])
 			snprintf(iommu, sizeof(iommu), ", iommu %s stream 0x%x", in.iommu,
@@ -219,8 +221,7 @@ int cli_info(int argc, char **argv)
 		       ranges, iommu,
 		       in.restricted_pool_size ? ", restricted pool" : "",
 		       in.coherent_pool ? ", own coherent pool" : "",
-		       in.path[0] && strcmp(in.path + 1, in.name) ? ", node " : "",
-		       in.path[0] && strcmp(in.path + 1, in.name) ? in.path : "");
+		       node ? ", node " : "", node ? node : "");
 	}
 	if (json)
 		printf("]}\n");

@@ -117,6 +117,32 @@ static int u64_prop(struct parse *ps, int node, const char *name, u64 def, u64 *
 	return 0;
 }
 
+/* How a node's dma-ranges entries are laid out: <child parent size>. */
+struct ranges_cells {
+	int na, pna, ns, stride; /* stride in bytes */
+};
+
+/* False when a cell count is bad (negative from a corrupt tree). */
+static bool ranges_cells_of(struct parse *ps, int node, struct ranges_cells *c)
+{
+	c->na = addr_cells(ps, node);
+	c->pna = addr_cells(ps, fdt_parent_offset(ps->fdt, node));
+	c->ns = size_cells(ps, node);
+	c->stride = (c->na + c->pna + c->ns) * 4;
+	return c->na >= 0 && c->pna >= 0 && c->ns >= 0;
+}
+
+/* The entry at byte offset @off. */
+static void ranges_entry(const fdt32_t *r, int off, const struct ranges_cells *c,
+			 u64 *child, u64 *parent, u64 *size)
+{
+	const fdt32_t *e = r + off / 4;
+
+	*child = number(e, c->na);
+	*parent = number(e + c->na, c->pna);
+	*size = number(e + c->na + c->pna, c->ns);
+}
+
 /*
  * Translate @addr, an address on @bus's parent bus, to a CPU address
  * through every ancestor's dma-ranges. Returns false when a non-empty
@@ -126,21 +152,19 @@ static bool translate_up(struct parse *ps, int bus, u64 *addr)
 {
 	for (int n = fdt_parent_offset(ps->fdt, bus); n >= 0 && fdt_parent_offset(ps->fdt, n) >= 0;
 	     n = fdt_parent_offset(ps->fdt, n)) {
-		int len, na = addr_cells(ps, n), pna = addr_cells(ps, fdt_parent_offset(ps->fdt, n));
-		int ns = size_cells(ps, n), stride;
+		int len;
 		const fdt32_t *r = fdt_getprop(ps->fdt, n, "dma-ranges", &len);
+		struct ranges_cells c;
 		bool hit = false;
 
 		if (!r || !len)
 			continue; /* missing or empty: 1:1 on the way up */
-		if (na < 0 || pna < 0 || ns < 0)
+		if (!ranges_cells_of(ps, n, &c))
 			return false;
-		stride = (na + pna + ns) * 4;
-		for (int off = 0; stride && off + stride <= len; off += stride) {
-			const fdt32_t *e = r + off / 4;
-			u64 child = number(e, na), parent = number(e + na, pna);
-			u64 size = number(e + na + pna, ns);
+		for (int off = 0; c.stride && off + c.stride <= len; off += c.stride) {
+			u64 child, parent, size;
 
+			ranges_entry(r, off, &c, &child, &parent, &size);
 			if (*addr >= child && *addr - child < size) {
 				*addr = parent + (*addr - child);
 				hit = true;
@@ -157,8 +181,9 @@ static bool translate_up(struct parse *ps, int bus, u64 *addr)
 static int dma_ranges(struct parse *ps, int dev_node, int bus, struct dmamap_device_desc *d)
 {
 	const fdt32_t *r = NULL;
+	struct ranges_cells c;
 	bool later = false;
-	int len = 0, node, na, pna, ns, stride;
+	int len = 0, node;
 
 	for (node = bus; node >= 0; node = fdt_parent_offset(ps->fdt, node)) {
 		r = fdt_getprop(ps->fdt, node, "dma-ranges", &len);
@@ -171,20 +196,16 @@ static int dma_ranges(struct parse *ps, int dev_node, int bus, struct dmamap_dev
 	}
 	if (!r)
 		return 0; /* reached the root: identity */
-	na = addr_cells(ps, node);
-	pna = addr_cells(ps, fdt_parent_offset(ps->fdt, node));
-	ns = size_cells(ps, node);
-	if (na < 0 || pna < 0 || ns < 0 || !ns)
+	if (!ranges_cells_of(ps, node, &c) || !c.ns)
 		return fail(ps, node, "dma-ranges", "bad #address-cells/#size-cells");
-	stride = (na + pna + ns) * 4;
-	if (len % stride)
+	if (len % c.stride)
 		return fail(ps, node, "dma-ranges",
-			    "length %d is not a multiple of %d cells per entry", len, stride / 4);
-	for (int off = 0; off < len; off += stride) {
-		const fdt32_t *e = r + off / 4;
-		u64 dma = number(e, na), cpu = number(e + na, pna), size = number(e + na + pna, ns);
+			    "length %d is not a multiple of %d cells per entry", len, c.stride / 4);
+	for (int off = 0; off < len; off += c.stride) {
 		struct dmamap_dma_range *last = d->nr_ranges ? &d->ranges[d->nr_ranges - 1] : NULL;
+		u64 dma, cpu, size;
 
+		ranges_entry(r, off, &c, &dma, &cpu, &size);
 		if (!size)
 			continue;
 		if (!translate_up(ps, node, &cpu)) {
@@ -338,14 +359,16 @@ static int memory_region_of(struct parse *ps, int node, struct dmamap_device_des
 	return 0;
 }
 
-/* Unique on the board: the node name, or its full path when the name is taken. */
-static void device_name(struct parse *ps, int node, char *out)
+/* Unique on the board: the node name, or its full @path when the name is taken. */
+static void device_name(struct parse *ps, int node, const char *path, char *out)
 {
 	snprintf(out, DMAMAP_NAME_MAX, "%s", fdt_get_name(ps->fdt, node, NULL));
 	for (unsigned int i = 0; i < ps->board.nr_devices; i++) {
 		if (!strcmp(ps->names[i], out)) {
-			if (fdt_get_path(ps->fdt, node, out, DMAMAP_NAME_MAX))
+			if (!*path || strlen(path) >= DMAMAP_NAME_MAX)
 				snprintf(out, DMAMAP_NAME_MAX, "node@%d", node);
+			else
+				memcpy(out, path, strlen(path) + 1);
 			return;
 		}
 	}
@@ -370,10 +393,12 @@ static int device_of(struct parse *ps, int node, bool coherent_default, bool liv
 		return fail(ps, node, NULL, "more than %d DMA masters", MAX_DEVICES);
 	d = &ps->devs[i];
 	memset(d, 0, sizeof(*d));
-	device_name(ps, node, ps->names[i]);
-	d->name = ps->names[i];
-	if (!fdt_get_path(ps->fdt, node, ps->paths[i], DMAMAP_PATH_MAX))
+	if (fdt_get_path(ps->fdt, node, ps->paths[i], DMAMAP_PATH_MAX))
+		ps->paths[i][0] = '\0';
+	else
 		d->of_path = ps->paths[i];
+	device_name(ps, node, ps->paths[i], ps->names[i]);
+	d->name = ps->names[i];
 	d->model = live ? "memcpy" : NULL;
 	ret = dma_ranges(ps, node, fdt_parent_offset(ps->fdt, node), d);
 	if (ret)
@@ -619,13 +644,20 @@ static int reserved_memory(struct parse *ps)
 	return 0;
 }
 
-static bool ancestors_enabled(struct parse *ps, int node)
+/* A disabled node disables its whole subtree. */
+static bool enabled_with_ancestors(struct parse *ps, int node)
 {
-	for (node = fdt_parent_offset(ps->fdt, node); node > 0;
-	     node = fdt_parent_offset(ps->fdt, node))
+	for (; node > 0; node = fdt_parent_offset(ps->fdt, node))
 		if (!enabled(ps, node))
 			return false;
 	return true;
+}
+
+static bool is_memory(struct parse *ps, int node)
+{
+	const char *t = fdt_getprop(ps->fdt, node, "device_type", NULL);
+
+	return t && !strcmp(t, "memory");
 }
 
 /* cpus, memory and reserved-memory regions have a reg but are no devices. */
@@ -635,15 +667,8 @@ static bool not_a_device(struct parse *ps, int node)
 	const char *pname = parent > 0 ? fdt_get_name(ps->fdt, parent, NULL) : "";
 	const char *t = fdt_getprop(ps->fdt, node, "device_type", NULL);
 
-	return (t && (!strcmp(t, "memory") || !strcmp(t, "cpu"))) ||
+	return is_memory(ps, node) || (t && !strcmp(t, "cpu")) ||
 	       !strcmp(pname, "cpus") || !strcmp(pname, "reserved-memory");
-}
-
-static bool is_memory(struct parse *ps, int node)
-{
-	const char *t = fdt_getprop(ps->fdt, node, "device_type", NULL);
-
-	return t && !strcmp(t, "memory");
 }
 
 struct dmamap_platform *dmamap_platform_from_fdt(const void *blob, size_t size,
@@ -658,10 +683,10 @@ struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t s
 {
 	struct parse *ps;
 	struct dmamap_platform *p = NULL;
-	bool coherent_default;
+	bool coherent_default, ram_given = opts && opts->ram;
 	int node, depth = 0, ret;
 
-	if (opts && opts->ram && (!opts->nr_ram || opts->nr_ram > DMAMAP_MAX_BANKS)) {
+	if (ram_given && (!opts->nr_ram || opts->nr_ram > DMAMAP_MAX_BANKS)) {
 		dmamap__set_error(err, -EINVAL, "RAM override: %u banks (need 1..%d)",
 				  opts->nr_ram, DMAMAP_MAX_BANKS);
 		return NULL;
@@ -689,11 +714,11 @@ struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t s
 	/* ARM boards: not coherent unless a node says dma-coherent. */
 	coherent_default = fdt_getprop(blob, 0, "dma-coherent", NULL) != NULL;
 	/* RAM first: reserved regions are placed in it, devices refer to them. */
-	if (!ret && opts && opts->ram) {
+	if (!ret && ram_given) {
 		memcpy(ps->board.banks, opts->ram, opts->nr_ram * sizeof(*opts->ram));
 		ps->board.nr_banks = opts->nr_ram;
 	}
-	for (node = fdt_next_node(blob, -1, &depth); !ret && node >= 0 && !(opts && opts->ram);
+	for (node = fdt_next_node(blob, -1, &depth); !ret && !ram_given && node >= 0;
 	     node = fdt_next_node(blob, node, &depth))
 		if (enabled(ps, node) && fdt_parent_offset(blob, node) == 0 &&
 		    is_memory(ps, node))
@@ -711,7 +736,7 @@ struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t s
 		     node = fdt_next_node(blob, node, &depth)) {
 			bool model = !fdt_node_check_compatible(blob, node, "dmamap,memcpy");
 
-			if (!enabled(ps, node) || !ancestors_enabled(ps, node) || model != live)
+			if (model != live || !enabled_with_ancestors(ps, node))
 				continue;
 			if (model || (fdt_getprop(blob, node, "reg", NULL) && !not_a_device(ps, node)))
 				ret = device_of(ps, node, coherent_default, live);
