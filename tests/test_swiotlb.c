@@ -986,6 +986,37 @@ TEST(swiotlb_force_mode_on_host)
 	dmamap_platform_destroy(hp);
 }
 
+/*
+ * A mapping that bounced stays a bounce slot after swiotlb=force is turned
+ * off: syncs on it still copy, though the device is back on the identity path.
+ */
+TEST(swiotlb_host_sync_of_bounced_mapping_after_unforce)
+{
+	struct dmamap_platform *hp = host_platform();
+	struct device *dev;
+	uint8_t *buf, b[4096];
+	dma_addr_t h;
+
+	REQUIRE(hp);
+	dev = host_device(hp, "sw", NULL);
+	REQUIRE(dev);
+	buf = calloc(1, sizeof(b));
+	REQUIRE(buf);
+	pat(b, sizeof(b), 41);
+	REQUIRE(dmamap_swiotlb_set_mode(hp, DMAMAP_SWIOTLB_FORCE) == 0);
+	h = dma_map_single(dev, buf, sizeof(b), DMA_FROM_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, h));
+	REQUIRE(dmamap_swiotlb_is_bounce(dev, h));
+	REQUIRE(dmamap_swiotlb_set_mode(hp, DMAMAP_SWIOTLB_ON) == 0);
+	CHECK_EQ(dmamap_device_write(dev, h, b, sizeof(b)), 0);
+	dma_sync_single_for_cpu(dev, h, sizeof(b), DMA_FROM_DEVICE);
+	CHECK_EQ(ndiff(buf, b, sizeof(b)), 0);
+	dma_unmap_single(dev, h, sizeof(b), DMA_FROM_DEVICE);
+	CHECK_EQ(pool_of(hp, NULL).used_slots, 0);
+	free(buf);
+	dmamap_platform_destroy(hp);
+}
+
 /* ---- copy semantics -------------------------------------------------------------- */
 
 TEST(swiotlb_from_device_partial_write_leaves_rest_of_buffer)

@@ -41,6 +41,15 @@ static dma_addr_t injected(struct device *dev, int *errp)
 	return DMA_MAPPING_ERROR;
 }
 
+/* One shard per thread: the counters cost no shared cache line. */
+static inline void count_map(struct device *dev, size_t size)
+{
+	struct dmamap_stat_shard *s = &dev->stats[dmamap__my_shard()];
+
+	dmamap__stat_add_shard(s, ST_MAPS, 1);
+	dmamap__stat_add_shard(s, ST_BYTES_MAPPED, size);
+}
+
 /* One mapping of a page range; the common path of single, page and sg. */
 static inline dma_addr_t map_one(struct device *dev, struct page *page,
 				 size_t offset, size_t size,
@@ -70,12 +79,8 @@ static inline dma_addr_t map_one(struct device *dev, struct page *page,
 		if (addr == DMA_MAPPING_ERROR)
 			*errp = -EIO;
 	}
-	if (likely(addr != DMA_MAPPING_ERROR)) {
-		struct dmamap_stat_shard *s = &dev->stats[dmamap__my_shard()];
-
-		dmamap__stat_add_shard(s, ST_MAPS, 1);
-		dmamap__stat_add_shard(s, ST_BYTES_MAPPED, size);
-	}
+	if (likely(addr != DMA_MAPPING_ERROR))
+		count_map(dev, size);
 	return addr;
 }
 
@@ -98,7 +103,7 @@ static inline void unmap_one(struct device *dev, dma_addr_t addr, size_t size,
 static phys_addr_t dbg_device_phys(struct device *dev, dma_addr_t addr,
 				   size_t size)
 {
-	if (dev->plat->kind == PLAT_HOST && dev->fast_identity)
+	if (dev->fast_identity) /* host only */
 		return addr;
 	return dmamap__dev_dma_to_phys(dev, addr, size);
 }
@@ -175,10 +180,7 @@ static inline dma_addr_t map_page_common(struct device *dev, struct page *page,
 		dma_addr_t addr = (dma_addr_t)(uintptr_t)page + offset;
 
 		if (likely(addr + size - 1 >= addr && addr + size - 1 <= dev->map_limit)) {
-			struct dmamap_stat_shard *s = &dev->stats[dmamap__my_shard()];
-
-			dmamap__stat_add_shard(s, ST_MAPS, 1);
-			dmamap__stat_add_shard(s, ST_BYTES_MAPPED, size);
+			count_map(dev, size);
 			if (dmamap__dbg_on(dev))
 				dbg_map_page(dev, type, addr, page, offset, size, dir,
 					     caller);
@@ -585,15 +587,34 @@ static void sync_one(struct device *dev, dma_addr_t addr, size_t size,
 	dmamap__stat_add(dev, for_cpu ? ST_SYNC_CPU : ST_SYNC_DEV, 1);
 }
 
-static void sync_checked(struct device *dev, dma_addr_t addr, size_t size,
-			 enum dma_data_direction dir, bool for_cpu,
-			 const char *func)
+static __attribute__((noinline)) void
+sync_slow(struct device *dev, dma_addr_t addr, size_t size,
+	  enum dma_data_direction dir, bool for_cpu, const char *func)
 {
 	if (unlikely(bad_unmap_args(dev, addr, size, dir, func)))
 		return;
 	if (dmamap__dbg_on(dev) && !outside_window(dev, addr, size))
 		dmamap__dbg_sync(dev, addr, size, dir, for_cpu);
 	sync_one(dev, addr, size, dir, for_cpu);
+}
+
+/*
+ * Host, coherent, identity, not a bounce slot: a sync has nothing to move,
+ * so only the checker and the counter see it (as the unmap fast path).
+ */
+static inline void sync_checked(struct device *dev, dma_addr_t addr, size_t size,
+				enum dma_data_direction dir, bool for_cpu,
+				const char *func)
+{
+	if (likely(dev && dev->fast_identity && addr != DMA_MAPPING_ERROR && size &&
+		   addr + size - 1 >= addr && (unsigned int)dir <= DMA_FROM_DEVICE &&
+		   addr - dev->bounce_start >= dev->bounce_len)) {
+		if (dmamap__dbg_on(dev) && !outside_window(dev, addr, size))
+			dmamap__dbg_sync(dev, addr, size, dir, for_cpu);
+		dmamap__stat_add(dev, for_cpu ? ST_SYNC_CPU : ST_SYNC_DEV, 1);
+		return;
+	}
+	sync_slow(dev, addr, size, dir, for_cpu, func);
 }
 
 void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
