@@ -112,13 +112,8 @@ static void dbg_map_page(struct device *dev, enum dbg_type type,
 			 dma_addr_t addr, struct page *page, size_t offset,
 			 size_t size, int dir, void *caller)
 {
-	struct dbg_ref r = {
-		.type = type, .addr = addr, .size = size, .dir = dir,
-		.phys = dbg_device_phys(dev, addr, size),
-		.cpu = (char *)page_address(page) + offset, .caller = caller,
-	};
-
-	dmamap__dbg_map(dev, &r);
+	dmamap__dbg_map_page(dev, type, addr, size, dir,
+			     (char *)page_address(page) + offset, caller);
 }
 
 /*
@@ -128,23 +123,16 @@ static void dbg_map_page(struct device *dev, enum dbg_type type,
  */
 static bool outside_window(struct device *dev, dma_addr_t addr, size_t size)
 {
-	bool windowed = !dev->dma_ops || dev->dmabounce;
-
-	return windowed && dev->plat->kind == PLAT_SIM &&
+	return dev->plat->kind == PLAT_SIM && (!dev->dma_ops || dev->dmabounce) &&
 	       dmamap__dev_dma_to_phys(dev, addr, size) == PHYS_NONE;
 }
 
 static void dbg_unmap(struct device *dev, enum dbg_type type, dma_addr_t addr,
-		      size_t size, int dir, const void *cpu, int sg_call_ents)
+		      size_t size, int dir)
 {
-	struct dbg_ref r = {
-		.type = type, .addr = addr, .size = size, .dir = dir,
-		.phys = PHYS_NONE, .cpu = cpu, .sg_call_ents = sg_call_ents,
-	};
-
 	if (type != DBG_RESOURCE && outside_window(dev, addr, size))
 		return;
-	dmamap__dbg_unmap(dev, &r);
+	dmamap__dbg_unmap_page(dev, type, addr, size, dir);
 }
 
 static __attribute__((noinline)) dma_addr_t
@@ -214,7 +202,7 @@ unmap_page_slow(struct device *dev, dma_addr_t addr, size_t size,
 	if (unlikely(bad_unmap_args(dev, addr, size, dir, func)))
 		return;
 	if (dmamap__dbg_on(dev))
-		dbg_unmap(dev, type, addr, size, dir, NULL, 0);
+		dbg_unmap(dev, type, addr, size, dir);
 	unmap_one(dev, addr, size, dir, attrs);
 }
 
@@ -227,7 +215,7 @@ static inline void unmap_page_common(struct device *dev, dma_addr_t addr,
 		   (unsigned int)dir <= DMA_FROM_DEVICE &&
 		   addr - dev->bounce_start >= dev->bounce_len)) {
 		if (dmamap__dbg_on(dev))
-			dbg_unmap(dev, type, addr, size, dir, NULL, 0);
+			dbg_unmap(dev, type, addr, size, dir);
 		dmamap__stat_add(dev, ST_UNMAPS, 1);
 		return;
 	}
@@ -351,7 +339,7 @@ void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
 	if (unlikely(bad_unmap_args(dev, addr, size, dir, __func__)))
 		return;
 	if (dmamap__dbg_on(dev))
-		dbg_unmap(dev, DBG_RESOURCE, addr, size, dir, NULL, 0);
+		dbg_unmap(dev, DBG_RESOURCE, addr, size, dir);
 	ops = get_dma_ops(dev);
 	if (ops->unmap_resource)
 		ops->unmap_resource(dev, addr, size, dir, attrs);
@@ -458,8 +446,13 @@ static void dbg_unmap_sg(struct device *dev, struct scatterlist *sgl, int nents,
 	for_each_sg(sgl, sg, mapped ? MIN(mapped, nents) : nents, i) {
 		if (!sg)
 			break;
-		dbg_unmap(dev, DBG_SG, sg_dma_address(sg), sg_dma_len(sg), dir, NULL,
-			  nents);
+		struct dbg_ref r = {
+			.type = DBG_SG, .addr = sg_dma_address(sg), .size = sg_dma_len(sg),
+			.dir = dir, .phys = PHYS_NONE, .sg_call_ents = nents,
+		};
+
+		if (!outside_window(dev, r.addr, r.size))
+			dmamap__dbg_unmap(dev, &r);
 	}
 }
 

@@ -40,6 +40,7 @@ struct dbg_entry {
 
 struct bucket {
 	int lock;
+	unsigned int n; /* entries, counted under the lock: the live count is their sum */
 	struct dbg_entry *head;
 };
 
@@ -72,15 +73,9 @@ static __thread struct {
 } last_map __attribute__((tls_model("initial-exec")));
 static unsigned long checker_serial;
 
-/* Live counts per shard: relaxed adds by (almost always) one thread each. */
-struct live_shard {
-	long n;
-} __attribute__((aligned(64)));
-
 struct dmamap_checker {
 	struct bucket *buckets;
 	struct bucket *lines; /* live non-TO_DEVICE cache lines: node.addr = line, size = users */
-	struct live_shard live_shards[DMAMAP_STAT_SHARDS];
 	unsigned long serial;
 	pthread_mutex_t pool_lock;
 	struct dbg_entry *pool;
@@ -221,20 +216,17 @@ static void entry_free(struct dmamap_checker *c, struct dbg_entry *e)
 	}
 }
 
-static void live_add(struct dmamap_checker *c, long n)
-{
-	long *v = &c->live_shards[dmamap__my_shard()].n;
-
-	__atomic_store_n(v, __atomic_load_n(v, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
-}
-
+/*
+ * Summing the buckets is slow, but only a status query asks; keeping the
+ * count where the lock already is costs the map and unmap paths nothing.
+ */
 static unsigned long live_total(struct dmamap_checker *c)
 {
-	long n = 0;
+	unsigned long n = 0;
 
-	for (unsigned int i = 0; i < DMAMAP_STAT_SHARDS; i++)
-		n += __atomic_load_n(&c->live_shards[i].n, __ATOMIC_RELAXED);
-	return n > 0 ? (unsigned long)n : 0;
+	for (unsigned int i = 0; i <= NBUCKETS; i++)
+		n += __atomic_load_n(&bucket_at(c, i)->n, __ATOMIC_RELAXED);
+	return n;
 }
 
 /* ---- life cycle ---------------------------------------------------------- */
@@ -550,39 +542,41 @@ static bool streaming(uint8_t type)
 
 /* ---- the stack of the calling thread ------------------------------------- */
 
-static __thread uintptr_t stack_lo __attribute__((tls_model("initial-exec")));
-static __thread uintptr_t stack_hi __attribute__((tls_model("initial-exec")));
+static __thread struct {
+	uintptr_t lo, size;
+} my_stack __attribute__((tls_model("initial-exec")));
 
-static bool on_my_stack(const void *ptr)
+static __attribute__((noinline)) void learn_my_stack(void)
 {
-	uintptr_t a = (uintptr_t)ptr;
+	pthread_attr_t attr;
+	void *lo;
+	size_t sz;
 
-	if (!stack_hi) {
-		pthread_attr_t attr;
-		void *lo;
-		size_t sz;
-
-		if (pthread_getattr_np(pthread_self(), &attr))
-			return false;
-		if (!pthread_attr_getstack(&attr, &lo, &sz)) {
-			stack_lo = (uintptr_t)lo;
-			stack_hi = (uintptr_t)lo + sz;
-		}
-		pthread_attr_destroy(&attr);
+	if (pthread_getattr_np(pthread_self(), &attr))
+		return;
+	if (!pthread_attr_getstack(&attr, &lo, &sz)) {
+		my_stack.lo = (uintptr_t)lo;
+		my_stack.size = sz;
 	}
-	return a >= stack_lo && a < stack_hi;
+	pthread_attr_destroy(&attr);
+}
+
+/* Inline and one compare once the bounds are known: it runs on every map. */
+static inline bool on_my_stack(const void *ptr)
+{
+	if (unlikely(!my_stack.size))
+		learn_my_stack();
+	return (uintptr_t)ptr - my_stack.lo < my_stack.size;
 }
 
 /* ---- hooks ----------------------------------------------------------------- */
 
 /*
- * The caller has just written *ref with scalar stores; vector loads of it
- * would miss store forwarding and stall, so this function stays scalar.
+ * Inlined into both entry points, so the page/single one, whose caller
+ * passes scalars, builds no struct in memory at all.
  */
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("no-tree-slp-vectorize")))
-#endif
-void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref)
+static inline __attribute__((always_inline)) void
+map_entry(struct device *dev, const struct dbg_ref *ref)
 {
 	struct dmamap_platform *p = dev->plat;
 	struct dmamap_checker *c = p->checker;
@@ -654,12 +648,29 @@ void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref)
 	dmamap__spin_lock(&b->lock);
 	e->next = b->head;
 	b->head = e;
+	__atomic_store_n(&b->n, b->n + 1, __ATOMIC_RELAXED);
 	dmamap__spin_unlock(&b->lock);
-	live_add(c, 1);
 	last_map.owner = c->serial;
 	last_map.dev = dev;
 	last_map.addr = e->addr;
 	last_map.e = e;
+}
+
+void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref)
+{
+	map_entry(dev, ref);
+}
+
+void dmamap__dbg_map_page(struct device *dev, enum dbg_type type, dma_addr_t addr,
+			  u64 size, int dir, const void *cpu, void *caller)
+{
+	struct dbg_ref r = {
+		.type = type, .addr = addr, .size = size, .dir = dir, .cpu = cpu,
+		.caller = caller,
+		.phys = dev->fast_identity ? addr : dmamap__dev_dma_to_phys(dev, addr, size),
+	};
+
+	map_entry(dev, &r);
 }
 
 void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr)
@@ -741,31 +752,17 @@ static void check_cpu_writes(struct device *dev, const struct dbg_entry *e,
 				  dmamap__dir_name(e->dir));
 }
 
-void dmamap__dbg_unmap(struct device *dev, const struct dbg_ref *ref)
+/*
+ * What an unmap checks beyond the match itself, for the entry @e already
+ * taken out of the table; kept out of line so the common unmap stays short.
+ */
+static __attribute__((noinline)) void unmap_checks(struct device *dev,
+						   const struct dbg_ref *ref,
+						   struct dbg_entry *e)
 {
 	struct dmamap_platform *p = dev->plat;
-	struct dmamap_checker *c = p->checker;
-	struct dbg_entry *e = NULL, **pp;
-	struct bucket *b;
 	bool free_op = ref->type == DBG_COHERENT || ref->type == DBG_NONCOHERENT;
 
-	if (!c)
-		return;
-	b = lock_home(c, dev, ref->addr, ref, &pp);
-	if (pp) {
-		e = *pp;
-		*pp = e->next;
-	}
-	dmamap__spin_unlock(&b->lock);
-	if (!e) {
-		dmamap__report_at(p, dev, DMAMAP_DBG_NOT_MAPPED, ref->addr, ref->size,
-				  ref->dir, NULL,
-				  "device driver tries to free DMA memory it has not allocated [device address=0x%llx] [size=%llu bytes]",
-				  (unsigned long long)ref->addr,
-				  (unsigned long long)ref->size);
-		return;
-	}
-	live_add(c, -1);
 	if (e->size != ref->size)
 		dmamap__report_at(p, dev, DMAMAP_DBG_WRONG_SIZE, e->addr, e->size, e->dir,
 				  e->caller,
@@ -804,8 +801,86 @@ void dmamap__dbg_unmap(struct device *dev, const struct dbg_ref *ref)
 				  type_names[e->type]);
 	check_cpu_writes(dev, e, e->phys, e->size, "unmap");
 	if (e->lines)
-		lines_put(c, dev, e);
+		lines_put(p->checker, dev, e);
+}
+
+static bool same_call(const struct dbg_entry *e, const struct dbg_ref *ref)
+{
+	return e->size == ref->size && e->type == ref->type && e->dir == ref->dir &&
+	       e->sg_call_ents == ref->sg_call_ents;
+}
+
+/* Nothing left to check for an entry matching its unmap call exactly? */
+static bool nothing_to_check(const struct device *dev, const struct dbg_entry *e,
+			     const struct dbg_ref *ref)
+{
+	if (e->lines || __atomic_load_n(&e->map_err, __ATOMIC_RELAXED) == MAPERR_NOT_CHECKED)
+		return false;
+	if ((e->type == DBG_COHERENT || e->type == DBG_NONCOHERENT) && ref->cpu != e->cpu)
+		return false;
+	return dev->coherent || dev->plat->kind != PLAT_SIM || !streaming(e->type);
+}
+
+static inline __attribute__((always_inline)) void
+unmap_entry(struct device *dev, const struct dbg_ref *ref)
+{
+	struct dmamap_platform *p = dev->plat;
+	struct dmamap_checker *c = p->checker;
+	struct dbg_entry *e, **pp;
+	struct bucket *b;
+
+	if (!c)
+		return;
+	/*
+	 * The common case first: the first entry at this address in its
+	 * page bucket is the one the call describes. It is then also the one
+	 * find_best() would pick, since nothing can agree better.
+	 */
+	b = bucket_of(c, dev, ref->addr >> PAGE_SHIFT);
+	dmamap__spin_lock(&b->lock);
+	for (pp = &b->head; (e = *pp); pp = &e->next)
+		if (e->dev == dev && e->addr == ref->addr)
+			break;
+	if (likely(e && same_call(e, ref))) {
+		*pp = e->next;
+		__atomic_store_n(&b->n, b->n - 1, __ATOMIC_RELAXED);
+		dmamap__spin_unlock(&b->lock);
+	} else {
+		dmamap__spin_unlock(&b->lock);
+		b = lock_home(c, dev, ref->addr, ref, &pp);
+		e = pp ? *pp : NULL;
+		if (e) {
+			*pp = e->next;
+			__atomic_store_n(&b->n, b->n - 1, __ATOMIC_RELAXED);
+		}
+		dmamap__spin_unlock(&b->lock);
+		if (!e) {
+			dmamap__report_at(p, dev, DMAMAP_DBG_NOT_MAPPED, ref->addr, ref->size,
+					  ref->dir, NULL,
+					  "device driver tries to free DMA memory it has not allocated [device address=0x%llx] [size=%llu bytes]",
+					  (unsigned long long)ref->addr,
+					  (unsigned long long)ref->size);
+			return;
+		}
+	}
+	if (unlikely(!same_call(e, ref) || !nothing_to_check(dev, e, ref)))
+		unmap_checks(dev, ref, e);
 	entry_free(c, e);
+}
+
+void dmamap__dbg_unmap(struct device *dev, const struct dbg_ref *ref)
+{
+	unmap_entry(dev, ref);
+}
+
+void dmamap__dbg_unmap_page(struct device *dev, enum dbg_type type, dma_addr_t addr,
+			    u64 size, int dir)
+{
+	struct dbg_ref r = {
+		.type = type, .addr = addr, .size = size, .dir = dir, .phys = PHYS_NONE,
+	};
+
+	unmap_entry(dev, &r);
 }
 
 void dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
@@ -916,6 +991,7 @@ void dmamap__dbg_device_gone(struct device *dev)
 				continue;
 			}
 			*pp = e->next;
+			__atomic_store_n(&b->n, b->n - 1, __ATOMIC_RELAXED);
 			if (!count++)
 				example = *e;
 			e->next = gone;
@@ -933,7 +1009,6 @@ void dmamap__dbg_device_gone(struct device *dev)
 	}
 	if (!count)
 		return;
-	live_add(c, -(long)count);
 	dmamap__report_at(dev->plat, dev, DMAMAP_DBG_LEAK, example.addr, example.size,
 			  example.dir, example.caller,
 			  "device driver has pending DMA allocations while released from device [count=%lu] One of leaked entries details: [device address=0x%llx] [size=%llu bytes] [mapped with %s] [mapped as %s]",

@@ -31,6 +31,11 @@ static inline bool dmamap__dbg_on(const struct device *dev)
 
 void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref);
 void dmamap__dbg_unmap(struct device *dev, const struct dbg_ref *ref);
+/* The same for a page or single mapping, without a dbg_ref in memory. */
+void dmamap__dbg_map_page(struct device *dev, enum dbg_type type, dma_addr_t addr,
+			  u64 size, int dir, const void *cpu, void *caller);
+void dmamap__dbg_unmap_page(struct device *dev, enum dbg_type type, dma_addr_t addr,
+			    u64 size, int dir);
 void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr);
 void dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
 		      bool to_cpu);
