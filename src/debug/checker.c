@@ -67,8 +67,6 @@ static __thread struct magazine mag __attribute__((tls_model("initial-exec")));
  */
 static __thread struct {
 	unsigned long owner;
-	const struct device *dev;
-	dma_addr_t addr;
 	struct dbg_entry *e;
 } last_map __attribute__((tls_model("initial-exec")));
 static unsigned long checker_serial;
@@ -99,9 +97,10 @@ static const char *const type_names[] = { "single", "page", "scatter-gather",
 static struct bucket *bucket_of(struct dmamap_checker *c, const struct device *dev,
 				u64 page)
 {
-	uint64_t h = (page * 0x9e3779b97f4a7c15ULL) ^ ((uintptr_t)dev * 0xff51afd7ed558ccdULL);
+	/* One multiply: this is on the critical path of every map and unmap. */
+	uint64_t h = (page ^ ((uintptr_t)dev >> 4) * 0x100000001b3ULL) * 0x9e3779b97f4a7c15ULL;
 
-	return &c->buckets[(h ^ (h >> 29)) >> (64 - HASH_BITS)];
+	return &c->buckets[h >> (64 - HASH_BITS)];
 }
 
 #define SPAN_PAGES 64
@@ -193,7 +192,22 @@ static inline struct dbg_entry *entry_alloc(struct dmamap_platform *p)
 	return e;
 }
 
-static void entry_free(struct dmamap_checker *c, struct dbg_entry *e)
+/* Give half the magazine back, so memory freed here can serve other threads. */
+static __attribute__((noinline)) void mag_drain(struct dmamap_checker *c)
+{
+	pthread_mutex_lock(&c->pool_lock);
+	for (unsigned int i = 0; i < MAG_REFILL; i++) {
+		struct dbg_entry *e = mag.free;
+
+		mag.free = e->next;
+		e->next = c->pool;
+		c->pool = e;
+	}
+	mag.n -= MAG_REFILL;
+	pthread_mutex_unlock(&c->pool_lock);
+}
+
+static inline void entry_free(struct dmamap_checker *c, struct dbg_entry *e)
 {
 	if (unlikely(mag.owner != c->serial)) {
 		mag.owner = c->serial;
@@ -202,18 +216,8 @@ static void entry_free(struct dmamap_checker *c, struct dbg_entry *e)
 	}
 	e->next = mag.free;
 	mag.free = e;
-	if (unlikely(++mag.n > 2 * MAG_REFILL)) {
-		/* Give half back, so memory freed here can serve other threads. */
-		pthread_mutex_lock(&c->pool_lock);
-		for (unsigned int i = 0; i < MAG_REFILL; i++) {
-			e = mag.free;
-			mag.free = e->next;
-			e->next = c->pool;
-			c->pool = e;
-		}
-		mag.n -= MAG_REFILL;
-		pthread_mutex_unlock(&c->pool_lock);
-	}
+	if (unlikely(++mag.n > 2 * MAG_REFILL))
+		mag_drain(c);
 }
 
 /*
@@ -571,25 +575,12 @@ static inline bool on_my_stack(const void *ptr)
 
 /* ---- hooks ----------------------------------------------------------------- */
 
-/*
- * Inlined into both entry points, so the page/single one, whose caller
- * passes scalars, builds no struct in memory at all.
- */
-static inline __attribute__((always_inline)) void
-map_entry(struct device *dev, const struct dbg_ref *ref)
+/* Checks that only non-coherent devices or sg segments need. */
+static __attribute__((noinline)) void map_checks(struct device *dev,
+						 const struct dbg_ref *ref)
 {
 	struct dmamap_platform *p = dev->plat;
-	struct dmamap_checker *c = p->checker;
-	struct dbg_entry *e;
-	struct bucket *b;
 
-	if (!c)
-		return;
-	if (ref->cpu && (ref->type == DBG_SINGLE || ref->type == DBG_PAGE) &&
-	    on_my_stack(ref->cpu))
-		dmamap__report_at(p, dev, DMAMAP_DBG_MAP_STACK, ref->addr, ref->size,
-				  ref->dir, ref->caller,
-				  "device driver maps memory from stack [addr=%p]", ref->cpu);
 	if (!dev->coherent && ref->dir != DMA_TO_DEVICE && ref->phys != PHYS_NONE &&
 	    streaming(ref->type) && shares_lines(p, ref->phys, ref->size))
 		dmamap__report_at(p, dev, DMAMAP_DBG_MAP_UNALIGNED, ref->addr, ref->size,
@@ -615,6 +606,57 @@ map_entry(struct device *dev, const struct dbg_ref *ref)
 					  (unsigned long long)last,
 					  (unsigned long long)dev->segment_boundary_mask);
 	}
+}
+
+static __attribute__((noinline)) void report_stack(struct device *dev,
+						   const struct dbg_ref *ref)
+{
+	dmamap__report_at(dev->plat, dev, DMAMAP_DBG_MAP_STACK, ref->addr, ref->size,
+			  ref->dir, ref->caller,
+			  "device driver maps memory from stack [addr=%p]", ref->cpu);
+}
+
+/* Count @e as a user of its cache lines; report a line another mapping holds. */
+static __attribute__((noinline)) void track_lines(struct device *dev,
+						  struct dbg_entry *e)
+{
+	phys_addr_t line = 0;
+
+	e->lines = 1;
+	if (lines_get(dev->plat, dev, e, &line))
+		dmamap__report_at(dev->plat, dev, DMAMAP_DBG_CACHELINE_OVERLAP, e->addr,
+				  e->size, e->dir, e->caller,
+				  "cacheline tracking EEXIST, overlapping mappings aren't supported [cache line=0x%llx] [device address=0x%llx] [size=%llu bytes] [%s]",
+				  (unsigned long long)line, (unsigned long long)e->addr,
+				  (unsigned long long)e->size, dmamap__dir_name(e->dir));
+}
+
+/*
+ * Inlined into both entry points, so the page/single one, whose caller
+ * passes scalars, builds no struct in memory at all.
+ */
+static inline __attribute__((always_inline)) void
+map_entry(struct device *dev, const struct dbg_ref *ref)
+{
+	struct dmamap_platform *p = dev->plat;
+	struct dmamap_checker *c = p->checker;
+	struct dbg_entry *e;
+	struct bucket *b;
+
+	if (!c)
+		return;
+	if (ref->cpu && (ref->type == DBG_SINGLE || ref->type == DBG_PAGE) &&
+	    unlikely(on_my_stack(ref->cpu))) {
+		struct dbg_ref copy = *ref;
+
+		report_stack(dev, &copy);
+	}
+	if (!dev->coherent || ref->type == DBG_SG) {
+		/* A copy, so the caller's ref never escapes and stays in registers. */
+		struct dbg_ref copy = *ref;
+
+		map_checks(dev, &copy);
+	}
 	e = entry_alloc(p);
 	if (!e)
 		return;
@@ -631,19 +673,8 @@ map_entry(struct device *dev, const struct dbg_ref *ref)
 	e->map_err = (ref->type == DBG_SINGLE || ref->type == DBG_PAGE ||
 		      ref->type == DBG_RESOURCE) ? MAPERR_NOT_CHECKED : MAPERR_NA;
 	e->lines = 0;
-	if (tracks_lines(dev, e)) {
-		phys_addr_t line = 0;
-
-		e->lines = 1;
-		if (lines_get(p, dev, e, &line))
-			dmamap__report_at(p, dev, DMAMAP_DBG_CACHELINE_OVERLAP, e->addr,
-					  e->size, e->dir, e->caller,
-					  "cacheline tracking EEXIST, overlapping mappings aren't supported [cache line=0x%llx] [device address=0x%llx] [size=%llu bytes] [%s]",
-					  (unsigned long long)line,
-					  (unsigned long long)e->addr,
-					  (unsigned long long)e->size,
-					  dmamap__dir_name(e->dir));
-	}
+	if (!dev->coherent && tracks_lines(dev, e))
+		track_lines(dev, e);
 	b = is_large(e->size) ? &c->large : bucket_of(c, dev, e->addr >> PAGE_SHIFT);
 	dmamap__spin_lock(&b->lock);
 	e->next = b->head;
@@ -651,8 +682,6 @@ map_entry(struct device *dev, const struct dbg_ref *ref)
 	__atomic_store_n(&b->n, b->n + 1, __ATOMIC_RELAXED);
 	dmamap__spin_unlock(&b->lock);
 	last_map.owner = c->serial;
-	last_map.dev = dev;
-	last_map.addr = e->addr;
 	last_map.e = e;
 }
 
@@ -681,8 +710,7 @@ void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr)
 
 	if (!c || addr == DMA_MAPPING_ERROR)
 		return;
-	if (last_map.owner == c->serial && last_map.dev == dev &&
-	    last_map.addr == addr) {
+	if (last_map.owner == c->serial) {
 		struct dbg_entry *e = last_map.e;
 		uint8_t expect = MAPERR_NOT_CHECKED;
 
@@ -811,7 +839,7 @@ static bool same_call(const struct dbg_entry *e, const struct dbg_ref *ref)
 }
 
 /* Nothing left to check for an entry matching its unmap call exactly? */
-static bool nothing_to_check(const struct device *dev, const struct dbg_entry *e,
+static inline bool nothing_to_check(const struct device *dev, const struct dbg_entry *e,
 			     const struct dbg_ref *ref)
 {
 	if (e->lines || __atomic_load_n(&e->map_err, __ATOMIC_RELAXED) == MAPERR_NOT_CHECKED)
@@ -821,11 +849,36 @@ static bool nothing_to_check(const struct device *dev, const struct dbg_entry *e
 	return dev->coherent || dev->plat->kind != PLAT_SIM || !streaming(e->type);
 }
 
+/* An unmap whose first candidate is not an exact match: score the twins. */
+static __attribute__((noinline)) void unmap_slow(struct device *dev,
+						 const struct dbg_ref *ref)
+{
+	struct dmamap_checker *c = dev->plat->checker;
+	struct dbg_entry *e, **pp;
+	struct bucket *b = lock_home(c, dev, ref->addr, ref, &pp);
+
+	e = pp ? *pp : NULL;
+	if (e) {
+		*pp = e->next;
+		__atomic_store_n(&b->n, b->n - 1, __ATOMIC_RELAXED);
+	}
+	dmamap__spin_unlock(&b->lock);
+	if (!e) {
+		dmamap__report_at(dev->plat, dev, DMAMAP_DBG_NOT_MAPPED, ref->addr,
+				  ref->size, ref->dir, NULL,
+				  "device driver tries to free DMA memory it has not allocated [device address=0x%llx] [size=%llu bytes]",
+				  (unsigned long long)ref->addr,
+				  (unsigned long long)ref->size);
+		return;
+	}
+	unmap_checks(dev, ref, e);
+	entry_free(c, e);
+}
+
 static inline __attribute__((always_inline)) void
 unmap_entry(struct device *dev, const struct dbg_ref *ref)
 {
-	struct dmamap_platform *p = dev->plat;
-	struct dmamap_checker *c = p->checker;
+	struct dmamap_checker *c = dev->plat->checker;
 	struct dbg_entry *e, **pp;
 	struct bucket *b;
 
@@ -841,30 +894,22 @@ unmap_entry(struct device *dev, const struct dbg_ref *ref)
 	for (pp = &b->head; (e = *pp); pp = &e->next)
 		if (e->dev == dev && e->addr == ref->addr)
 			break;
-	if (likely(e && same_call(e, ref))) {
-		*pp = e->next;
-		__atomic_store_n(&b->n, b->n - 1, __ATOMIC_RELAXED);
+	if (unlikely(!e || !same_call(e, ref))) {
+		/* A copy, so the caller's ref never escapes and stays in registers. */
+		struct dbg_ref copy = *ref;
+
 		dmamap__spin_unlock(&b->lock);
-	} else {
-		dmamap__spin_unlock(&b->lock);
-		b = lock_home(c, dev, ref->addr, ref, &pp);
-		e = pp ? *pp : NULL;
-		if (e) {
-			*pp = e->next;
-			__atomic_store_n(&b->n, b->n - 1, __ATOMIC_RELAXED);
-		}
-		dmamap__spin_unlock(&b->lock);
-		if (!e) {
-			dmamap__report_at(p, dev, DMAMAP_DBG_NOT_MAPPED, ref->addr, ref->size,
-					  ref->dir, NULL,
-					  "device driver tries to free DMA memory it has not allocated [device address=0x%llx] [size=%llu bytes]",
-					  (unsigned long long)ref->addr,
-					  (unsigned long long)ref->size);
-			return;
-		}
+		unmap_slow(dev, &copy);
+		return;
 	}
-	if (unlikely(!same_call(e, ref) || !nothing_to_check(dev, e, ref)))
-		unmap_checks(dev, ref, e);
+	*pp = e->next;
+	__atomic_store_n(&b->n, b->n - 1, __ATOMIC_RELAXED);
+	dmamap__spin_unlock(&b->lock);
+	if (unlikely(!nothing_to_check(dev, e, ref))) {
+		struct dbg_ref copy = *ref;
+
+		unmap_checks(dev, &copy, e);
+	}
 	entry_free(c, e);
 }
 
