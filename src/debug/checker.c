@@ -20,24 +20,6 @@
 #define CHUNK_ENTRIES 4096
 #define MAG_REFILL 64
 
-enum { MAPERR_NA, MAPERR_NOT_CHECKED, MAPERR_CHECKED };
-
-struct dbg_entry {
-	struct dbg_entry *next;
-	struct device *dev;
-	dma_addr_t addr;
-	u64 size;
-	phys_addr_t phys;
-	const void *cpu;
-	void *caller;
-	int sg_call_ents;
-	int sg_mapped_ents;
-	uint8_t type;
-	uint8_t dir;
-	uint8_t map_err;
-	uint8_t lines; /* cache-line nodes this entry holds: 0, 1 or 2 */
-};
-
 struct bucket {
 	int lock;
 	unsigned int n; /* entries, counted under the lock: the live count is their sum */
@@ -59,16 +41,8 @@ struct magazine {
 
 static __thread struct magazine mag __attribute__((tls_model("initial-exec")));
 
-/*
- * The entry this thread mapped last: dma_mapping_error() nearly always asks
- * about it, and then needs no bucket lock. Entries are never returned to
- * the system while their checker lives, so a stale pointer is harmless; the
- * address and device are checked again before the flag is set.
- */
-static __thread struct {
-	unsigned long owner;
-	struct dbg_entry *e;
-} last_map __attribute__((tls_model("initial-exec")));
+__thread struct dbg_last_map dmamap__dbg_last_map;
+unsigned long dmamap__dbg_epoch;
 static unsigned long checker_serial;
 
 struct dmamap_checker {
@@ -239,6 +213,7 @@ static void checker_free(struct dmamap_checker *c)
 {
 	if (!c)
 		return;
+	__atomic_add_fetch(&dmamap__dbg_epoch, 1, __ATOMIC_RELAXED);
 	for (size_t i = 0; i < c->nchunks; i++)
 		free(c->chunks[i]);
 	free(c->chunks);
@@ -256,6 +231,7 @@ static struct dmamap_checker *checker_new(void)
 		return NULL;
 	pthread_mutex_init(&c->pool_lock, NULL);
 	c->serial = __atomic_add_fetch(&checker_serial, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&dmamap__dbg_epoch, 1, __ATOMIC_RELAXED);
 	c->buckets = calloc(NBUCKETS, sizeof(*c->buckets));
 	c->lines = calloc(NBUCKETS, sizeof(*c->lines));
 	if (!c->buckets || !c->lines || !grow_pool(c)) {
@@ -575,11 +551,22 @@ static inline bool on_my_stack(const void *ptr)
 
 /* ---- hooks ----------------------------------------------------------------- */
 
-/* Checks that only non-coherent devices or sg segments need. */
-static __attribute__((noinline)) void map_checks(struct device *dev,
-						 const struct dbg_ref *ref)
+/* Checks that only non-coherent devices or sg segments need, and the stack report. */
+static __attribute__((noinline)) void map_cold(struct device *dev, bool on_stack,
+					       int type, dma_addr_t addr, u64 size,
+					       int dir, phys_addr_t phys, const void *cpu,
+					       void *caller)
 {
 	struct dmamap_platform *p = dev->plat;
+	struct dbg_ref r = {
+		.type = type, .addr = addr, .size = size, .dir = dir, .phys = phys,
+		.cpu = cpu, .caller = caller,
+	};
+	const struct dbg_ref *ref = &r;
+
+	if (on_stack)
+		dmamap__report_at(p, dev, DMAMAP_DBG_MAP_STACK, addr, size, dir, caller,
+				  "device driver maps memory from stack [addr=%p]", cpu);
 
 	if (!dev->coherent && ref->dir != DMA_TO_DEVICE && ref->phys != PHYS_NONE &&
 	    streaming(ref->type) && shares_lines(p, ref->phys, ref->size))
@@ -608,14 +595,6 @@ static __attribute__((noinline)) void map_checks(struct device *dev,
 	}
 }
 
-static __attribute__((noinline)) void report_stack(struct device *dev,
-						   const struct dbg_ref *ref)
-{
-	dmamap__report_at(dev->plat, dev, DMAMAP_DBG_MAP_STACK, ref->addr, ref->size,
-			  ref->dir, ref->caller,
-			  "device driver maps memory from stack [addr=%p]", ref->cpu);
-}
-
 /* Count @e as a user of its cache lines; report a line another mapping holds. */
 static __attribute__((noinline)) void track_lines(struct device *dev,
 						  struct dbg_entry *e)
@@ -642,21 +621,16 @@ map_entry(struct device *dev, const struct dbg_ref *ref)
 	struct dmamap_checker *c = p->checker;
 	struct dbg_entry *e;
 	struct bucket *b;
+	bool on_stack;
 
 	if (!c)
 		return;
-	if (ref->cpu && (ref->type == DBG_SINGLE || ref->type == DBG_PAGE) &&
-	    unlikely(on_my_stack(ref->cpu))) {
-		struct dbg_ref copy = *ref;
-
-		report_stack(dev, &copy);
-	}
-	if (!dev->coherent || ref->type == DBG_SG) {
-		/* A copy, so the caller's ref never escapes and stays in registers. */
-		struct dbg_ref copy = *ref;
-
-		map_checks(dev, &copy);
-	}
+	/* Fields one by one, so the page entry point never builds a ref in memory. */
+	on_stack = ref->cpu && (ref->type == DBG_SINGLE || ref->type == DBG_PAGE) &&
+		   on_my_stack(ref->cpu);
+	if (unlikely(on_stack || !dev->coherent || ref->type == DBG_SG))
+		map_cold(dev, on_stack, ref->type, ref->addr, ref->size, ref->dir,
+			 ref->phys, ref->cpu, ref->caller);
 	e = entry_alloc(p);
 	if (!e)
 		return;
@@ -681,8 +655,8 @@ map_entry(struct device *dev, const struct dbg_ref *ref)
 	b->head = e;
 	__atomic_store_n(&b->n, b->n + 1, __ATOMIC_RELAXED);
 	dmamap__spin_unlock(&b->lock);
-	last_map.owner = c->serial;
-	last_map.e = e;
+	dmamap__dbg_last_map.epoch = __atomic_load_n(&dmamap__dbg_epoch, __ATOMIC_RELAXED);
+	dmamap__dbg_last_map.e = e;
 }
 
 void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref)
@@ -702,7 +676,7 @@ void dmamap__dbg_map_page(struct device *dev, enum dbg_type type, dma_addr_t add
 	map_entry(dev, &r);
 }
 
-void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr)
+void dmamap__dbg_mapping_error_slow(struct device *dev, dma_addr_t addr)
 {
 	struct dmamap_checker *c = dev->plat->checker;
 	struct bucket *b;
@@ -710,19 +684,6 @@ void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr)
 
 	if (!c || addr == DMA_MAPPING_ERROR)
 		return;
-	if (last_map.owner == c->serial) {
-		struct dbg_entry *e = last_map.e;
-		uint8_t expect = MAPERR_NOT_CHECKED;
-
-		/* Still that mapping? Then flag it; a reused entry is left alone. */
-		if (__atomic_load_n(&e->addr, __ATOMIC_RELAXED) == addr &&
-		    __atomic_load_n(&e->dev, __ATOMIC_RELAXED) == dev) {
-			if (__atomic_load_n(&e->map_err, __ATOMIC_RELAXED) == expect)
-				__atomic_store_n(&e->map_err, MAPERR_CHECKED,
-						 __ATOMIC_RELAXED);
-			return;
-		}
-	}
 	b = lock_home(c, dev, addr, NULL, &pp);
 	if (pp && __atomic_load_n(&(*pp)->map_err, __ATOMIC_RELAXED) == MAPERR_NOT_CHECKED)
 		__atomic_store_n(&(*pp)->map_err, MAPERR_CHECKED, __ATOMIC_RELAXED);
@@ -875,6 +836,28 @@ static __attribute__((noinline)) void unmap_slow(struct device *dev,
 	entry_free(c, e);
 }
 
+/*
+ * The rest of an unmap, out of line: the checks for entry @e already taken
+ * out of the table, or (@e NULL) the search among twins and its report.
+ */
+static __attribute__((noinline)) void unmap_cold(struct device *dev, struct dbg_entry *e,
+						 int type, dma_addr_t addr, u64 size,
+						 int dir, const void *cpu,
+						 int sg_call_ents)
+{
+	struct dbg_ref r = {
+		.type = type, .addr = addr, .size = size, .dir = dir, .phys = PHYS_NONE,
+		.cpu = cpu, .sg_call_ents = sg_call_ents,
+	};
+
+	if (!e) {
+		unmap_slow(dev, &r);
+		return;
+	}
+	unmap_checks(dev, &r, e);
+	entry_free(dev->plat->checker, e);
+}
+
 static inline __attribute__((always_inline)) void
 unmap_entry(struct device *dev, const struct dbg_ref *ref)
 {
@@ -894,23 +877,24 @@ unmap_entry(struct device *dev, const struct dbg_ref *ref)
 	for (pp = &b->head; (e = *pp); pp = &e->next)
 		if (e->dev == dev && e->addr == ref->addr)
 			break;
+	/*
+	 * The cold calls take the fields one by one: passing the ref itself
+	 * would make the page entry point build it in memory on every call.
+	 */
 	if (unlikely(!e || !same_call(e, ref))) {
-		/* A copy, so the caller's ref never escapes and stays in registers. */
-		struct dbg_ref copy = *ref;
-
 		dmamap__spin_unlock(&b->lock);
-		unmap_slow(dev, &copy);
+		unmap_cold(dev, NULL, ref->type, ref->addr, ref->size, ref->dir, ref->cpu,
+			   ref->sg_call_ents);
 		return;
 	}
 	*pp = e->next;
 	__atomic_store_n(&b->n, b->n - 1, __ATOMIC_RELAXED);
 	dmamap__spin_unlock(&b->lock);
-	if (unlikely(!nothing_to_check(dev, e, ref))) {
-		struct dbg_ref copy = *ref;
-
-		unmap_checks(dev, &copy, e);
-	}
-	entry_free(c, e);
+	if (unlikely(!nothing_to_check(dev, e, ref)))
+		unmap_cold(dev, e, ref->type, ref->addr, ref->size, ref->dir, ref->cpu,
+			   ref->sg_call_ents);
+	else
+		entry_free(c, e);
 }
 
 void dmamap__dbg_unmap(struct device *dev, const struct dbg_ref *ref)

@@ -24,6 +24,43 @@ struct dbg_ref {
 	void *caller;      /* the driver's call site */
 };
 
+/* Whether dma_mapping_error() was asked before the mapping was used. */
+enum { MAPERR_NA, MAPERR_NOT_CHECKED, MAPERR_CHECKED };
+
+/* A live mapping or allocation as the checker records it. */
+struct dbg_entry {
+	struct dbg_entry *next;
+	struct device *dev;
+	dma_addr_t addr;
+	u64 size;
+	phys_addr_t phys;
+	const void *cpu;
+	void *caller;
+	int sg_call_ents;
+	int sg_mapped_ents;
+	uint8_t type;
+	uint8_t dir;
+	uint8_t map_err;
+	uint8_t lines; /* cache-line nodes this entry holds: 0, 1 or 2 */
+};
+
+/*
+ * The entry this thread mapped last: dma_mapping_error() nearly always asks
+ * about it, and then needs neither a call nor a bucket lock. Entries live
+ * as long as their checker, and the epoch moves whenever any checker is
+ * made or freed, so a matching epoch means the pointer is still memory of
+ * a live checker; the address and device are compared before the flag is
+ * set, in case the entry now records another mapping.
+ */
+struct dbg_last_map {
+	unsigned long epoch;
+	struct dbg_entry *e;
+};
+
+extern __thread struct dbg_last_map dmamap__dbg_last_map
+	__attribute__((tls_model("initial-exec")));
+extern unsigned long dmamap__dbg_epoch;
+
 static inline bool dmamap__dbg_on(const struct device *dev)
 {
 	return unlikely(__atomic_load_n(&dev->plat->debug, __ATOMIC_RELAXED));
@@ -36,7 +73,22 @@ void dmamap__dbg_map_page(struct device *dev, enum dbg_type type, dma_addr_t add
 			  u64 size, int dir, const void *cpu, void *caller);
 void dmamap__dbg_unmap_page(struct device *dev, enum dbg_type type, dma_addr_t addr,
 			    u64 size, int dir);
-void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr);
+void dmamap__dbg_mapping_error_slow(struct device *dev, dma_addr_t addr);
+
+static inline void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr)
+{
+	struct dbg_entry *e = dmamap__dbg_last_map.e;
+
+	if (likely(e && dmamap__dbg_last_map.epoch ==
+			__atomic_load_n(&dmamap__dbg_epoch, __ATOMIC_RELAXED) &&
+		   __atomic_load_n(&e->addr, __ATOMIC_RELAXED) == addr &&
+		   __atomic_load_n(&e->dev, __ATOMIC_RELAXED) == dev)) {
+		if (__atomic_load_n(&e->map_err, __ATOMIC_RELAXED) == MAPERR_NOT_CHECKED)
+			__atomic_store_n(&e->map_err, MAPERR_CHECKED, __ATOMIC_RELAXED);
+		return;
+	}
+	dmamap__dbg_mapping_error_slow(dev, addr);
+}
 void dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
 		      bool to_cpu);
 void dmamap__dbg_device_access(struct device *dev, dma_addr_t addr, u64 len,
