@@ -7,8 +7,9 @@
 #include "../internal.h"
 #include "../debug/checker.h"
 
-static bool bad_map_args(struct device *dev, const void *obj, size_t size,
-			 int dir, const char *func)
+static __attribute__((noinline, cold)) bool
+report_bad_args(struct device *dev, const void *obj, size_t size, int dir,
+		const char *func)
 {
 	if (unlikely(!dev)) {
 		dmamap__api_error(NULL, func, DMAMAP_ERRK_NULL_ARG,
@@ -32,6 +33,15 @@ static bool bad_map_args(struct device *dev, const void *obj, size_t size,
 		return true;
 	}
 	return false;
+}
+
+/* Inline, so a good call pays four compares and no call. */
+static inline bool bad_map_args(struct device *dev, const void *obj, size_t size,
+				int dir, const char *func)
+{
+	if (likely(dev && obj && valid_dma_direction(dir) && size))
+		return false;
+	return report_bad_args(dev, obj, size, dir, func);
 }
 
 static dma_addr_t injected(struct device *dev, int *errp)

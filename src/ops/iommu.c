@@ -61,13 +61,9 @@ struct dmamap_iommu_domain {
 	struct flush_queue fq[DMAMAP_STAT_SHARDS];
 };
 
-static unsigned int order_of(u64 npages)
+static inline unsigned int order_of(u64 npages)
 {
-	unsigned int order = 0;
-
-	while ((1ULL << order) < npages)
-		order++;
-	return order;
+	return npages <= 1 ? 0 : 64 - (unsigned int)__builtin_clzll(npages - 1);
 }
 
 /* ---- domains ------------------------------------------------------------- */
@@ -172,8 +168,8 @@ static void release_iova(struct dmamap_iommu_domain *d, u64 iova, u64 npages)
 
 /* ---- mapping -------------------------------------------------------------- */
 
-static dma_addr_t iova_error(struct device *dev, const char *what, size_t size,
-			     unsigned long attrs)
+static __attribute__((noinline, cold)) dma_addr_t
+iova_error(struct device *dev, const char *what, size_t size, unsigned long attrs)
 {
 	if (!(attrs & DMA_ATTR_NO_WARN))
 		dmamap__report(dev->plat, dev, DMAMAP_DBG_ALLOC_FAILED,
@@ -183,7 +179,7 @@ static dma_addr_t iova_error(struct device *dev, const char *what, size_t size,
 }
 
 /* Map @npages from @phys_page at a fresh IOVA; returns the IOVA or 0. */
-static u64 map_range(struct device *dev, phys_addr_t phys_page, u64 npages,
+static inline __attribute__((always_inline)) u64 map_range(struct device *dev, phys_addr_t phys_page, u64 npages,
 		     enum dma_data_direction dir, size_t size, unsigned long attrs)
 {
 	struct dmamap_iommu_domain *d = dev->domain;
@@ -218,13 +214,12 @@ static bool range_too_big(dma_addr_t addr, size_t size)
 }
 
 /* CPU cache maintenance, page by page: the pages behind an IOVA range need not be contiguous. */
-static void sync_iova(struct device *dev, dma_addr_t dma, size_t size,
-		      enum dma_data_direction dir, bool for_cpu)
+static __attribute__((noinline)) void
+sync_iova_pages(struct device *dev, dma_addr_t dma, size_t size,
+		enum dma_data_direction dir, bool for_cpu)
 {
 	struct dmamap_iommu_domain *d = dev->domain;
 
-	if (dev->coherent || dev->plat->kind != PLAT_SIM)
-		return;
 	if (range_too_big(dma, size))
 		return;
 	while (size) {
@@ -242,7 +237,16 @@ static void sync_iova(struct device *dev, dma_addr_t dma, size_t size,
 	}
 }
 
-static dma_addr_t iommu_map_phys(struct device *dev, phys_addr_t phys, size_t size,
+/* Only a non-coherent device on the simulator has caches to maintain. */
+static inline void sync_iova(struct device *dev, dma_addr_t dma, size_t size,
+			     enum dma_data_direction dir, bool for_cpu)
+{
+	if (!dev->coherent && dev->plat->kind == PLAT_SIM)
+		sync_iova_pages(dev, dma, size, dir, for_cpu);
+}
+
+static inline __attribute__((always_inline)) dma_addr_t
+iommu_map_phys(struct device *dev, phys_addr_t phys, size_t size,
 				 enum dma_data_direction dir, unsigned long attrs,
 				 bool ram)
 {
@@ -273,7 +277,8 @@ static dma_addr_t iommu_map_page(struct device *dev, struct page *page,
 	return iommu_map_phys(dev, phys + offset, size, dir, attrs, true);
 }
 
-static void iommu_unmap_range(struct device *dev, dma_addr_t dma, size_t size,
+static inline __attribute__((always_inline)) void
+iommu_unmap_range(struct device *dev, dma_addr_t dma, size_t size,
 			      enum dma_data_direction dir, unsigned long attrs,
 			      bool ram)
 {

@@ -43,6 +43,20 @@ struct table {
 	u64 e[ENTRIES]; /* leaf: phys | bits; upper: (uintptr_t)next table | VALID */
 };
 
+/*
+ * The leaf table this thread used last: map and unmap of one buffer, and
+ * consecutive pages of a range, land in the same 2 MiB of IOVA. Tables
+ * live as long as their page table, which is named by a serial number
+ * (never reused, unlike its address), so a hit never returns a freed table.
+ */
+static unsigned long iopt_serial;
+
+static __thread struct {
+	unsigned long id;
+	u64 span; /* iova >> LEAF_SPAN_SHIFT */
+	struct table *t;
+} walk_cache __attribute__((tls_model("initial-exec")));
+
 /* Upper entries hold a table pointer (malloc-aligned) with the valid bit. */
 static struct table *next_table(u64 e)
 {
@@ -63,6 +77,7 @@ static void table_free(struct table *t, int level)
 int dmamap__iopt_init(struct dmamap_iopt *pt)
 {
 	memset(pt, 0, sizeof(*pt));
+	pt->id = __atomic_add_fetch(&iopt_serial, 1, __ATOMIC_RELAXED);
 	pt->root = calloc(1, sizeof(struct table));
 	pt->iotlb = aligned_alloc(64, sizeof(struct iotlb));
 	if (pt->iotlb)
@@ -89,8 +104,20 @@ static unsigned int index_at(u64 iova, int level)
 			      (ENTRIES - 1));
 }
 
+#define LEAF_SPAN_SHIFT (PAGE_SHIFT + BITS)
+
+static u64 *leaf_walk(struct dmamap_iopt *pt, u64 iova, bool alloc);
+
 /* The leaf entry for @iova, installing missing tables if @alloc. */
-static u64 *leaf(struct dmamap_iopt *pt, u64 iova, bool alloc)
+static inline u64 *leaf(struct dmamap_iopt *pt, u64 iova, bool alloc)
+{
+	if (likely(walk_cache.id == pt->id && walk_cache.span == iova >> LEAF_SPAN_SHIFT))
+		return &walk_cache.t->e[index_at(iova, LEVELS - 1)];
+	return leaf_walk(pt, iova, alloc);
+}
+
+static __attribute__((noinline)) u64 *leaf_walk(struct dmamap_iopt *pt, u64 iova,
+						 bool alloc)
 {
 	struct table *t = pt->root;
 
@@ -114,6 +141,9 @@ static u64 *leaf(struct dmamap_iopt *pt, u64 iova, bool alloc)
 		}
 		t = next_table(v);
 	}
+	walk_cache.id = pt->id;
+	walk_cache.span = iova >> LEAF_SPAN_SHIFT;
+	walk_cache.t = t;
 	return &t->e[index_at(iova, LEVELS - 1)];
 }
 
@@ -126,13 +156,13 @@ int dmamap__iopt_map(struct dmamap_iopt *pt, u64 iova, phys_addr_t phys,
 	for (i = 0; i < npages; i++) {
 		u64 *e = leaf(pt, iova + (i << PAGE_SHIFT), true);
 
-		if (!e)
+		if (unlikely(!e))
 			break;
 		__atomic_store_n(e, ((phys + (i << PAGE_SHIFT)) & PTE_ADDR) | bits,
 				 __ATOMIC_RELEASE);
 	}
 	IOPT_COUNT(pt, mapped, i);
-	if (i == npages)
+	if (likely(i == npages))
 		return 0;
 	dmamap__iopt_unmap(pt, iova, i);
 	return -ENOMEM;
@@ -248,13 +278,6 @@ phys_addr_t dmamap__iommu_translate(struct dmamap_iopt *pt, u64 iova, bool write
 		return PHYS_NONE;
 	}
 	return (pte & PTE_ADDR) | (iova & (PAGE_SIZE - 1));
-}
-
-void dmamap__iopt_count_add(struct dmamap_iopt *pt, size_t field, uint64_t n)
-{
-	uint64_t *v = (uint64_t *)((char *)&pt->counts[dmamap__my_shard()] + field);
-
-	__atomic_store_n(v, __atomic_load_n(v, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
 }
 
 uint64_t dmamap__iopt_count(struct dmamap_iopt *pt, size_t field)

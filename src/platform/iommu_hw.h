@@ -15,13 +15,19 @@ struct dmamap_iopt_counts {
 
 /* One domain's IO page table and IOTLB, as the hardware holds them. */
 struct dmamap_iopt {
+	unsigned long id; /* never reused: names this table in per-thread caches */
 	void *root;
 	void *iotlb;
 	struct dmamap_iopt_counts counts[DMAMAP_STAT_SHARDS];
 };
 
-#define IOPT_COUNT(pt, f, n) \
-	dmamap__iopt_count_add((pt), offsetof(struct dmamap_iopt_counts, f), (uint64_t)(n))
+/* Inline: several counters move on every map and unmap. */
+#define IOPT_COUNT(pt, f, n)                                                    \
+	do {                                                                    \
+		uint64_t *v_ = (uint64_t *)&(pt)->counts[dmamap__my_shard()].f; \
+		__atomic_store_n(v_, __atomic_load_n(v_, __ATOMIC_RELAXED) +    \
+				 (uint64_t)(n), __ATOMIC_RELAXED);              \
+	} while (0)
 #define IOPT_TOTAL(pt, f) dmamap__iopt_count((pt), offsetof(struct dmamap_iopt_counts, f))
 
 int dmamap__iopt_init(struct dmamap_iopt *pt);
@@ -34,7 +40,6 @@ phys_addr_t dmamap__iopt_walk(struct dmamap_iopt *pt, u64 iova);
 void dmamap__iotlb_invalidate(struct dmamap_iopt *pt, u64 iova, u64 npages);
 phys_addr_t dmamap__iommu_translate(struct dmamap_iopt *pt, u64 iova, bool write,
 				    const char **why);
-void dmamap__iopt_count_add(struct dmamap_iopt *pt, size_t field, uint64_t n);
 uint64_t dmamap__iopt_count(struct dmamap_iopt *pt, size_t field);
 
 #endif
