@@ -145,6 +145,21 @@ static void dbg_unmap(struct device *dev, enum dbg_type type, dma_addr_t addr,
 	dmamap__dbg_unmap_page(dev, type, addr, size, dir);
 }
 
+/*
+ * A device with an ops table, good arguments, checker off, no fault armed:
+ * nothing for the core to do but count.
+ */
+static inline dma_addr_t
+map_page_ops(struct device *dev, struct page *page, size_t offset, size_t size,
+	     enum dma_data_direction dir, unsigned long attrs)
+{
+	dma_addr_t addr = dev->dma_ops->map_page(dev, page, offset, size, dir, attrs);
+
+	if (likely(addr != DMA_MAPPING_ERROR))
+		count_map(dev, size);
+	return addr;
+}
+
 static __attribute__((noinline)) dma_addr_t
 map_page_slow(struct device *dev, struct page *page, size_t offset, size_t size,
 	      enum dma_data_direction dir, unsigned long attrs,
@@ -155,6 +170,9 @@ map_page_slow(struct device *dev, struct page *page, size_t offset, size_t size,
 
 	if (unlikely(bad_map_args(dev, page, size, dir, func)))
 		return DMA_MAPPING_ERROR;
+	if (likely(dev->dma_ops && !dmamap__dbg_on(dev) &&
+		   !__atomic_load_n(&dev->plat->fault_classes, __ATOMIC_RELAXED)))
+		return map_page_ops(dev, page, offset, size, dir, attrs);
 	addr = map_one(dev, page, offset, size, dir, attrs, &err);
 	if (addr != DMA_MAPPING_ERROR && dmamap__dbg_on(dev))
 		dbg_map_page(dev, type, addr, page, offset, size, dir, caller);
@@ -189,19 +207,17 @@ static inline dma_addr_t map_page_common(struct device *dev, struct page *page,
 			     func);
 }
 
-static bool bad_unmap_args(struct device *dev, dma_addr_t addr, size_t size,
-			   int dir, const char *func)
+static inline bool bad_unmap_args(struct device *dev, dma_addr_t addr, size_t size,
+				  int dir, const char *func)
 {
 	if (bad_map_args(dev, (void *)1, size, dir, func))
 		return true;
-	if (unlikely(addr == DMA_MAPPING_ERROR)) {
-		dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_HANDLE,
-				  DMAMAP_DBG_UNMAP_INVALID,
-				  "called with DMA_MAPPING_ERROR (a failed mapping was used) [size=%zu]",
-				  size);
-		return true;
-	}
-	return false;
+	if (likely(addr != DMA_MAPPING_ERROR))
+		return false;
+	dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_HANDLE, DMAMAP_DBG_UNMAP_INVALID,
+			  "called with DMA_MAPPING_ERROR (a failed mapping was used) [size=%zu]",
+			  size);
+	return true;
 }
 
 static __attribute__((noinline)) void

@@ -115,6 +115,25 @@ void dmamap__iova_free(struct dmamap_iova *v, u64 iova, unsigned int order)
 	dmamap__buddy_free(v->buddy, (unsigned long)(pfn - v->base_pfn), order);
 }
 
+void dmamap__iova_free_batch(struct dmamap_iova *v, const u64 *iovas,
+			     const unsigned int *orders, size_t stride, unsigned int n)
+{
+	struct iova_shard *s = &v->shards[dmamap__my_shard()];
+
+	/* The buddy's lock nests inside a shard's, as in the refill above. */
+	dmamap__spin_lock(&s->lock);
+	for (unsigned int i = 0; i < n; i++) {
+		u64 pfn = *(const u64 *)((const char *)iovas + i * stride) >> PAGE_SHIFT;
+		unsigned int order = *(const unsigned int *)((const char *)orders + i * stride);
+
+		if (order < CACHE_ORDERS && s->n[order] < MAG)
+			s->pfn[order][s->n[order]++] = pfn;
+		else
+			dmamap__buddy_free(v->buddy, (unsigned long)(pfn - v->base_pfn), order);
+	}
+	dmamap__spin_unlock(&s->lock);
+}
+
 void dmamap__iova_counts(struct dmamap_iova *v, uint64_t *allocs, uint64_t *hits,
 			 uint64_t *failures)
 {

@@ -129,8 +129,8 @@ static void fq_flush(struct dmamap_iommu_domain *d, struct flush_queue *q)
 		return;
 	dmamap__iotlb_invalidate(&d->pt, 0, ~0ULL);
 	__atomic_fetch_add(&d->queue_flushes, 1, __ATOMIC_RELAXED);
-	for (unsigned int i = 0; i < n; i++)
-		dmamap__iova_free(d->iova, batch[i].iova, batch[i].order);
+	dmamap__iova_free_batch(d->iova, &batch[0].iova, &batch[0].order,
+				sizeof(batch[0]), n);
 }
 
 static void fq_flush_all(struct dmamap_iommu_domain *d)
@@ -873,7 +873,7 @@ int dmamap_iommu_stats(struct device *dev, struct dmamap_iommu_stats *s)
 		queued += d->fq[i].n;
 		dmamap__spin_unlock(&d->fq[i].lock);
 	}
-	s->pages_mapped = IOPT_TOTAL(&d->pt, mapped);
+	s->pages_mapped = dmamap__iopt_mapped(&d->pt);
 	s->iotlb_hits = IOPT_TOTAL(&d->pt, hits);
 	s->iotlb_misses = IOPT_TOTAL(&d->pt, misses);
 	s->iotlb_invalidations = IOPT_TOTAL(&d->pt, invalidations);

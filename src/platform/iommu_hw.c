@@ -161,7 +161,6 @@ int dmamap__iopt_map(struct dmamap_iopt *pt, u64 iova, phys_addr_t phys,
 		__atomic_store_n(e, ((phys + (i << PAGE_SHIFT)) & PTE_ADDR) | bits,
 				 __ATOMIC_RELEASE);
 	}
-	IOPT_COUNT(pt, mapped, i);
 	if (likely(i == npages))
 		return 0;
 	dmamap__iopt_unmap(pt, iova, i);
@@ -181,9 +180,30 @@ u64 dmamap__iopt_unmap(struct dmamap_iopt *pt, u64 iova, u64 npages)
 			cleared++;
 		}
 	}
-	if (cleared)
-		IOPT_COUNT(pt, mapped, -(int64_t)cleared);
 	return cleared;
+}
+
+static u64 count_valid(const struct table *t, int level)
+{
+	u64 n = 0;
+
+	for (unsigned int i = 0; i < ENTRIES; i++) {
+		u64 e = __atomic_load_n(&t->e[i], __ATOMIC_ACQUIRE);
+
+		if (!(e & PTE_VALID))
+			continue;
+		n += level == LEVELS - 1 ? 1 : count_valid(next_table(e), level + 1);
+	}
+	return n;
+}
+
+/*
+ * Counted by walking the tables, not kept: a statistics query can take
+ * its time, map and unmap should not pay for it.
+ */
+u64 dmamap__iopt_mapped(struct dmamap_iopt *pt)
+{
+	return count_valid(pt->root, 0);
 }
 
 static u64 pte_of(struct dmamap_iopt *pt, u64 iova)

@@ -10,7 +10,6 @@ struct dmamap_iopt_counts {
 	uint64_t hits, misses, invalidations;
 	uint64_t translation_faults, permission_faults;
 	uint64_t map_calls, unmap_calls, pages;
-	int64_t mapped; /* leaf entries live (sum over shards) */
 } __attribute__((aligned(64)));
 
 /* One domain's IO page table and IOTLB, as the hardware holds them. */
@@ -34,6 +33,8 @@ int dmamap__iopt_init(struct dmamap_iopt *pt);
 void dmamap__iopt_fini(struct dmamap_iopt *pt);
 int dmamap__iopt_map(struct dmamap_iopt *pt, u64 iova, phys_addr_t phys,
 		     u64 npages, bool read, bool write);
+/* Leaf entries now valid: a walk of the whole table. */
+u64 dmamap__iopt_mapped(struct dmamap_iopt *pt);
 /* Returns the number of entries that were mapped. */
 u64 dmamap__iopt_unmap(struct dmamap_iopt *pt, u64 iova, u64 npages);
 phys_addr_t dmamap__iopt_walk(struct dmamap_iopt *pt, u64 iova);
