@@ -115,7 +115,8 @@ static void domain_free(struct dmamap_iommu_domain *d)
 }
 
 /* Invalidate the whole IOTLB once for a queue's batch, then free its IOVAs. */
-static void fq_flush(struct dmamap_iommu_domain *d, struct flush_queue *q)
+static __attribute__((noinline)) void fq_flush(struct dmamap_iommu_domain *d,
+					      struct flush_queue *q)
 {
 	struct fq_entry batch[FQ_SIZE];
 	unsigned int n;
