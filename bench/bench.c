@@ -538,7 +538,7 @@ int cli_bench(int argc, char **argv)
 		bench_bounce(dev, 64 << 10);
 		bench_bounce(dev, 256 << 10);
 		printf("2 threads vs 1, swiotlb map+copy+unmap 4 KiB: %.2fx (target >= 1.8x)\n",
-		       bench_scaling(dev, 2, iters / 40, thr_bounce));
+		       bench_scaling(dev, 2, iters / 10, thr_bounce));
 		dmamap_swiotlb_set_mode(host, DMAMAP_SWIOTLB_ON);
 	}
 	s1 = bench_sg(dev, 1);

@@ -26,7 +26,13 @@ struct dmamap_swiotlb_stats {
 	uint64_t slot_size;
 	uint64_t total_slots;
 	uint64_t used_slots;
-	uint64_t high_water;        /* most slots ever used at once */
+	/*
+	 * Most slots ever used at once: exact while one thread does the
+	 * mapping; once several have, an area another thread allocated from
+	 * last counts at its own peak, so the figure may overstate, never
+	 * understate.
+	 */
+	uint64_t high_water;
 	uint64_t largest_free_run;  /* longest run of free slots a mapping could use */
 	uint64_t bounced_maps;      /* mappings that went through the pool */
 	uint64_t bytes_to_device;   /* copied original -> pool */

@@ -25,6 +25,16 @@ struct area {
 	unsigned long hint;          /* most recently freed run: still in the cache */
 } __attribute__((aligned(64)));
 
+/*
+ * An area's high-water mark again and the thread that allocated from it
+ * last, on a line of its own that changes only when either does: other
+ * threads read it on every map without pulling in the area's busy line.
+ */
+struct area_peak {
+	unsigned long slots;
+	unsigned int owner; /* thread shard + 1 of the last allocation; 0: none */
+} __attribute__((aligned(64)));
+
 /* Counters by thread shard: no locked instruction on the map path. */
 struct tlb_counters {
 	uint64_t bounced, to_dev, from_dev, failures;
@@ -41,6 +51,7 @@ struct slot {
 	uint32_t nused; /* slots held by the mapping */
 	uint32_t head;
 	uint8_t used;
+	uint8_t area; /* head slot: the area whose lock covers the mapping */
 };
 
 struct dmamap_iotlb {
@@ -50,6 +61,7 @@ struct dmamap_iotlb {
 	unsigned long nslots;
 	unsigned int nareas;
 	struct area areas[AREAS];
+	struct area_peak peaks[AREAS];
 	struct slot *slots;
 	unsigned long high_water;
 	struct tlb_counters count[DMAMAP_STAT_SHARDS];
@@ -84,8 +96,11 @@ static unsigned long used_slots(struct dmamap_iotlb *t)
 #define COUNT(t, f, n) count((t), offsetof(struct tlb_counters, f), (n))
 #define TOTAL(t, f) total((t), offsetof(struct tlb_counters, f))
 
-static void *cpu_at(struct dmamap_platform *p, phys_addr_t phys)
+/* On the host every view of memory is the address itself. */
+static inline void *cpu_at(struct dmamap_platform *p, phys_addr_t phys)
 {
+	if (likely(p->kind == PLAT_HOST))
+		return (void *)(uintptr_t)phys;
 	return dmamap__phys_to_view(p, phys, VIEW_CPU);
 }
 
@@ -203,9 +218,9 @@ static phys_addr_t slots_get(struct device *dev, struct dmamap_iotlb *t,
 	u64 align_mask = min_align & ~(u64)(IO_TLB_SIZE - 1);
 	unsigned long nslots = (unsigned long)((offset + size + IO_TLB_SIZE - 1) >> IO_TLB_SHIFT);
 	unsigned long stride = 1;
-	unsigned int a0 = dmamap__my_shard() & (t->nareas - 1);
+	unsigned int me = dmamap__my_shard(), a0 = me & (t->nareas - 1), a = 0;
+	unsigned long area_used = 0;
 	long slot = -1;
-	bool new_high = false;
 
 	/* Page-sized and larger bounce buffers start on a page, as the kernel's. */
 	if (size >= PAGE_SIZE && !align_mask)
@@ -219,20 +234,26 @@ static phys_addr_t slots_get(struct device *dev, struct dmamap_iotlb *t,
 		return PHYS_NONE;
 	}
 	for (unsigned int k = 0; k < t->nareas && slot < 0; k++) {
-		struct area *ar = &t->areas[(a0 + k) & (t->nareas - 1)];
+		struct area *ar;
 
+		a = (a0 + k) & (t->nareas - 1);
+		ar = &t->areas[a];
 		dmamap__spin_lock(&ar->lock);
 		slot = area_find(t, ar, nslots, orig, align_mask, stride);
 		if (slot >= 0) {
-			__atomic_store_n(&ar->used, ar->used + nslots, __ATOMIC_RELAXED);
-			if (ar->used > ar->high_water) {
-				ar->high_water = ar->used;
-				new_high = true;
+			area_used = ar->used + nslots;
+			__atomic_store_n(&ar->used, area_used, __ATOMIC_RELAXED);
+			if (area_used > ar->high_water) {
+				ar->high_water = area_used;
+				__atomic_store_n(&t->peaks[a].slots, area_used, __ATOMIC_RELAXED);
 			}
+			if (t->peaks[a].owner != me + 1)
+				__atomic_store_n(&t->peaks[a].owner, me + 1, __ATOMIC_RELAXED);
 			for (unsigned long j = 0; j < nslots; j++) {
 				t->slots[slot + j].used = 1;
 				t->slots[slot + j].head = (uint32_t)slot;
 			}
+			t->slots[slot].area = (uint8_t)a;
 			t->slots[slot].orig = orig;
 			t->slots[slot].tlb = t->start + ((u64)slot << IO_TLB_SHIFT) + offset;
 			t->slots[slot].size = (uint32_t)size;
@@ -250,15 +271,28 @@ static phys_addr_t slots_get(struct device *dev, struct dmamap_iotlb *t,
 				       largest_run(t));
 		return PHYS_NONE;
 	}
-	/* The pool's mark: the sum over areas, after every allocation. */
-	(void)new_high;
+	/*
+	 * The pool's mark is the most slots in use at once. Reading how much
+	 * of an area another thread is using pulls in a line that thread
+	 * writes on every map, so an area another thread allocated from last
+	 * counts at its own peak: the mark is exact while one thread does the
+	 * mapping, and may overstate (never understate) once several have.
+	 */
 	{
-		unsigned long used = used_slots(t);
+		unsigned long sum = 0, hw;
 
-		for (unsigned long hw = __atomic_load_n(&t->high_water, __ATOMIC_RELAXED);
-		     used > hw && !__atomic_compare_exchange_n(&t->high_water, &hw, used,
-							       false, __ATOMIC_RELAXED,
-							       __ATOMIC_RELAXED);)
+		for (unsigned int b = 0; b < t->nareas; b++) {
+			if (b == a)
+				sum += area_used;
+			else if (__atomic_load_n(&t->peaks[b].owner, __ATOMIC_RELAXED) == me + 1)
+				sum += __atomic_load_n(&t->areas[b].used, __ATOMIC_RELAXED);
+			else
+				sum += __atomic_load_n(&t->peaks[b].slots, __ATOMIC_RELAXED);
+		}
+		hw = __atomic_load_n(&t->high_water, __ATOMIC_RELAXED);
+		while (sum > hw && !__atomic_compare_exchange_n(&t->high_water, &hw, sum, false,
+								 __ATOMIC_RELAXED,
+								 __ATOMIC_RELAXED))
 			;
 	}
 	return t->start + ((u64)slot << IO_TLB_SHIFT) + offset;
@@ -273,21 +307,15 @@ static void slots_put(struct dmamap_iotlb *t, phys_addr_t tlb)
 {
 	unsigned long head = t->slots[slot_of(t, tlb)].head;
 	unsigned long n = t->slots[head].nused;
+	struct area *ar = &t->areas[t->slots[head].area];
 
-	for (unsigned int a = 0; a < t->nareas; a++) {
-		struct area *ar = &t->areas[a];
-
-		if (head < ar->first || head >= ar->first + ar->nslots)
-			continue;
-		dmamap__spin_lock(&ar->lock);
-		for (unsigned long j = 0; j < n; j++)
-			t->slots[head + j].used = 0;
-		t->slots[head].nused = 0;
-		ar->hint = head - ar->first;
-		__atomic_store_n(&ar->used, ar->used - n, __ATOMIC_RELAXED);
-		dmamap__spin_unlock(&ar->lock);
-		break;
-	}
+	dmamap__spin_lock(&ar->lock);
+	for (unsigned long j = 0; j < n; j++)
+		t->slots[head + j].used = 0;
+	t->slots[head].nused = 0;
+	ar->hint = head - ar->first;
+	__atomic_store_n(&ar->used, ar->used - n, __ATOMIC_RELAXED);
+	dmamap__spin_unlock(&ar->lock);
 }
 
 /* Copy @size bytes at bounce address @tlb to (TO_DEVICE) or from its original. */
