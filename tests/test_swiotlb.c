@@ -1608,6 +1608,74 @@ out:
 	return NULL;
 }
 
+/*
+ * Two threads each holding a mapping at the same moment: the pool's
+ * high-water mark may overstate concurrent use but must never miss it,
+ * although neither thread reads the other's area when it maps.
+ */
+struct holder {
+	struct device *dev;
+	uint8_t *buf;
+	size_t len;
+	pthread_barrier_t *both_mapped, *checked;
+	int err;
+};
+
+static void *hold_mapping(void *arg)
+{
+	struct holder *h = arg;
+	dma_addr_t a = dma_map_single(h->dev, h->buf, h->len, DMA_TO_DEVICE);
+
+	h->err = dma_mapping_error(h->dev, a);
+	pthread_barrier_wait(h->both_mapped);
+	pthread_barrier_wait(h->checked);
+	if (!h->err)
+		dma_unmap_single(h->dev, a, h->len, DMA_TO_DEVICE);
+	return NULL;
+}
+
+TEST(swiotlb_high_water_counts_mappings_held_by_two_threads)
+{
+	struct dmamap_platform *p = board();
+	struct device *dev = dmamap_device_lookup(p, D24);
+	pthread_barrier_t both_mapped, checked;
+	struct holder h[2];
+	pthread_t t[2];
+	struct dmamap_swiotlb_stats s;
+
+	REQUIRE(p && dev);
+	REQUIRE(pool_of(p, NULL).high_water == 0);
+	pthread_barrier_init(&both_mapped, NULL, 3);
+	pthread_barrier_init(&checked, NULL, 3);
+	for (int i = 0; i < 2; i++) {
+		struct page *pg = dmamap_alloc_pages(p, 4, 0);
+
+		REQUIRE(pg && page_to_phys(pg) >= WIN24_END);
+		/* 40 and 24 KiB: 20 and 12 slots, so the sum is not either alone. */
+		h[i] = (struct holder){ .dev = dev, .buf = page_address(pg),
+					.len = (size_t)(i ? 24 : 40) * KiB,
+					.both_mapped = &both_mapped, .checked = &checked };
+	}
+	for (int i = 0; i < 2; i++)
+		REQUIRE(pthread_create(&t[i], NULL, hold_mapping, &h[i]) == 0);
+	pthread_barrier_wait(&both_mapped);
+	s = pool_of(p, NULL);
+	CHECK_EQ(h[0].err, 0);
+	CHECK_EQ(h[1].err, 0);
+	CHECK_EQ(s.used_slots, 32);
+	CHECK_MSG(s.high_water >= 32, "high_water %llu with 32 slots in use at once",
+		  (unsigned long long)s.high_water);
+	pthread_barrier_wait(&checked);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	s = pool_of(p, NULL);
+	CHECK_EQ(s.used_slots, 0);
+	CHECK(s.high_water >= 32 && s.high_water <= s.total_slots);
+	pthread_barrier_destroy(&both_mapped);
+	pthread_barrier_destroy(&checked);
+	dmamap_platform_destroy(p);
+}
+
 TEST(swiotlb_two_threads_map_unmap_concurrently)
 {
 	struct dmamap_platform *p = board();
