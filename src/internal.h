@@ -9,6 +9,8 @@
 
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
 #include <dmamap/dmamap.h>
 
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -17,6 +19,21 @@
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 #define PHYS_NONE (~(phys_addr_t)0)
+
+/*
+ * Zeroed memory on a cache-line boundary, for structures whose per-thread
+ * parts are aligned to lines: calloc promises only 16 bytes, and a shard
+ * straddling two lines would share one with its neighbour. Freed with free().
+ */
+static inline void *dmamap__zalloc_lines(size_t size)
+{
+	size_t rounded = (size + 63) & ~(size_t)63;
+	void *m = rounded >= size ? aligned_alloc(64, rounded) : NULL;
+
+	if (m)
+		memset(m, 0, rounded);
+	return m;
+}
 
 /* ---- spinlocks for short critical sections on hot paths ------------------ */
 

@@ -14,11 +14,12 @@
 #define MAG 256
 #define REFILL 7
 
+/* Lock, counts and counters share the first line: one line per hit besides the pfn. */
 struct iova_shard {
 	int lock;
 	unsigned int n[CACHE_ORDERS];
-	u64 pfn[CACHE_ORDERS][MAG];
 	uint64_t allocs, hits, failures;
+	u64 pfn[CACHE_ORDERS][MAG];
 } __attribute__((aligned(64)));
 
 struct dmamap_iova {
@@ -30,7 +31,7 @@ struct dmamap_iova {
 
 struct dmamap_iova *dmamap__iova_create(u64 base, u64 end)
 {
-	struct dmamap_iova *v = calloc(1, sizeof(*v));
+	struct dmamap_iova *v = dmamap__zalloc_lines(sizeof(*v));
 
 	if (!v)
 		return NULL;

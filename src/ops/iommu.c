@@ -91,7 +91,7 @@ static struct dmamap_iommu_domain *domain_new(const struct device *dev, const ch
 	iova_space(dev, &base, &end);
 	if (end <= base)
 		return NULL;
-	d = calloc(1, sizeof(*d));
+	d = dmamap__zalloc_lines(sizeof(*d));
 	if (!d)
 		return NULL;
 	snprintf(d->iommu, sizeof(d->iommu), "%s", iommu);

@@ -123,7 +123,7 @@ struct dmamap_iotlb *dmamap__iotlb_create(struct dmamap_platform *p,
 	if (!segs || (start & (PAGE_SIZE - 1)))
 		return NULL;
 	n = segs * IO_TLB_SEGSIZE;
-	t = calloc(1, sizeof(*t));
+	t = dmamap__zalloc_lines(sizeof(*t));
 	if (!t)
 		return NULL;
 	snprintf(t->name, sizeof(t->name), "%s", name);
