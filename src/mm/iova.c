@@ -53,25 +53,13 @@ void dmamap__iova_destroy(struct dmamap_iova *v)
 	free(v);
 }
 
-u64 dmamap__iova_alloc(struct dmamap_iova *v, unsigned int order)
+/* The magazine was empty or the order too big: the buddy, and a refill. */
+static __attribute__((noinline)) u64 iova_alloc_slow(struct dmamap_iova *v,
+						     struct iova_shard *s,
+						     unsigned int order)
 {
-	struct iova_shard *s = &v->shards[dmamap__my_shard()];
-	long idx;
+	long idx = dmamap__buddy_alloc(v->buddy, order);
 
-	if (order < CACHE_ORDERS) {
-		u64 pfn = 0;
-
-		dmamap__spin_lock(&s->lock);
-		s->allocs++;
-		if (s->n[order]) {
-			pfn = s->pfn[order][--s->n[order]];
-			s->hits++;
-		}
-		dmamap__spin_unlock(&s->lock);
-		if (pfn)
-			return pfn << PAGE_SHIFT;
-	}
-	idx = dmamap__buddy_alloc(v->buddy, order);
 	if (idx >= 0 && order < CACHE_ORDERS) {
 		/*
 		 * Take a few more now: neighbouring ranges for this thread alone,
@@ -94,6 +82,26 @@ u64 dmamap__iova_alloc(struct dmamap_iova *v, unsigned int order)
 		return 0;
 	}
 	return (v->base_pfn + (u64)idx) << PAGE_SHIFT;
+}
+
+u64 dmamap__iova_alloc(struct dmamap_iova *v, unsigned int order)
+{
+	struct iova_shard *s = &v->shards[dmamap__my_shard()];
+
+	if (likely(order < CACHE_ORDERS)) {
+		u64 pfn = 0;
+
+		dmamap__spin_lock(&s->lock);
+		s->allocs++;
+		if (likely(s->n[order])) {
+			pfn = s->pfn[order][--s->n[order]];
+			s->hits++;
+		}
+		dmamap__spin_unlock(&s->lock);
+		if (likely(pfn))
+			return pfn << PAGE_SHIFT;
+	}
+	return iova_alloc_slow(v, s, order);
 }
 
 void dmamap__iova_free(struct dmamap_iova *v, u64 iova, unsigned int order)

@@ -140,19 +140,15 @@ static void fq_flush_all(struct dmamap_iommu_domain *d)
 		fq_flush(d, &d->fq[i]);
 }
 
-static void release_iova(struct dmamap_iommu_domain *d, u64 iova, u64 npages)
+/* This thread's queue was full: flush it, then queue the range. */
+static __attribute__((noinline)) void fq_push_slow(struct dmamap_iommu_domain *d,
+						   u64 iova, unsigned int order)
 {
-	unsigned int order = order_of(npages);
-
-	if (!__atomic_load_n(&d->lazy, __ATOMIC_RELAXED)) {
-		dmamap__iotlb_invalidate(&d->pt, iova, npages);
-		dmamap__iova_free(d->iova, iova, order);
-		return;
-	}
 	for (;;) {
 		struct flush_queue *q = &d->fq[dmamap__my_shard()];
 		bool queued = false;
 
+		fq_flush(d, q);
 		dmamap__spin_lock(&q->lock);
 		if (q->n < FQ_SIZE) {
 			q->e[q->n].iova = iova;
@@ -163,8 +159,30 @@ static void release_iova(struct dmamap_iommu_domain *d, u64 iova, u64 npages)
 		dmamap__spin_unlock(&q->lock);
 		if (queued)
 			return;
-		fq_flush(d, q);
 	}
+}
+
+static void release_iova(struct dmamap_iommu_domain *d, u64 iova, u64 npages)
+{
+	unsigned int order = order_of(npages);
+	struct flush_queue *q;
+
+	if (!__atomic_load_n(&d->lazy, __ATOMIC_RELAXED)) {
+		dmamap__iotlb_invalidate(&d->pt, iova, npages);
+		dmamap__iova_free(d->iova, iova, order);
+		return;
+	}
+	q = &d->fq[dmamap__my_shard()];
+	dmamap__spin_lock(&q->lock);
+	if (likely(q->n < FQ_SIZE)) {
+		q->e[q->n].iova = iova;
+		q->e[q->n].order = order;
+		q->n++;
+		dmamap__spin_unlock(&q->lock);
+		return;
+	}
+	dmamap__spin_unlock(&q->lock);
+	fq_push_slow(d, iova, order);
 }
 
 /* ---- mapping -------------------------------------------------------------- */

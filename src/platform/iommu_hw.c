@@ -147,27 +147,13 @@ static __attribute__((noinline)) u64 *leaf_walk(struct dmamap_iopt *pt, u64 iova
 	return &t->e[index_at(iova, LEVELS - 1)];
 }
 
-int dmamap__iopt_map(struct dmamap_iopt *pt, u64 iova, phys_addr_t phys,
-		     u64 npages, bool read, bool write)
+static u64 pte_bits(bool read, bool write)
 {
-	u64 bits = PTE_VALID | (read ? PTE_READ : 0) | (write ? PTE_WRITE : 0);
-	u64 i;
-
-	for (i = 0; i < npages; i++) {
-		u64 *e = leaf(pt, iova + (i << PAGE_SHIFT), true);
-
-		if (unlikely(!e))
-			break;
-		__atomic_store_n(e, ((phys + (i << PAGE_SHIFT)) & PTE_ADDR) | bits,
-				 __ATOMIC_RELEASE);
-	}
-	if (likely(i == npages))
-		return 0;
-	dmamap__iopt_unmap(pt, iova, i);
-	return -ENOMEM;
+	return PTE_VALID | (read ? PTE_READ : 0) | (write ? PTE_WRITE : 0);
 }
 
-u64 dmamap__iopt_unmap(struct dmamap_iopt *pt, u64 iova, u64 npages)
+static __attribute__((noinline)) u64 unmap_pages(struct dmamap_iopt *pt, u64 iova,
+						 u64 npages)
 {
 	u64 cleared = 0;
 
@@ -181,6 +167,53 @@ u64 dmamap__iopt_unmap(struct dmamap_iopt *pt, u64 iova, u64 npages)
 		}
 	}
 	return cleared;
+}
+
+static __attribute__((noinline)) int map_pages(struct dmamap_iopt *pt, u64 iova,
+					       phys_addr_t phys, u64 npages, u64 bits)
+{
+	u64 i;
+
+	for (i = 0; i < npages; i++) {
+		u64 *e = leaf(pt, iova + (i << PAGE_SHIFT), true);
+
+		if (unlikely(!e))
+			break;
+		__atomic_store_n(e, ((phys + (i << PAGE_SHIFT)) & PTE_ADDR) | bits,
+				 __ATOMIC_RELEASE);
+	}
+	if (likely(i == npages))
+		return 0;
+	unmap_pages(pt, iova, i);
+	return -ENOMEM;
+}
+
+/* One page, the usual map_page/map_single, needs no loop. */
+int dmamap__iopt_map(struct dmamap_iopt *pt, u64 iova, phys_addr_t phys,
+		     u64 npages, bool read, bool write)
+{
+	if (likely(npages == 1)) {
+		u64 *e = leaf(pt, iova, true);
+
+		if (unlikely(!e))
+			return -ENOMEM;
+		__atomic_store_n(e, (phys & PTE_ADDR) | pte_bits(read, write), __ATOMIC_RELEASE);
+		return 0;
+	}
+	return map_pages(pt, iova, phys, npages, pte_bits(read, write));
+}
+
+u64 dmamap__iopt_unmap(struct dmamap_iopt *pt, u64 iova, u64 npages)
+{
+	if (likely(npages == 1)) {
+		u64 *e = leaf(pt, iova, false);
+
+		if (!e || !(__atomic_load_n(e, __ATOMIC_RELAXED) & PTE_VALID))
+			return 0;
+		__atomic_store_n(e, 0, __ATOMIC_RELEASE);
+		return 1;
+	}
+	return unmap_pages(pt, iova, npages);
 }
 
 static u64 count_valid(const struct table *t, int level)
