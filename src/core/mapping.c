@@ -145,6 +145,17 @@ static void dbg_unmap(struct device *dev, enum dbg_type type, dma_addr_t addr,
 	dmamap__dbg_unmap_page(dev, type, addr, size, dir);
 }
 
+/* The API function to name in a report: the four page/single entry points share these paths. */
+static const char *map_func(enum dbg_type type)
+{
+	return type == DBG_SINGLE ? "dma_map_single_attrs" : "dma_map_page_attrs";
+}
+
+static const char *unmap_func(enum dbg_type type)
+{
+	return type == DBG_SINGLE ? "dma_unmap_single_attrs" : "dma_unmap_page_attrs";
+}
+
 /*
  * A device with an ops table, good arguments, checker off, no fault armed:
  * nothing for the core to do but count.
@@ -163,12 +174,12 @@ map_page_ops(struct device *dev, struct page *page, size_t offset, size_t size,
 static __attribute__((noinline)) dma_addr_t
 map_page_slow(struct device *dev, struct page *page, size_t offset, size_t size,
 	      enum dma_data_direction dir, unsigned long attrs,
-	      enum dbg_type type, void *caller, const char *func)
+	      enum dbg_type type, void *caller)
 {
 	dma_addr_t addr;
 	int err;
 
-	if (unlikely(bad_map_args(dev, page, size, dir, func)))
+	if (unlikely(bad_map_args(dev, page, size, dir, map_func(type))))
 		return DMA_MAPPING_ERROR;
 	if (likely(dev->dma_ops && !dmamap__dbg_on(dev) &&
 		   !__atomic_load_n(&dev->plat->fault_classes, __ATOMIC_RELAXED)))
@@ -188,7 +199,7 @@ static inline dma_addr_t map_page_common(struct device *dev, struct page *page,
 					 size_t offset, size_t size,
 					 enum dma_data_direction dir,
 					 unsigned long attrs, enum dbg_type type,
-					 void *caller, const char *func)
+					 void *caller)
 {
 	if (likely(dev && dev->fast_identity && page && size &&
 		   (unsigned int)dir <= DMA_FROM_DEVICE &&
@@ -203,8 +214,7 @@ static inline dma_addr_t map_page_common(struct device *dev, struct page *page,
 			return addr;
 		}
 	}
-	return map_page_slow(dev, page, offset, size, dir, attrs, type, caller,
-			     func);
+	return map_page_slow(dev, page, offset, size, dir, attrs, type, caller);
 }
 
 static inline bool bad_unmap_args(struct device *dev, dma_addr_t addr, size_t size,
@@ -223,9 +233,9 @@ static inline bool bad_unmap_args(struct device *dev, dma_addr_t addr, size_t si
 static __attribute__((noinline)) void
 unmap_page_slow(struct device *dev, dma_addr_t addr, size_t size,
 		enum dma_data_direction dir, unsigned long attrs,
-		enum dbg_type type, const char *func)
+		enum dbg_type type)
 {
-	if (unlikely(bad_unmap_args(dev, addr, size, dir, func)))
+	if (unlikely(bad_unmap_args(dev, addr, size, dir, unmap_func(type))))
 		return;
 	if (dmamap__dbg_on(dev))
 		dbg_unmap(dev, type, addr, size, dir);
@@ -234,8 +244,7 @@ unmap_page_slow(struct device *dev, dma_addr_t addr, size_t size,
 
 static inline void unmap_page_common(struct device *dev, dma_addr_t addr,
 				     size_t size, enum dma_data_direction dir,
-				     unsigned long attrs, enum dbg_type type,
-				     const char *func)
+				     unsigned long attrs, enum dbg_type type)
 {
 	if (likely(dev && dev->fast_identity && addr != DMA_MAPPING_ERROR && size &&
 		   (unsigned int)dir <= DMA_FROM_DEVICE &&
@@ -245,7 +254,7 @@ static inline void unmap_page_common(struct device *dev, dma_addr_t addr,
 		dmamap__stat_add(dev, ST_UNMAPS, 1);
 		return;
 	}
-	unmap_page_slow(dev, addr, size, dir, attrs, type, func);
+	unmap_page_slow(dev, addr, size, dir, attrs, type);
 }
 
 dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
@@ -253,13 +262,13 @@ dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
 			      enum dma_data_direction dir, unsigned long attrs)
 {
 	return map_page_common(dev, page, offset, size, dir, attrs, DBG_PAGE,
-			       __builtin_return_address(0), __func__);
+			       __builtin_return_address(0));
 }
 
 void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size,
 			  enum dma_data_direction dir, unsigned long attrs)
 {
-	unmap_page_common(dev, addr, size, dir, attrs, DBG_PAGE, __func__);
+	unmap_page_common(dev, addr, size, dir, attrs, DBG_PAGE);
 }
 
 /* Single is built on page: same path, remembered as single by the checker. */
@@ -267,42 +276,39 @@ dma_addr_t dma_map_single_attrs(struct device *dev, void *ptr, size_t size,
 				enum dma_data_direction dir, unsigned long attrs)
 {
 	return map_page_common(dev, virt_to_page(ptr), offset_in_page(ptr), size,
-			       dir, attrs, DBG_SINGLE, __builtin_return_address(0),
-			       __func__);
+			       dir, attrs, DBG_SINGLE, __builtin_return_address(0));
 }
 
 void dma_unmap_single_attrs(struct device *dev, dma_addr_t addr, size_t size,
 			    enum dma_data_direction dir, unsigned long attrs)
 {
-	unmap_page_common(dev, addr, size, dir, attrs, DBG_SINGLE, __func__);
+	unmap_page_common(dev, addr, size, dir, attrs, DBG_SINGLE);
 }
 
 dma_addr_t dma_map_page(struct device *dev, struct page *page, size_t offset,
 			size_t size, enum dma_data_direction dir)
 {
 	return map_page_common(dev, page, offset, size, dir, 0, DBG_PAGE,
-			       __builtin_return_address(0), "dma_map_page_attrs");
+			       __builtin_return_address(0));
 }
 
 void dma_unmap_page(struct device *dev, dma_addr_t addr, size_t size,
 		    enum dma_data_direction dir)
 {
-	unmap_page_common(dev, addr, size, dir, 0, DBG_PAGE, "dma_unmap_page_attrs");
+	unmap_page_common(dev, addr, size, dir, 0, DBG_PAGE);
 }
 
 dma_addr_t dma_map_single(struct device *dev, void *ptr, size_t size,
 			  enum dma_data_direction dir)
 {
 	return map_page_common(dev, virt_to_page(ptr), offset_in_page(ptr), size,
-			       dir, 0, DBG_SINGLE, __builtin_return_address(0),
-			       "dma_map_single_attrs");
+			       dir, 0, DBG_SINGLE, __builtin_return_address(0));
 }
 
 void dma_unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 		      enum dma_data_direction dir)
 {
-	unmap_page_common(dev, addr, size, dir, 0, DBG_SINGLE,
-			  "dma_unmap_single_attrs");
+	unmap_page_common(dev, addr, size, dir, 0, DBG_SINGLE);
 }
 
 int dma_mapping_error(struct device *dev, dma_addr_t dma_addr)
