@@ -415,6 +415,51 @@ TEST(checker_map_err_not_checked_unmap)
 	DESTROY_CLEAN(p);
 }
 
+/*
+ * dma_mapping_error() finds the mapping this thread made last without a
+ * lookup. After the checker is turned off (which frees its entries) and on
+ * again, that shortcut must not reach the old checker's memory (ASan sees
+ * it if it does), and the new checker judges only what it saw mapped.
+ */
+TEST(checker_map_err_after_checker_restart)
+{
+	struct dmamap_platform *p = sim_board("default");
+	struct device *dev;
+	uint8_t *buf, *buf2;
+	dma_addr_t a, b;
+
+	REQUIRE(p);
+	dev = lookup(p, NC);
+	buf = dbuf(p, 256);
+	buf2 = dbuf(p, 256);
+	REQUIRE(dev && buf && buf2);
+	a = dma_map_single(dev, buf, 256, DMA_TO_DEVICE);
+	REQUIRE(a != DMA_MAPPING_ERROR);
+	dmamap_debug_enable(p, false);
+	dmamap_debug_enable(p, true);
+	rec_reset();
+	CHECK_EQ(dma_mapping_error(dev, a), 0);
+	EXPECT_NO_REPORTS();
+	/* Forgotten with the old checker: the new one never saw it mapped. */
+	dma_unmap_single(dev, a, 256, DMA_TO_DEVICE);
+	EXPECT_KINDS(DMAMAP_DBG_NOT_MAPPED);
+	/* And what it does see is judged as usual. */
+	rec_reset();
+	b = dma_map_single(dev, buf2, 256, DMA_TO_DEVICE);
+	REQUIRE(b != DMA_MAPPING_ERROR);
+	dma_unmap_single(dev, b, 256, DMA_TO_DEVICE);
+	EXPECT_KINDS(DMAMAP_DBG_MAP_ERR_NOT_CHECKED);
+	CHECK_EQ(rec.r[0].addr, b);
+	rec_reset();
+	b = dma_map_single(dev, buf2, 256, DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, b));
+	dma_unmap_single(dev, b, 256, DMA_TO_DEVICE);
+	EXPECT_NO_REPORTS();
+	dmamap_kfree(p, buf);
+	dmamap_kfree(p, buf2);
+	DESTROY_CLEAN(p);
+}
+
 TEST(checker_map_err_not_checked_sync)
 {
 	struct dmamap_platform *p = sim_board("default");

@@ -1460,6 +1460,41 @@ TEST(iommu_host_device_uses_iovas)
 	dmamap_platform_destroy(p);
 }
 
+/*
+ * Map and unmap remember the last leaf table per thread. A domain torn down
+ * and another made in its place (same addresses, likely) must not reach the
+ * old tables: the second device's mapping has to be in its own page table.
+ */
+TEST(iommu_new_domain_not_served_by_old_leaf_table)
+{
+	uint8_t *buf = aligned_alloc(PAGE_SIZE, PAGE_SIZE);
+	uint8_t want[256];
+	dma_addr_t first = 0;
+
+	REQUIRE(buf);
+	for (int round = 0; round < 3; round++) {
+		struct dmamap_platform *p = quiet(host_platform());
+		struct device *dev = p ? iommu_device(p, "again", "iommu0", 0, 0, true) : NULL;
+		dma_addr_t h;
+
+		REQUIRE(dev);
+		fill_pattern(want, sizeof(want), 40 + round);
+		memcpy(buf, want, sizeof(want));
+		h = dma_map_single(dev, buf, PAGE_SIZE, DMA_TO_DEVICE);
+		REQUIRE(!dma_mapping_error(dev, h));
+		if (!round)
+			first = h;
+		/* Same IOVA each time: the cached leaf would match if it were not scoped. */
+		CHECK_EQ(h, first);
+		CHECK_EQ(istats(dev).pages_mapped, 1);
+		CHECK(dev_reads(dev, h, want, sizeof(want)));
+		dma_unmap_single(dev, h, PAGE_SIZE, DMA_TO_DEVICE);
+		CHECK_EQ(istats(dev).pages_mapped, 0);
+		dmamap_platform_destroy(p);
+	}
+	free(buf);
+}
+
 /* ---- 11. the API around it ------------------------------------------------ */
 
 TEST(iommu_api_not_behind_iommu)
