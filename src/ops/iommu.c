@@ -216,8 +216,13 @@ static inline __attribute__((always_inline)) u64 map_range(struct device *dev, p
 		iova_error(dev, "cannot map IOVA range", size, attrs);
 		return 0;
 	}
-	IOPT_COUNT(&d->pt, map_calls, 1);
-	dmamap__stat_add(dev, ST_IOMMU_PAGES, npages);
+	{
+		/* Both counters on this thread's shard, found once. */
+		unsigned int shard = dmamap__my_shard();
+
+		IOPT_COUNT_SHARD(&d->pt, shard, map_calls, 1);
+		dmamap__stat_add_shard(&dev->stats[shard], ST_IOMMU_PAGES, npages);
+	}
 	return iova;
 }
 
