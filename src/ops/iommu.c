@@ -162,7 +162,9 @@ static __attribute__((noinline)) void fq_push_slow(struct dmamap_iommu_domain *d
 	}
 }
 
-static void release_iova(struct dmamap_iommu_domain *d, u64 iova, u64 npages)
+/* @shard: this thread's, which the caller has at hand. */
+static void release_iova(struct dmamap_iommu_domain *d, unsigned int shard, u64 iova,
+			 u64 npages)
 {
 	unsigned int order = order_of(npages);
 	struct flush_queue *q;
@@ -172,7 +174,7 @@ static void release_iova(struct dmamap_iommu_domain *d, u64 iova, u64 npages)
 		dmamap__iova_free(d->iova, iova, order);
 		return;
 	}
-	q = &d->fq[dmamap__my_shard()];
+	q = &d->fq[shard];
 	dmamap__spin_lock(&q->lock);
 	if (likely(q->n < FQ_SIZE)) {
 		q->e[q->n].iova = iova;
@@ -326,8 +328,12 @@ iommu_unmap_range(struct device *dev, dma_addr_t dma, size_t size,
 				  (unsigned long long)dma, size);
 		return;
 	}
-	IOPT_COUNT(&d->pt, unmap_calls, 1);
-	release_iova(d, dma & PAGE_MASK, npages);
+	{
+		unsigned int shard = dmamap__my_shard();
+
+		IOPT_COUNT_SHARD(&d->pt, shard, unmap_calls, 1);
+		release_iova(d, shard, dma & PAGE_MASK, npages);
+	}
 }
 
 static void iommu_unmap_page(struct device *dev, dma_addr_t dma, size_t size,
@@ -458,7 +464,7 @@ static void iommu_unmap_sg(struct device *dev, struct scatterlist *sgl, int nent
 	}
 	dmamap__iopt_unmap(&d->pt, iova, total);
 	IOPT_COUNT(&d->pt, unmap_calls, 1);
-	release_iova(d, iova, total);
+	release_iova(d, dmamap__my_shard(), iova, total);
 }
 
 /* Coherent memory: contiguous pages from the direct allocator, mapped at an IOVA. */
