@@ -297,6 +297,26 @@ void *dmamap__phys_to_view(struct dmamap_platform *p, phys_addr_t phys,
 			   enum dmamap_view view);
 
 /* Linear map: a page's physical address on @p, PHYS_NONE if not its RAM. */
+/*
+ * dmamap_phys_to_dma() and dmamap_dma_capable() for the map paths: a device
+ * without window ranges needs neither a call nor a loop.
+ */
+static inline dma_addr_t dmamap__phys_to_dma(const struct device *dev, phys_addr_t phys)
+{
+	return likely(!dev->nr_ranges) ? phys : dmamap_phys_to_dma(dev, phys);
+}
+
+static inline bool dmamap__dma_capable(const struct device *dev, dma_addr_t dma,
+				       size_t size, bool is_ram)
+{
+	dma_addr_t end = dma + size - 1;
+	u64 limit = *dev->dma_mask;
+
+	if (is_ram && dev->bus_dma_limit && dev->bus_dma_limit < limit)
+		limit = dev->bus_dma_limit;
+	return size && end >= dma && end <= limit;
+}
+
 static inline phys_addr_t dmamap__linear_to_phys(struct dmamap_platform *p,
 						 const void *addr)
 {

@@ -62,12 +62,14 @@ struct dmamap_iotlb {
 	unsigned int nareas;
 	struct area areas[AREAS];
 	struct area_peak peaks[AREAS];
+	/* Sum of the areas' peaks, on its own line: it moves only when a peak rises. */
+	struct area_peak peak_total;
 	struct slot *slots;
 	unsigned long high_water;
 	struct tlb_counters count[DMAMAP_STAT_SHARDS];
 };
 
-static void count(struct dmamap_iotlb *t, size_t field, uint64_t n)
+static inline void count(struct dmamap_iotlb *t, size_t field, uint64_t n)
 {
 	uint64_t *v = (uint64_t *)((char *)&t->count[dmamap__my_shard()] + field);
 
@@ -244,6 +246,8 @@ static phys_addr_t slots_get(struct device *dev, struct dmamap_iotlb *t,
 			area_used = ar->used + nslots;
 			__atomic_store_n(&ar->used, area_used, __ATOMIC_RELAXED);
 			if (area_used > ar->high_water) {
+				__atomic_fetch_add(&t->peak_total.slots,
+						   area_used - ar->high_water, __ATOMIC_RELAXED);
 				ar->high_water = area_used;
 				__atomic_store_n(&t->peaks[a].slots, area_used, __ATOMIC_RELAXED);
 			}
@@ -279,8 +283,15 @@ static phys_addr_t slots_get(struct device *dev, struct dmamap_iotlb *t,
 	 * mapping, and may overstate (never understate) once several have.
 	 */
 	{
-		unsigned long sum = 0, hw;
+		unsigned long sum = 0, hw = __atomic_load_n(&t->high_water, __ATOMIC_RELAXED);
 
+		/*
+		 * Every area is at most at its peak: if this area's use plus the
+		 * others' peaks cannot beat the mark, nothing needs reading.
+		 */
+		if (area_used + __atomic_load_n(&t->peak_total.slots, __ATOMIC_RELAXED) -
+			    __atomic_load_n(&t->peaks[a].slots, __ATOMIC_RELAXED) <= hw)
+			return t->start + ((u64)slot << IO_TLB_SHIFT) + offset;
 		for (unsigned int b = 0; b < t->nareas; b++) {
 			if (b == a)
 				sum += area_used;
@@ -289,7 +300,6 @@ static phys_addr_t slots_get(struct device *dev, struct dmamap_iotlb *t,
 			else
 				sum += __atomic_load_n(&t->peaks[b].slots, __ATOMIC_RELAXED);
 		}
-		hw = __atomic_load_n(&t->high_water, __ATOMIC_RELAXED);
 		while (sum > hw && !__atomic_compare_exchange_n(&t->high_water, &hw, sum, false,
 								 __ATOMIC_RELAXED,
 								 __ATOMIC_RELAXED))
@@ -389,8 +399,8 @@ dma_addr_t dmamap__swiotlb_map(struct device *dev, phys_addr_t phys, size_t size
 		dmamap__stat_add(dev, ST_ERR0 + DMAMAP_ERRK_NOMEM, 1);
 		return DMA_MAPPING_ERROR;
 	}
-	dma = dmamap_phys_to_dma(dev, tlb);
-	if (dma == DMA_MAPPING_ERROR || !dmamap_dma_capable(dev, dma, size, true)) {
+	dma = dmamap__phys_to_dma(dev, tlb);
+	if (dma == DMA_MAPPING_ERROR || !dmamap__dma_capable(dev, dma, size, true)) {
 		slots_put(t, tlb);
 		*errp = -EIO;
 		dmamap__api_error(dev, "dma_map", DMAMAP_ERRK_UNREACHABLE,

@@ -69,15 +69,7 @@ u64 dmamap_bus_dma_limit(const struct device *dev)
 bool dmamap_dma_capable(const struct device *dev, dma_addr_t dma, size_t size,
 			bool is_ram)
 {
-	dma_addr_t end = dma + size - 1;
-	u64 limit;
-
-	if (!dev || !size || end < dma)
-		return false;
-	limit = *dev->dma_mask;
-	if (is_ram && dev->bus_dma_limit && dev->bus_dma_limit < limit)
-		limit = dev->bus_dma_limit;
-	return end <= limit;
+	return dev && dmamap__dma_capable(dev, dma, size, is_ram);
 }
 
 int dmamap__device_fault(struct device *dev, dma_addr_t addr, size_t len,
