@@ -1495,6 +1495,66 @@ TEST(iommu_new_domain_not_served_by_old_leaf_table)
 	free(buf);
 }
 
+/*
+ * A thread's IOVAs come in naturally aligned blocks of eight pages, so its
+ * IO page table entries fill cache lines of their own: single pages picked
+ * from a fragmented space would interleave with other threads' entries and
+ * bounce those lines on every map and unmap.
+ */
+struct block_taker {
+	struct device *dev;
+	void *buf;
+	dma_addr_t h[8];
+};
+
+static void *take_eight(void *arg)
+{
+	struct block_taker *t = arg;
+
+	for (int i = 0; i < 8; i++)
+		t->h[i] = dma_map_single(t->dev, t->buf, PAGE_SIZE, DMA_TO_DEVICE);
+	for (int i = 0; i < 8; i++)
+		if (!dma_mapping_error(t->dev, t->h[i]))
+			dma_unmap_single(t->dev, t->h[i], PAGE_SIZE, DMA_TO_DEVICE);
+	return NULL;
+}
+
+TEST(iommu_thread_iovas_fill_whole_page_table_lines)
+{
+	enum { N = 600 };
+	struct dmamap_platform *p = quiet(host_platform());
+	struct device *dev = p ? iommu_device(p, "blocks", "iommu0", 0, 0, true) : NULL;
+	uint8_t *buf = aligned_alloc(PAGE_SIZE, PAGE_SIZE);
+	static dma_addr_t h[N];
+	struct block_taker t = { 0 };
+	pthread_t th;
+
+	REQUIRE(dev && buf);
+	/* Fragment: more single-page holes than this thread's magazine keeps. */
+	for (int i = 0; i < N; i++) {
+		h[i] = dma_map_single(dev, buf, PAGE_SIZE, DMA_TO_DEVICE);
+		REQUIRE(!dma_mapping_error(dev, h[i]));
+	}
+	for (int i = 0; i < N; i += 2)
+		dma_unmap_single(dev, h[i], PAGE_SIZE, DMA_TO_DEVICE);
+	t.dev = dev;
+	t.buf = buf;
+	REQUIRE(pthread_create(&th, NULL, take_eight, &t) == 0);
+	pthread_join(th, NULL);
+	for (int i = 0; i < 8; i++) {
+		CHECK(!dma_mapping_error(dev, t.h[i]));
+		CHECK_MSG(t.h[i] >> (PAGE_SHIFT + 3) == t.h[0] >> (PAGE_SHIFT + 3),
+			  "IOVA %d 0x%llx outside the first one's 8-page block 0x%llx", i,
+			  (unsigned long long)t.h[i], (unsigned long long)t.h[0]);
+	}
+	for (int i = 1; i < N; i += 2)
+		dma_unmap_single(dev, h[i], PAGE_SIZE, DMA_TO_DEVICE);
+	CHECK_EQ(istats(dev).pages_mapped, 0);
+	CHECK_EQ(stats_of(dev).errors, 0);
+	free(buf);
+	dmamap_platform_destroy(p);
+}
+
 /* ---- 11. the API around it ------------------------------------------------ */
 
 TEST(iommu_api_not_behind_iommu)

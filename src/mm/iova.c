@@ -13,6 +13,7 @@
 #define CACHE_ORDERS 6
 #define MAG 256
 #define REFILL 7
+#define REFILL_ORDER 3 /* a block of REFILL + 1 ranges */
 
 /* Lock, counts and counters share the first line: one line per hit besides the pfn. */
 struct iova_shard {
@@ -58,13 +59,37 @@ static __attribute__((noinline)) u64 iova_alloc_slow(struct dmamap_iova *v,
 						     struct iova_shard *s,
 						     unsigned int order)
 {
-	long idx = dmamap__buddy_alloc(v->buddy, order);
+	long idx = -1;
 
-	if (idx >= 0 && order < CACHE_ORDERS) {
+	if (order < CACHE_ORDERS) {
 		/*
-		 * Take a few more now: neighbouring ranges for this thread alone,
-		 * so two threads' IO page table entries do not share cache lines.
+		 * A naturally aligned block of REFILL + 1 ranges, split here:
+		 * this thread's IO page table entries then fill whole cache
+		 * lines (8 entries a line) that no other thread's share. Ranges
+		 * picked one by one from a fragmented space could interleave
+		 * with another thread's and make every map and unmap bounce a
+		 * line between the two.
 		 */
+		long blk = dmamap__buddy_alloc(v->buddy, order + REFILL_ORDER);
+
+		if (blk >= 0) {
+			dmamap__spin_lock(&s->lock);
+			for (unsigned int i = REFILL; i >= 1; i--) {
+				u64 pfn = v->base_pfn + (u64)blk + ((u64)i << order);
+
+				if (s->n[order] < MAG)
+					s->pfn[order][s->n[order]++] = pfn;
+				else
+					dmamap__buddy_free(v->buddy, (unsigned long)(pfn - v->base_pfn),
+							   order);
+			}
+			dmamap__spin_unlock(&s->lock);
+			return (v->base_pfn + (u64)blk) << PAGE_SHIFT;
+		}
+	}
+	idx = dmamap__buddy_alloc(v->buddy, order);
+	if (idx >= 0 && order < CACHE_ORDERS) {
+		/* No aligned block left: a few single ranges, neighbours if we are lucky. */
 		dmamap__spin_lock(&s->lock);
 		for (unsigned int i = 0; i < REFILL && s->n[order] < MAG; i++) {
 			long more = dmamap__buddy_alloc(v->buddy, order);

@@ -8,7 +8,9 @@
  * The page table takes no lock: intermediate tables are installed with a
  * compare-and-swap and never freed before the domain, and leaf entries are
  * single atomic words, so threads mapping disjoint IOVA ranges never meet.
- * The IOTLB is striped: an invalidation or fill locks one stripe.
+ * The IOTLB keeps a lock in each of its cache lines: an invalidation or
+ * fill locks the line of its entry; invalidating everything (a lazy batch)
+ * moves a generation number instead of touching every line.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,20 +25,32 @@
 #define PTE_WRITE 0x4ULL
 #define PTE_ADDR (~0xfffULL)
 #define IOTLB_SIZE 256
-#define IOTLB_STRIPES 16
+#define IOTLB_PER_LINE 2
 
 struct iotlb_entry {
 	u64 iova_pfn;
 	u64 pte; /* 0: invalid */
+	u64 gen; /* the entry counts only while this is the IOTLB's generation */
 };
 
-struct stripe_lock {
+/*
+ * Entries live with the lock that guards them, a cache line each: two CPUs
+ * unmapping different pages meet only if the pages share an IOTLB line,
+ * not merely a lock stripe.
+ */
+struct iotlb_line {
 	int lock;
+	struct iotlb_entry e[IOTLB_PER_LINE];
+} __attribute__((aligned(64)));
+
+struct iotlb_gen {
+	u64 n;
 } __attribute__((aligned(64)));
 
 struct iotlb {
-	struct stripe_lock lock[IOTLB_STRIPES]; /* a line each: unmaps on two CPUs do not meet */
-	struct iotlb_entry e[IOTLB_SIZE];
+	/* Invalidating everything (a lazy batch) is one increment of this. */
+	struct iotlb_gen gen;
+	struct iotlb_line line[IOTLB_SIZE / IOTLB_PER_LINE];
 };
 
 struct table {
@@ -258,9 +272,10 @@ phys_addr_t dmamap__iopt_walk(struct dmamap_iopt *pt, u64 iova)
 static struct iotlb_entry *slot(struct iotlb *tlb, u64 pfn, int **lock)
 {
 	unsigned int i = (unsigned int)(pfn % IOTLB_SIZE);
+	struct iotlb_line *l = &tlb->line[i / IOTLB_PER_LINE];
 
-	*lock = &tlb->lock[i % IOTLB_STRIPES].lock;
-	return &tlb->e[i];
+	*lock = &l->lock;
+	return &l->e[i % IOTLB_PER_LINE];
 }
 
 void dmamap__iotlb_invalidate(struct dmamap_iopt *pt, u64 iova, u64 npages)
@@ -268,12 +283,7 @@ void dmamap__iotlb_invalidate(struct dmamap_iopt *pt, u64 iova, u64 npages)
 	struct iotlb *tlb = pt->iotlb;
 
 	if (npages >= IOTLB_SIZE) {
-		for (unsigned int s = 0; s < IOTLB_STRIPES; s++) {
-			dmamap__spin_lock(&tlb->lock[s].lock);
-			for (unsigned int i = s; i < IOTLB_SIZE; i += IOTLB_STRIPES)
-				tlb->e[i].pte = 0;
-			dmamap__spin_unlock(&tlb->lock[s].lock);
-		}
+		__atomic_add_fetch(&tlb->gen.n, 1, __ATOMIC_ACQ_REL);
 	} else {
 		for (u64 i = 0; i < npages; i++) {
 			u64 pfn = (iova >> PAGE_SHIFT) + i;
@@ -298,12 +308,15 @@ phys_addr_t dmamap__iommu_translate(struct dmamap_iopt *pt, u64 iova, bool write
 				    const char **why)
 {
 	u64 pfn = iova >> PAGE_SHIFT, pte;
+	struct iotlb *tlb = pt->iotlb;
+	/* Read before the walk: a fill that races a flush-all is stale at once. */
+	u64 gen = __atomic_load_n(&tlb->gen.n, __ATOMIC_ACQUIRE);
 	int *lock;
-	struct iotlb_entry *t = slot(pt->iotlb, pfn, &lock);
+	struct iotlb_entry *t = slot(tlb, pfn, &lock);
 	bool hit;
 
 	dmamap__spin_lock(lock);
-	hit = t->pte && t->iova_pfn == pfn;
+	hit = t->pte && t->iova_pfn == pfn && t->gen == gen;
 	pte = hit ? t->pte : 0;
 	dmamap__spin_unlock(lock);
 	if (!hit) {
@@ -312,6 +325,7 @@ phys_addr_t dmamap__iommu_translate(struct dmamap_iopt *pt, u64 iova, bool write
 			dmamap__spin_lock(lock);
 			t->iova_pfn = pfn;
 			t->pte = pte;
+			t->gen = gen;
 			dmamap__spin_unlock(lock);
 		}
 	}
