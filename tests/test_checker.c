@@ -1839,6 +1839,63 @@ TEST(checker_correct_host)
 	DESTROY_CLEAN(p);
 }
 
+/*
+ * On the host, map and unmap of a coherent identity device take a short
+ * path through the checker. Every mistake it does not judge itself must
+ * still reach the general path and be reported, exactly as on a board.
+ */
+TEST(checker_host_short_path_defers_every_mistake)
+{
+	struct dmamap_platform *p = host_board();
+	struct device *dev;
+	uint8_t *buf;
+	dma_addr_t h;
+
+	REQUIRE(p);
+	dev = host_device(p, "h-short", NULL);
+	buf = aligned_alloc(64, 256);
+	REQUIRE(dev && buf);
+	/* Correct: nothing. */
+	h = map_ok(dev, buf, 256, DMA_TO_DEVICE);
+	REQUIRE(h != DMA_MAPPING_ERROR);
+	dma_unmap_single(dev, h, 256, DMA_TO_DEVICE);
+	EXPECT_NO_REPORTS();
+	/* Error not checked. */
+	h = dma_map_single(dev, buf, 256, DMA_TO_DEVICE);
+	dma_unmap_single(dev, h, 256, DMA_TO_DEVICE);
+	EXPECT_KINDS(DMAMAP_DBG_MAP_ERR_NOT_CHECKED);
+	/* Wrong size, direction, function. */
+	rec_reset();
+	h = map_ok(dev, buf, 256, DMA_TO_DEVICE);
+	dma_unmap_single(dev, h, 128, DMA_TO_DEVICE);
+	EXPECT_KINDS(DMAMAP_DBG_WRONG_SIZE);
+	rec_reset();
+	h = map_ok(dev, buf, 256, DMA_TO_DEVICE);
+	dma_unmap_single(dev, h, 256, DMA_FROM_DEVICE);
+	EXPECT_KINDS(DMAMAP_DBG_WRONG_DIRECTION);
+	rec_reset();
+	h = map_ok(dev, buf, 256, DMA_TO_DEVICE);
+	dma_unmap_page(dev, h, 256, DMA_TO_DEVICE);
+	EXPECT_KINDS(DMAMAP_DBG_WRONG_TYPE);
+	/* Twice. */
+	rec_reset();
+	h = map_ok(dev, buf, 256, DMA_BIDIRECTIONAL);
+	dma_unmap_single(dev, h, 256, DMA_BIDIRECTIONAL);
+	EXPECT_NO_REPORTS();
+	dma_unmap_single(dev, h, 256, DMA_BIDIRECTIONAL);
+	EXPECT_KINDS(DMAMAP_DBG_NOT_MAPPED);
+	/* Twins at one address: each unmap takes its own, whichever order. */
+	rec_reset();
+	h = map_ok(dev, buf, 256, DMA_TO_DEVICE);
+	REQUIRE(map_ok(dev, buf, 64, DMA_FROM_DEVICE) == h);
+	dma_unmap_single(dev, h, 256, DMA_TO_DEVICE);
+	dma_unmap_single(dev, h, 64, DMA_FROM_DEVICE);
+	EXPECT_NO_REPORTS();
+	CHECK_EQ(dmamap_debug_live(dev, NULL), 0);
+	free(buf);
+	DESTROY_CLEAN(p);
+}
+
 /* ==== 11. scale: 256K live mappings ============================================ */
 
 TEST(checker_256k_live_mappings)

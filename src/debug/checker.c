@@ -400,6 +400,28 @@ static struct bucket *lock_home(struct dmamap_checker *c, const struct device *d
 	return b;
 }
 
+/*
+ * With @b locked: put @e at the head, count it, unlock, and remember it as
+ * this thread's last mapping for dma_mapping_error().
+ */
+static inline void link_and_unlock(struct bucket *b, struct dbg_entry *e)
+{
+	e->next = b->head;
+	b->head = e;
+	__atomic_store_n(&b->n, b->n + 1, __ATOMIC_RELAXED);
+	dmamap__spin_unlock(&b->lock);
+	dmamap__dbg_last_map.epoch = __atomic_load_n(&dmamap__dbg_epoch, __ATOMIC_RELAXED);
+	dmamap__dbg_last_map.e = e;
+}
+
+/* With @b locked: take the entry at *@pp out, uncount it, unlock. */
+static inline void unlink_and_unlock(struct bucket *b, struct dbg_entry **pp)
+{
+	*pp = (*pp)->next;
+	__atomic_store_n(&b->n, b->n - 1, __ATOMIC_RELAXED);
+	dmamap__spin_unlock(&b->lock);
+}
+
 /* ---- cache lines shared by device-writable mappings -------------------- */
 
 /* Count one more user of @line; returns whether another mapping already used it. */
@@ -651,12 +673,7 @@ map_entry(struct device *dev, const struct dbg_ref *ref)
 		track_lines(dev, e);
 	b = is_large(e->size) ? &c->large : bucket_of(c, dev, e->addr >> PAGE_SHIFT);
 	dmamap__spin_lock(&b->lock);
-	e->next = b->head;
-	b->head = e;
-	__atomic_store_n(&b->n, b->n + 1, __ATOMIC_RELAXED);
-	dmamap__spin_unlock(&b->lock);
-	dmamap__dbg_last_map.epoch = __atomic_load_n(&dmamap__dbg_epoch, __ATOMIC_RELAXED);
-	dmamap__dbg_last_map.e = e;
+	link_and_unlock(b, e);
 }
 
 void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref)
@@ -664,8 +681,10 @@ void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref)
 	map_entry(dev, ref);
 }
 
-void dmamap__dbg_map_page(struct device *dev, enum dbg_type type, dma_addr_t addr,
-			  u64 size, int dir, const void *cpu, void *caller)
+static __attribute__((noinline)) void map_page_general(struct device *dev,
+						       enum dbg_type type,
+						       dma_addr_t addr, u64 size, int dir,
+						       const void *cpu, void *caller)
 {
 	struct dbg_ref r = {
 		.type = type, .addr = addr, .size = size, .dir = dir, .cpu = cpu,
@@ -674,6 +693,46 @@ void dmamap__dbg_map_page(struct device *dev, enum dbg_type type, dma_addr_t add
 	};
 
 	map_entry(dev, &r);
+}
+
+/*
+ * The host's coherent identity mapping, the common case, as a leaf: no
+ * call, so no registers to save. Anything else (a device that needs line
+ * tracking, a buffer on the stack, an empty magazine, a large mapping, a
+ * busy bucket) goes to the general path before anything has changed.
+ */
+void dmamap__dbg_map_page(struct device *dev, enum dbg_type type, dma_addr_t addr,
+			  u64 size, int dir, const void *cpu, void *caller)
+{
+	struct dmamap_checker *c = dev->plat->checker;
+	struct dbg_entry *e;
+	struct bucket *b;
+
+	if (unlikely(!c || !dev->fast_identity || is_large(size) || !my_stack.size ||
+		     (uintptr_t)cpu - my_stack.lo < my_stack.size ||
+		     mag.owner != c->serial || !(e = mag.free)))
+		goto general;
+	b = bucket_of(c, dev, addr >> PAGE_SHIFT);
+	if (unlikely(__atomic_exchange_n(&b->lock, 1, __ATOMIC_ACQUIRE)))
+		goto general;
+	mag.free = e->next;
+	mag.n--;
+	e->dev = dev;
+	e->addr = addr;
+	e->size = size;
+	e->phys = addr;
+	e->cpu = cpu;
+	e->caller = caller;
+	e->sg_call_ents = 0;
+	e->sg_mapped_ents = 0;
+	e->type = (uint8_t)type;
+	e->dir = (uint8_t)dir;
+	e->map_err = MAPERR_NOT_CHECKED;
+	e->lines = 0;
+	link_and_unlock(b, e);
+	return;
+general:
+	map_page_general(dev, type, addr, size, dir, cpu, caller);
 }
 
 void dmamap__dbg_mapping_error_slow(struct device *dev, dma_addr_t addr)
@@ -887,9 +946,7 @@ unmap_entry(struct device *dev, const struct dbg_ref *ref)
 			   ref->sg_call_ents);
 		return;
 	}
-	*pp = e->next;
-	__atomic_store_n(&b->n, b->n - 1, __ATOMIC_RELAXED);
-	dmamap__spin_unlock(&b->lock);
+	unlink_and_unlock(b, pp);
 	if (unlikely(!nothing_to_check(dev, e, ref)))
 		unmap_cold(dev, e, ref->type, ref->addr, ref->size, ref->dir, ref->cpu,
 			   ref->sg_call_ents);
@@ -902,14 +959,52 @@ void dmamap__dbg_unmap(struct device *dev, const struct dbg_ref *ref)
 	unmap_entry(dev, ref);
 }
 
-void dmamap__dbg_unmap_page(struct device *dev, enum dbg_type type, dma_addr_t addr,
-			    u64 size, int dir)
+static __attribute__((noinline)) void unmap_page_general(struct device *dev,
+							 enum dbg_type type,
+							 dma_addr_t addr, u64 size, int dir)
 {
 	struct dbg_ref r = {
 		.type = type, .addr = addr, .size = size, .dir = dir, .phys = PHYS_NONE,
 	};
 
 	unmap_entry(dev, &r);
+}
+
+/*
+ * The unmap twin of dmamap__dbg_map_page()'s leaf: the host's coherent
+ * identity mapping, found first in its bucket, matching the call exactly
+ * and already checked for a mapping error, with room in the magazine.
+ * Anything else goes to the general path with nothing changed.
+ */
+void dmamap__dbg_unmap_page(struct device *dev, enum dbg_type type, dma_addr_t addr,
+			    u64 size, int dir)
+{
+	struct dmamap_checker *c = dev->plat->checker;
+	struct dbg_entry *e, **pp;
+	struct bucket *b;
+
+	if (unlikely(!c || !dev->fast_identity || mag.owner != c->serial ||
+		     mag.n >= 2 * MAG_REFILL))
+		goto general;
+	b = bucket_of(c, dev, addr >> PAGE_SHIFT);
+	if (unlikely(__atomic_exchange_n(&b->lock, 1, __ATOMIC_ACQUIRE)))
+		goto general;
+	for (pp = &b->head; (e = *pp); pp = &e->next)
+		if (e->dev == dev && e->addr == addr)
+			break;
+	if (unlikely(!e || e->size != size || e->type != type || e->dir != dir ||
+		     e->sg_call_ents || e->lines ||
+		     __atomic_load_n(&e->map_err, __ATOMIC_RELAXED) == MAPERR_NOT_CHECKED)) {
+		dmamap__spin_unlock(&b->lock);
+		goto general;
+	}
+	unlink_and_unlock(b, pp);
+	e->next = mag.free;
+	mag.free = e;
+	mag.n++;
+	return;
+general:
+	unmap_page_general(dev, type, addr, size, dir);
 }
 
 void dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
