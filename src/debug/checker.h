@@ -47,13 +47,16 @@ struct dbg_entry {
 /*
  * The entry this thread mapped last: dma_mapping_error() nearly always asks
  * about it, and then needs neither a call nor a bucket lock. Entries live
- * as long as their checker, and the epoch moves whenever any checker is
- * made or freed, so a matching epoch means the pointer is still memory of
- * a live checker; the address and device are compared before the flag is
- * set, in case the entry now records another mapping.
+ * as long as their checker. The shortcut is taken only for the checker of
+ * the asking device's platform (which cannot be freed while its devices are
+ * in use; another platform's may be, on another thread) and only if no
+ * checker was made or freed since (the epoch: a new checker can have the
+ * old one's address). The address and device are compared before the flag
+ * is set, in case the entry now records another mapping.
  */
 struct dbg_last_map {
 	unsigned long epoch;
+	const struct dmamap_checker *c;
 	struct dbg_entry *e;
 };
 
@@ -79,7 +82,8 @@ static inline void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr
 {
 	struct dbg_entry *e = dmamap__dbg_last_map.e;
 
-	if (likely(e && dmamap__dbg_last_map.epoch ==
+	if (likely(e && dmamap__dbg_last_map.c == dev->plat->checker &&
+		   dmamap__dbg_last_map.epoch ==
 			__atomic_load_n(&dmamap__dbg_epoch, __ATOMIC_RELAXED) &&
 		   __atomic_load_n(&e->addr, __ATOMIC_RELAXED) == addr &&
 		   __atomic_load_n(&e->dev, __ATOMIC_RELAXED) == dev)) {

@@ -88,20 +88,16 @@ void dmamap__buddy_destroy(struct dmamap_buddy *b)
 	free(b);
 }
 
-long dmamap__buddy_alloc(struct dmamap_buddy *b, unsigned int order)
+/* With the lock held: a free 2^order block, marked allocated, or -1. */
+static long alloc_locked(struct dmamap_buddy *b, unsigned int order)
 {
 	unsigned int o = order;
 	long i;
 
-	if (order > b->max_order)
-		return -1;
-	pthread_mutex_lock(&b->lock);
 	while (o <= b->max_order && b->head[o] < 0)
 		o++;
-	if (o > b->max_order) {
-		pthread_mutex_unlock(&b->lock);
+	if (o > b->max_order)
 		return -1;
-	}
 	i = b->head[o];
 	list_del(b, i, o);
 	while (o > order) {
@@ -110,6 +106,33 @@ long dmamap__buddy_alloc(struct dmamap_buddy *b, unsigned int order)
 	}
 	b->state[i] = ST_HEAD | order;
 	b->nfree -= 1UL << order;
+	return i;
+}
+
+long dmamap__buddy_alloc(struct dmamap_buddy *b, unsigned int order)
+{
+	long i;
+
+	if (order > b->max_order)
+		return -1;
+	pthread_mutex_lock(&b->lock);
+	i = alloc_locked(b, order);
+	pthread_mutex_unlock(&b->lock);
+	return i;
+}
+
+long dmamap__buddy_alloc_split(struct dmamap_buddy *b, unsigned int order,
+			       unsigned int split)
+{
+	long i;
+
+	if (order + split > b->max_order)
+		return -1;
+	pthread_mutex_lock(&b->lock);
+	i = alloc_locked(b, order + split);
+	/* Each part is then a block of its own, freed (and merged) one by one. */
+	for (unsigned long k = 0; i >= 0 && k < (1UL << split); k++)
+		b->state[i + (long)(k << order)] = ST_HEAD | order;
 	pthread_mutex_unlock(&b->lock);
 	return i;
 }

@@ -19,6 +19,12 @@ struct dmamap_buddy *dmamap__buddy_create(uint64_t first_pfn,
 void dmamap__buddy_destroy(struct dmamap_buddy *b);
 /* Index (from the first frame) of a free 2^order block, or -1. */
 long dmamap__buddy_alloc(struct dmamap_buddy *b, unsigned int order);
+/*
+ * A naturally aligned run of 2^split blocks of 2^order frames, each
+ * allocated (and to be freed) on its own: index of the first, or -1.
+ */
+long dmamap__buddy_alloc_split(struct dmamap_buddy *b, unsigned int order,
+			       unsigned int split);
 /* 0, or -EINVAL when @idx is not the head of an allocated 2^order block. */
 int dmamap__buddy_free(struct dmamap_buddy *b, unsigned long idx,
 		       unsigned int order);

@@ -70,7 +70,7 @@ static __attribute__((noinline)) u64 iova_alloc_slow(struct dmamap_iova *v,
 		 * with another thread's and make every map and unmap bounce a
 		 * line between the two.
 		 */
-		long blk = dmamap__buddy_alloc(v->buddy, order + REFILL_ORDER);
+		long blk = dmamap__buddy_alloc_split(v->buddy, order, REFILL_ORDER);
 
 		if (blk >= 0) {
 			dmamap__spin_lock(&s->lock);

@@ -246,10 +246,16 @@ static phys_addr_t slots_get(struct device *dev, struct dmamap_iotlb *t,
 			area_used = ar->used + nslots;
 			__atomic_store_n(&ar->used, area_used, __ATOMIC_RELAXED);
 			if (area_used > ar->high_water) {
-				__atomic_fetch_add(&t->peak_total.slots,
-						   area_used - ar->high_water, __ATOMIC_RELAXED);
-				ar->high_water = area_used;
+				/*
+				 * The peak first, then the total with release
+				 * and acquire: of two threads raising peaks at
+				 * once, the one whose add lands second sees the
+				 * other's peak, so the mark is not understated.
+				 */
 				__atomic_store_n(&t->peaks[a].slots, area_used, __ATOMIC_RELAXED);
+				__atomic_fetch_add(&t->peak_total.slots,
+						   area_used - ar->high_water, __ATOMIC_ACQ_REL);
+				ar->high_water = area_used;
 			}
 			if (t->peaks[a].owner != me + 1)
 				__atomic_store_n(&t->peaks[a].owner, me + 1, __ATOMIC_RELAXED);
@@ -289,7 +295,7 @@ static phys_addr_t slots_get(struct device *dev, struct dmamap_iotlb *t,
 		 * Every area is at most at its peak: if this area's use plus the
 		 * others' peaks cannot beat the mark, nothing needs reading.
 		 */
-		if (area_used + __atomic_load_n(&t->peak_total.slots, __ATOMIC_RELAXED) -
+		if (area_used + __atomic_load_n(&t->peak_total.slots, __ATOMIC_ACQUIRE) -
 			    __atomic_load_n(&t->peaks[a].slots, __ATOMIC_RELAXED) <= hw)
 			return t->start + ((u64)slot << IO_TLB_SHIFT) + offset;
 		for (unsigned int b = 0; b < t->nareas; b++) {

@@ -309,14 +309,19 @@ phys_addr_t dmamap__iommu_translate(struct dmamap_iopt *pt, u64 iova, bool write
 {
 	u64 pfn = iova >> PAGE_SHIFT, pte;
 	struct iotlb *tlb = pt->iotlb;
-	/* Read before the walk: a fill that races a flush-all is stale at once. */
+	/* For the fill, read before the walk: one that races a flush-all is stale at once. */
 	u64 gen = __atomic_load_n(&tlb->gen.n, __ATOMIC_ACQUIRE);
 	int *lock;
 	struct iotlb_entry *t = slot(tlb, pfn, &lock);
 	bool hit;
 
 	dmamap__spin_lock(lock);
-	hit = t->pte && t->iova_pfn == pfn && t->gen == gen;
+	/*
+	 * The generation now, not the one read above: a flush-all that
+	 * completed meanwhile must not leave this entry usable.
+	 */
+	hit = t->pte && t->iova_pfn == pfn &&
+	      t->gen == __atomic_load_n(&tlb->gen.n, __ATOMIC_ACQUIRE);
 	pte = hit ? t->pte : 0;
 	dmamap__spin_unlock(lock);
 	if (!hit) {
