@@ -411,7 +411,7 @@ static inline void link_and_unlock(struct bucket *b, struct dbg_entry *e)
 	__atomic_store_n(&b->n, b->n + 1, __ATOMIC_RELAXED);
 	dmamap__spin_unlock(&b->lock);
 	dmamap__dbg_last_map.epoch = __atomic_load_n(&dmamap__dbg_epoch, __ATOMIC_RELAXED);
-	dmamap__dbg_last_map.c = e->dev->plat->checker;
+	dmamap__dbg_last_map.dev = e->dev;
 	dmamap__dbg_last_map.e = e;
 }
 

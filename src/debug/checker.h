@@ -47,16 +47,16 @@ struct dbg_entry {
 /*
  * The entry this thread mapped last: dma_mapping_error() nearly always asks
  * about it, and then needs neither a call nor a bucket lock. Entries live
- * as long as their checker. The shortcut is taken only for the checker of
- * the asking device's platform (which cannot be freed while its devices are
- * in use; another platform's may be, on another thread) and only if no
- * checker was made or freed since (the epoch: a new checker can have the
- * old one's address). The address and device are compared before the flag
- * is set, in case the entry now records another mapping.
+ * as long as their checker. The shortcut is taken only when that mapping
+ * was of the asking device (whose platform's checker cannot be freed while
+ * the device is in use; another platform's may be, on another thread) and
+ * no checker was made or freed since (the epoch: a new checker can have
+ * the old one's address). The entry's address and device are compared
+ * before the flag is set, in case it now records another mapping.
  */
 struct dbg_last_map {
 	unsigned long epoch;
-	const struct dmamap_checker *c;
+	const struct device *dev;
 	struct dbg_entry *e;
 };
 
@@ -82,7 +82,7 @@ static inline void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr
 {
 	struct dbg_entry *e = dmamap__dbg_last_map.e;
 
-	if (likely(e && dmamap__dbg_last_map.c == dev->plat->checker &&
+	if (likely(e && dmamap__dbg_last_map.dev == dev &&
 		   dmamap__dbg_last_map.epoch ==
 			__atomic_load_n(&dmamap__dbg_epoch, __ATOMIC_RELAXED) &&
 		   __atomic_load_n(&e->addr, __ATOMIC_RELAXED) == addr &&
