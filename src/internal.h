@@ -137,6 +137,10 @@ struct dmamap_chaos {
 #define STRIPE_LOCKS 256
 
 struct dmamap_platform {
+	/* Read by every map and unmap: one cache line, kept together. */
+	bool debug;
+	unsigned int fault_classes; /* fault injection; 0: off */
+	struct dmamap_checker *checker; /* live while debug is on */
 	enum dmamap_plat_kind kind;
 	char name[DMAMAP_NAME_MAX];
 	unsigned int line_size;
@@ -163,7 +167,6 @@ struct dmamap_platform {
 	uint16_t next_dev_id;
 
 	/* reports */
-	bool debug;
 	int strict; /* -1: inherit process setting */
 	dmamap_log_fn log_fn;
 	void *log_ctx;
@@ -172,7 +175,6 @@ struct dmamap_platform {
 	char filter[DMAMAP_NAME_MAX]; /* "" : every device */
 	unsigned long print_limit;    /* 0: none */
 	unsigned long printed;
-	struct dmamap_checker *checker; /* live while debug is on */
 
 	/* swiotlb: the default pool, carved from the lowest RAM */
 	struct dmamap_iotlb *swiotlb;
@@ -190,8 +192,7 @@ struct dmamap_platform {
 	uint64_t rl_window;
 	unsigned int rl_count;
 
-	/* fault injection */
-	unsigned int fault_classes; /* 0: off (the hot-path test) */
+	/* fault injection (fault_classes is with the hot fields) */
 	long fault_countdown;
 	unsigned long fault_hits;
 
