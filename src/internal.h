@@ -294,8 +294,20 @@ struct dmamap_bank *dmamap__bank_of_phys(struct dmamap_platform *p,
 enum dmamap_view { VIEW_NONE, VIEW_CPU, VIEW_MEM, VIEW_WC };
 phys_addr_t dmamap__addr_to_phys(struct dmamap_platform *p, const void *addr,
 				 enum dmamap_view *view);
-void *dmamap__phys_to_view(struct dmamap_platform *p, phys_addr_t phys,
-			   enum dmamap_view view);
+void *dmamap__bank_view(struct dmamap_platform *p, phys_addr_t phys,
+			enum dmamap_view view);
+
+/*
+ * Where the CPU reaches @phys through @view. On the host every view of
+ * memory is the address itself, so the bounce copies need no bank search.
+ */
+static inline void *dmamap__phys_to_view(struct dmamap_platform *p, phys_addr_t phys,
+					 enum dmamap_view view)
+{
+	if (likely(p->kind == PLAT_HOST))
+		return (void *)(uintptr_t)phys;
+	return dmamap__bank_view(p, phys, view);
+}
 
 /* Linear map: a page's physical address on @p, PHYS_NONE if not its RAM. */
 /*

@@ -98,11 +98,8 @@ static unsigned long used_slots(struct dmamap_iotlb *t)
 #define COUNT(t, f, n) count((t), offsetof(struct tlb_counters, f), (n))
 #define TOTAL(t, f) total((t), offsetof(struct tlb_counters, f))
 
-/* On the host every view of memory is the address itself. */
 static inline void *cpu_at(struct dmamap_platform *p, phys_addr_t phys)
 {
-	if (likely(p->kind == PLAT_HOST))
-		return (void *)(uintptr_t)phys;
 	return dmamap__phys_to_view(p, phys, VIEW_CPU);
 }
 

@@ -59,14 +59,14 @@ phys_addr_t dmamap__addr_to_phys(struct dmamap_platform *p, const void *addr,
 	return PHYS_NONE;
 }
 
-void *dmamap__phys_to_view(struct dmamap_platform *p, phys_addr_t phys,
-			   enum dmamap_view view)
+void *dmamap__bank_view(struct dmamap_platform *p, phys_addr_t phys,
+			enum dmamap_view view)
 {
 	struct dmamap_bank *b = dmamap__bank_of_phys(p, phys, 1);
 	uint8_t *base;
 
 	if (!b)
-		return p->kind == PLAT_HOST ? (void *)(uintptr_t)phys : NULL;
+		return NULL;
 	switch (view) {
 	case VIEW_CPU: base = b->cpu; break;
 	case VIEW_MEM: base = b->mem; break;
