@@ -153,17 +153,29 @@ static __attribute__((noinline)) bool mag_refill(struct dmamap_platform *p)
 	return true;
 }
 
-static inline struct dbg_entry *entry_alloc(struct dmamap_platform *p)
+/* The magazine's top entry; the caller knows it holds one of this checker. */
+static inline struct dbg_entry *mag_pop(void)
 {
-	struct dbg_entry *e;
+	struct dbg_entry *e = mag.free;
 
-	if (unlikely(mag.owner != p->checker->serial || !mag.free) &&
-	    !mag_refill(p))
-		return NULL;
-	e = mag.free;
 	mag.free = e->next;
 	mag.n--;
 	return e;
+}
+
+static inline void mag_push(struct dbg_entry *e)
+{
+	e->next = mag.free;
+	mag.free = e;
+	mag.n++;
+}
+
+static inline struct dbg_entry *entry_alloc(struct dmamap_platform *p)
+{
+	if (unlikely(mag.owner != p->checker->serial || !mag.free) &&
+	    !mag_refill(p))
+		return NULL;
+	return mag_pop();
 }
 
 /* Give half the magazine back, so memory freed here can serve other threads. */
@@ -188,9 +200,8 @@ static inline void entry_free(struct dmamap_checker *c, struct dbg_entry *e)
 		mag.free = NULL;
 		mag.n = 0;
 	}
-	e->next = mag.free;
-	mag.free = e;
-	if (unlikely(++mag.n > 2 * MAG_REFILL))
+	mag_push(e);
+	if (unlikely(mag.n > 2 * MAG_REFILL))
 		mag_drain(c);
 }
 
@@ -633,6 +644,24 @@ static __attribute__((noinline)) void track_lines(struct device *dev,
 				  (unsigned long long)e->size, dmamap__dir_name(e->dir));
 }
 
+static inline void fill_entry(struct dbg_entry *e, struct device *dev,
+			      const struct dbg_ref *ref)
+{
+	e->dev = dev;
+	e->addr = ref->addr;
+	e->size = ref->size;
+	e->phys = ref->phys;
+	e->cpu = ref->cpu;
+	e->caller = ref->caller;
+	e->sg_call_ents = ref->sg_call_ents;
+	e->sg_mapped_ents = ref->sg_mapped_ents;
+	e->type = (uint8_t)ref->type;
+	e->dir = (uint8_t)ref->dir;
+	e->map_err = (ref->type == DBG_SINGLE || ref->type == DBG_PAGE ||
+		      ref->type == DBG_RESOURCE) ? MAPERR_NOT_CHECKED : MAPERR_NA;
+	e->lines = 0;
+}
+
 /*
  * Inlined into both entry points, so the page/single one, whose caller
  * passes scalars, builds no struct in memory at all.
@@ -657,19 +686,7 @@ map_entry(struct device *dev, const struct dbg_ref *ref)
 	e = entry_alloc(p);
 	if (!e)
 		return;
-	e->dev = dev;
-	e->addr = ref->addr;
-	e->size = ref->size;
-	e->phys = ref->phys;
-	e->cpu = ref->cpu;
-	e->caller = ref->caller;
-	e->sg_call_ents = ref->sg_call_ents;
-	e->sg_mapped_ents = ref->sg_mapped_ents;
-	e->type = (uint8_t)ref->type;
-	e->dir = (uint8_t)ref->dir;
-	e->map_err = (ref->type == DBG_SINGLE || ref->type == DBG_PAGE ||
-		      ref->type == DBG_RESOURCE) ? MAPERR_NOT_CHECKED : MAPERR_NA;
-	e->lines = 0;
+	fill_entry(e, dev, ref);
 	if (!dev->coherent && tracks_lines(dev, e))
 		track_lines(dev, e);
 	b = is_large(e->size) ? &c->large : bucket_of(c, dev, e->addr >> PAGE_SHIFT);
@@ -716,20 +733,14 @@ void dmamap__dbg_map_page(struct device *dev, enum dbg_type type, dma_addr_t add
 	b = bucket_of(c, dev, addr >> PAGE_SHIFT);
 	if (unlikely(__atomic_exchange_n(&b->lock, 1, __ATOMIC_ACQUIRE)))
 		goto general;
-	mag.free = e->next;
-	mag.n--;
-	e->dev = dev;
-	e->addr = addr;
-	e->size = size;
-	e->phys = addr;
-	e->cpu = cpu;
-	e->caller = caller;
-	e->sg_call_ents = 0;
-	e->sg_mapped_ents = 0;
-	e->type = (uint8_t)type;
-	e->dir = (uint8_t)dir;
-	e->map_err = MAPERR_NOT_CHECKED;
-	e->lines = 0;
+	mag_pop();
+	{
+		const struct dbg_ref r = { .type = type, .addr = addr, .size = size,
+					   .dir = dir, .phys = addr, .cpu = cpu,
+					   .caller = caller };
+
+		fill_entry(e, dev, &r);
+	}
 	link_and_unlock(b, e);
 	return;
 general:
@@ -853,10 +864,22 @@ static __attribute__((noinline)) void unmap_checks(struct device *dev,
 		lines_put(p->checker, dev, e);
 }
 
-static bool same_call(const struct dbg_entry *e, const struct dbg_ref *ref)
+static inline bool same_call(const struct dbg_entry *e, const struct dbg_ref *ref)
 {
 	return e->size == ref->size && e->type == ref->type && e->dir == ref->dir &&
 	       e->sg_call_ents == ref->sg_call_ents;
+}
+
+/* In @b, locked: where the first entry of @dev at @addr hangs (*result NULL if none). */
+static inline struct dbg_entry **first_at(struct bucket *b, const struct device *dev,
+					  dma_addr_t addr)
+{
+	struct dbg_entry **pp;
+
+	for (pp = &b->head; *pp; pp = &(*pp)->next)
+		if ((*pp)->dev == dev && (*pp)->addr == addr)
+			break;
+	return pp;
 }
 
 /* Nothing left to check for an entry matching its unmap call exactly? */
@@ -934,9 +957,8 @@ unmap_entry(struct device *dev, const struct dbg_ref *ref)
 	 */
 	b = bucket_of(c, dev, ref->addr >> PAGE_SHIFT);
 	dmamap__spin_lock(&b->lock);
-	for (pp = &b->head; (e = *pp); pp = &e->next)
-		if (e->dev == dev && e->addr == ref->addr)
-			break;
+	pp = first_at(b, dev, ref->addr);
+	e = *pp;
 	/*
 	 * The cold calls take the fields one by one: passing the ref itself
 	 * would make the page entry point build it in memory on every call.
@@ -980,6 +1002,7 @@ static __attribute__((noinline)) void unmap_page_general(struct device *dev,
 void dmamap__dbg_unmap_page(struct device *dev, enum dbg_type type, dma_addr_t addr,
 			    u64 size, int dir)
 {
+	const struct dbg_ref r = { .type = type, .addr = addr, .size = size, .dir = dir };
 	struct dmamap_checker *c = dev->plat->checker;
 	struct dbg_entry *e, **pp;
 	struct bucket *b;
@@ -990,19 +1013,15 @@ void dmamap__dbg_unmap_page(struct device *dev, enum dbg_type type, dma_addr_t a
 	b = bucket_of(c, dev, addr >> PAGE_SHIFT);
 	if (unlikely(__atomic_exchange_n(&b->lock, 1, __ATOMIC_ACQUIRE)))
 		goto general;
-	for (pp = &b->head; (e = *pp); pp = &e->next)
-		if (e->dev == dev && e->addr == addr)
-			break;
-	if (unlikely(!e || e->size != size || e->type != type || e->dir != dir ||
-		     e->sg_call_ents || e->lines ||
+	pp = first_at(b, dev, addr);
+	e = *pp;
+	if (unlikely(!e || !same_call(e, &r) || e->lines ||
 		     __atomic_load_n(&e->map_err, __ATOMIC_RELAXED) == MAPERR_NOT_CHECKED)) {
 		dmamap__spin_unlock(&b->lock);
 		goto general;
 	}
 	unlink_and_unlock(b, pp);
-	e->next = mag.free;
-	mag.free = e;
-	mag.n++;
+	mag_push(e);
 	return;
 general:
 	unmap_page_general(dev, type, addr, size, dir);
