@@ -24,13 +24,11 @@ enum region_kind { REGION_POOL, REGION_RESTRICTED, REGION_OTHER };
 struct region {
 	int node;
 	enum region_kind kind;
-	phys_addr_t start;
-	u64 size;
 };
 
 struct parse {
 	const void *fdt;
-	unsigned int nr_regions;
+	/* What each board.reserved[] entry is (same index): who names it, what kind. */
 	struct region regions[DMAMAP_MAX_RESERVED];
 	struct dmamap_error *err;
 	struct dmamap_board board;
@@ -342,18 +340,19 @@ static int memory_region_of(struct parse *ps, int node, struct dmamap_device_des
 	if (target < 0)
 		return fail(ps, node, "memory-region", "unknown phandle 0x%x",
 			    fdt32_to_cpu(v[0]));
-	for (unsigned int r = 0; r < ps->nr_regions; r++) {
+	for (unsigned int r = 0; r < ps->board.nr_reserved; r++) {
 		const struct region *g = &ps->regions[r];
+		const struct dmamap_ram_bank *m = &ps->board.reserved[r];
 
 		if (g->node != target)
 			continue;
 		if (g->kind == REGION_POOL) {
-			d->coherent_pool_start = g->start;
-			d->coherent_pool_size = g->size;
+			d->coherent_pool_start = m->start;
+			d->coherent_pool_size = m->size;
 		} else if (g->kind == REGION_RESTRICTED && !d->iommu) {
 			/* Behind an IOMMU the IOMMU isolates it: no restricted pool. */
-			d->restricted_pool_start = g->start;
-			d->restricted_pool_size = g->size;
+			d->restricted_pool_start = m->start;
+			d->restricted_pool_size = m->size;
 		}
 	}
 	return 0;
@@ -512,9 +511,9 @@ static int board_props(struct parse *ps)
 
 static bool overlaps_region(struct parse *ps, phys_addr_t s, u64 size)
 {
-	for (unsigned int r = 0; r < ps->nr_regions; r++)
-		if (s < ps->regions[r].start + ps->regions[r].size &&
-		    ps->regions[r].start < s + size)
+	for (unsigned int r = 0; r < ps->board.nr_reserved; r++)
+		if (s < ps->board.reserved[r].start + ps->board.reserved[r].size &&
+		    ps->board.reserved[r].start < s + size)
 			return true;
 	if (ps->board.cma_size && s < ps->board.cma_start + ps->board.cma_size &&
 	    ps->board.cma_start < s + size)
@@ -627,15 +626,14 @@ static int reserved_memory(struct parse *ps)
 			    ps->board.arch == DMAMAP_CACHE_ARMV5)
 				return fail(ps, node, "no-map",
 					    "missing: a 32-bit ARM device pool must be no-map");
-			if (ps->nr_regions == DMAMAP_MAX_RESERVED)
+			if (ps->board.nr_reserved == DMAMAP_MAX_RESERVED)
 				return fail(ps, node, NULL, "more than %d reserved regions",
 					    DMAMAP_MAX_RESERVED);
-			ps->regions[ps->nr_regions++] = (struct region){
+			ps->regions[ps->board.nr_reserved] = (struct region){
 				node,
 				compatible_is(ps, node, "shared-dma-pool") ? REGION_POOL :
 				compatible_is(ps, node, "restricted-dma-pool") ? REGION_RESTRICTED :
 										  REGION_OTHER,
-				start, size,
 			};
 			ps->board.reserved[ps->board.nr_reserved++] =
 				(struct dmamap_ram_bank){ start, size };
