@@ -384,6 +384,33 @@ int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf,
 /* A CPU write the library itself makes (bounce copies): the lines become dirty. */
 void dmamap__sim_cpu_write(struct dmamap_platform *p, phys_addr_t dst,
 			   const void *src, size_t len);
+
+/*
+ * A range made fresh, all views equal (zeroed when @zero): on a board the
+ * cache model forgets it; on the host there is one view and nothing to
+ * forget, so only the zeroing is left.
+ */
+static inline void dmamap__reset_range(struct dmamap_platform *p, phys_addr_t phys,
+				       size_t size, bool zero)
+{
+	if (p->kind == PLAT_SIM)
+		dmamap__sim_reset_range(p, phys, size, zero);
+	else if (zero)
+		memset(dmamap__phys_to_view(p, phys, VIEW_CPU), 0, size);
+}
+
+/*
+ * The CPU writes @len bytes at @dst: on a board the lines it writes become
+ * dirty, same bytes or not, as the hardware marks them.
+ */
+static inline void dmamap__cpu_write(struct dmamap_platform *p, phys_addr_t dst,
+				     const void *src, size_t len)
+{
+	if (p->kind == PLAT_SIM)
+		dmamap__sim_cpu_write(p, dst, src, len);
+	else
+		memcpy(dmamap__phys_to_view(p, dst, VIEW_CPU), src, len);
+}
 /* Offset of the first byte in range the CPU wrote since the last clean, or -1. */
 long dmamap__sim_cpu_dirty_offset(struct dmamap_platform *p, phys_addr_t phys,
 				  size_t size);

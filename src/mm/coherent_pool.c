@@ -72,8 +72,7 @@ int dma_declare_coherent_memory(struct device *dev, phys_addr_t phys_addr,
 	pool->size = size;
 	pool->npages = (unsigned long)(size >> PAGE_SHIFT);
 	pool->cpu = cpu;
-	if (p->kind == PLAT_SIM)
-		dmamap__sim_reset_range(p, phys_addr, size, false);
+	dmamap__reset_range(p, phys_addr, size, false);
 	dev->pool = pool;
 	dmamap__device_refresh(dev);
 	return 0;
@@ -102,12 +101,8 @@ void *dmamap__pool_alloc(struct device *dev, size_t size, dma_addr_t *dma)
 	}
 	pthread_mutex_unlock(&pool->lock);
 	if (ret) {
-		if (dev->plat->kind == PLAT_SIM)
-			dmamap__sim_reset_range(dev->plat,
-						pool->phys + (*dma - pool->dev_addr),
-						run << PAGE_SHIFT, true);
-		else
-			memset(ret, 0, run << PAGE_SHIFT);
+		dmamap__reset_range(dev->plat, pool->phys + (*dma - pool->dev_addr),
+				    run << PAGE_SHIFT, true);
 	}
 	return ret;
 }

@@ -109,10 +109,7 @@ void *dmamap__direct_alloc(struct device *dev, size_t size,
 	 * uncached alias is handed out (arch_dma_prep_coherent), and the memory
 	 * is zeroed: all views equal, zero.
 	 */
-	if (p->kind == PLAT_SIM)
-		dmamap__sim_reset_range(p, phys, size, true);
-	else
-		memset(dmamap__phys_to_view(p, phys, VIEW_CPU), 0, size);
+	dmamap__reset_range(p, phys, size, true);
 	if (attrs & DMA_ATTR_NO_KERNEL_MAPPING)
 		return virt_to_page(dmamap__phys_to_view(p, phys, VIEW_CPU));
 	if (dev->coherent)
@@ -152,8 +149,7 @@ void dmamap__direct_free(struct device *dev, size_t size, void *cpu_addr,
 	if (dmamap__cma_contains(p->cma, phys)) {
 		/* The size is checked before the views are touched. */
 		if (dmamap__cma_is_run(p->cma, phys, size >> PAGE_SHIFT)) {
-			if (p->kind == PLAT_SIM)
-				dmamap__sim_reset_range(p, phys, size, false);
+			dmamap__reset_range(p, phys, size, false);
 			dmamap__cma_release(p->cma, phys, size >> PAGE_SHIFT);
 		} else {
 			dmamap__api_error(dev, "dma_free_attrs", DMAMAP_ERRK_BAD_HANDLE,
@@ -171,8 +167,7 @@ void dmamap__direct_free(struct device *dev, size_t size, void *cpu_addr,
 				  (unsigned long long)dma_handle, size);
 		return;
 	}
-	if (p->kind == PLAT_SIM)
-		dmamap__sim_reset_range(p, phys, size, false);
+	dmamap__reset_range(p, phys, size, false);
 	dmamap__pages_free(p, phys, dmamap__get_order(size));
 }
 

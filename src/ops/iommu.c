@@ -493,8 +493,7 @@ static void buf_release(struct device *dev, struct iommu_buf *b)
 	for (unsigned long i = 0; i < b->npages; i++) {
 		if (b->phys[i] == PHYS_NONE)
 			continue;
-		if (dev->plat->kind == PLAT_SIM)
-			dmamap__sim_reset_range(dev->plat, b->phys[i], PAGE_SIZE, false);
+		dmamap__reset_range(dev->plat, b->phys[i], PAGE_SIZE, false);
 		dmamap__pages_free(dev->plat, b->phys[i], 0);
 	}
 	if (b->cpu)
@@ -534,10 +533,7 @@ static void *alloc_scattered(struct device *dev, size_t size, dma_addr_t *dma_ha
 		b->phys[i] = dmamap__pages_alloc(dev->plat, 0, ZONE_NORMAL_IDX);
 		if (b->phys[i] == PHYS_NONE)
 			goto fail;
-		if (dev->plat->kind == PLAT_SIM)
-			dmamap__sim_reset_range(dev->plat, b->phys[i], PAGE_SIZE, true);
-		else
-			memset((void *)(uintptr_t)b->phys[i], 0, PAGE_SIZE);
+		dmamap__reset_range(dev->plat, b->phys[i], PAGE_SIZE, true);
 	}
 	va = mmap(NULL, n * PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (va == MAP_FAILED)

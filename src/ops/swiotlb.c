@@ -348,16 +348,10 @@ static void bounce(struct dmamap_iotlb *t, phys_addr_t tlb, size_t size,
 		return;
 	/* On a board, the CPU's copy dirties the lines it writes, same bytes or not. */
 	if (dir == DMA_TO_DEVICE) {
-		if (t->p->kind == PLAT_SIM)
-			dmamap__sim_cpu_write(t->p, tlb, orig, size);
-		else
-			memcpy(slot, orig, size);
+		dmamap__cpu_write(t->p, tlb, orig, size);
 		COUNT(t, to_dev, size);
 	} else {
-		if (t->p->kind == PLAT_SIM)
-			dmamap__sim_cpu_write(t->p, t->slots[head].orig + off, slot, size);
-		else
-			memcpy(orig, slot, size);
+		dmamap__cpu_write(t->p, t->slots[head].orig + off, slot, size);
 		COUNT(t, from_dev, size);
 	}
 }
@@ -482,10 +476,7 @@ void *dmamap__swiotlb_alloc(struct device *dev, size_t size, dma_addr_t *dma)
 		return NULL;
 	t->slots[t->slots[slot_of(t, tlb)].head].orig = PHYS_NONE; /* nothing to bounce */
 	*dma = dmamap_phys_to_dma(dev, tlb);
-	if (dev->plat->kind == PLAT_SIM)
-		dmamap__sim_reset_range(dev->plat, tlb, size, true);
-	else
-		memset(cpu_at(dev->plat, tlb), 0, size);
+	dmamap__reset_range(dev->plat, tlb, size, true);
 	return dmamap__phys_to_view(dev->plat, tlb, dev->coherent ? VIEW_CPU : VIEW_MEM);
 }
 
@@ -504,9 +495,7 @@ bool dmamap__swiotlb_free(struct device *dev, void *vaddr)
 		unsigned long n = t->slots[t->slots[slot_of(t, phys)].head].nused;
 
 		/* The model forgets what the uncached alias did, as the direct free does. */
-		if (dev->plat->kind == PLAT_SIM)
-			dmamap__sim_reset_range(dev->plat, phys, (size_t)n << IO_TLB_SHIFT,
-						false);
+		dmamap__reset_range(dev->plat, phys, (size_t)n << IO_TLB_SHIFT, false);
 		slots_put(t, phys);
 	}
 	return true;
@@ -577,8 +566,7 @@ int dmamap_swiotlb_restricted_pool(struct device *dev, phys_addr_t phys,
 	dev->restricted = dmamap__iotlb_create(p, name, phys, size);
 	if (!dev->restricted)
 		return -ENOMEM;
-	if (p->kind == PLAT_SIM)
-		dmamap__sim_reset_range(p, phys, size, false);
+	dmamap__reset_range(p, phys, size, false);
 	dmamap__device_refresh(dev);
 	return 0;
 }
