@@ -106,18 +106,6 @@ static inline void unmap_one(struct device *dev, dma_addr_t addr, size_t size,
 	dmamap__stat_add(dev, ST_UNMAPS, 1);
 }
 
-/*
- * The memory the device really uses: a bounce buffer when the mapping
- * bounced. Cache-line checks are about that memory, not the original.
- */
-static phys_addr_t dbg_device_phys(struct device *dev, dma_addr_t addr,
-				   size_t size)
-{
-	if (dev->fast_identity) /* host only */
-		return addr;
-	return dmamap__dev_dma_to_phys(dev, addr, size);
-}
-
 static void dbg_map_page(struct device *dev, enum dbg_type type,
 			 dma_addr_t addr, struct page *page, size_t offset,
 			 size_t size, int dir, void *caller)
@@ -249,8 +237,9 @@ static inline void unmap_page_common(struct device *dev, dma_addr_t addr,
 	if (likely(dev && dev->fast_identity && addr != DMA_MAPPING_ERROR && size &&
 		   (unsigned int)dir <= DMA_FROM_DEVICE &&
 		   addr - dev->bounce_start >= dev->bounce_len)) {
+		/* Host identity: no window to be outside of. */
 		if (dmamap__dbg_on(dev))
-			dbg_unmap(dev, type, addr, size, dir);
+			dmamap__dbg_unmap_page(dev, type, addr, size, dir);
 		dmamap__stat_add(dev, ST_UNMAPS, 1);
 		return;
 	}
@@ -458,7 +447,7 @@ static void dbg_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 			.type = DBG_SG, .addr = sg_dma_address(sg),
 			.size = sg_dma_len(sg), .dir = dir,
 			.phys = mapped != nents ? PHYS_NONE :
-				dbg_device_phys(dev, sg_dma_address(sg), sg_dma_len(sg)),
+				dmamap__dbg_device_phys(dev, sg_dma_address(sg), sg_dma_len(sg)),
 			.cpu = sg_virt(sg), .sg_call_ents = nents,
 			.sg_mapped_ents = mapped, .caller = caller,
 		};
@@ -634,7 +623,7 @@ static inline void sync_checked(struct device *dev, dma_addr_t addr, size_t size
 	if (likely(dev && dev->fast_identity && addr != DMA_MAPPING_ERROR && size &&
 		   addr + size - 1 >= addr && (unsigned int)dir <= DMA_FROM_DEVICE &&
 		   addr - dev->bounce_start >= dev->bounce_len)) {
-		if (dmamap__dbg_on(dev) && !outside_window(dev, addr, size))
+		if (dmamap__dbg_on(dev))
 			dmamap__dbg_sync(dev, addr, size, dir, for_cpu);
 		dmamap__stat_add(dev, for_cpu ? ST_SYNC_CPU : ST_SYNC_DEV, 1);
 		return;

@@ -123,16 +123,25 @@ static bool grow_pool(struct dmamap_checker *c)
 
 static void checker_oom(struct dmamap_platform *p);
 
-static __attribute__((noinline)) bool mag_refill(struct dmamap_platform *p)
+/*
+ * Make this thread's magazine @c's: entries left in it from an earlier
+ * checker stay in that checker's chunks and go with them.
+ */
+static void mag_claim(const struct dmamap_checker *c)
 {
-	struct dmamap_checker *c = p->checker;
-	struct dbg_entry *e;
-
 	if (mag.owner != c->serial) {
 		mag.owner = c->serial;
 		mag.free = NULL;
 		mag.n = 0;
 	}
+}
+
+static __attribute__((noinline)) bool mag_refill(struct dmamap_platform *p)
+{
+	struct dmamap_checker *c = p->checker;
+	struct dbg_entry *e;
+
+	mag_claim(c);
 	if (!mag.free) {
 		pthread_mutex_lock(&c->pool_lock);
 		if (!c->pool && (c->dead || dmamap__fault(p, DMAMAP_FAULT_ALLOC) ||
@@ -195,11 +204,8 @@ static __attribute__((noinline)) void mag_drain(struct dmamap_checker *c)
 
 static inline void entry_free(struct dmamap_checker *c, struct dbg_entry *e)
 {
-	if (unlikely(mag.owner != c->serial)) {
-		mag.owner = c->serial;
-		mag.free = NULL;
-		mag.n = 0;
-	}
+	if (unlikely(mag.owner != c->serial))
+		mag_claim(c);
 	mag_push(e);
 	if (unlikely(mag.n > 2 * MAG_REFILL))
 		mag_drain(c);
@@ -252,14 +258,6 @@ static struct dmamap_checker *checker_new(void)
 	return c;
 }
 
-static void refresh_devices(struct dmamap_platform *p)
-{
-	pthread_mutex_lock(&p->dev_lock);
-	for (unsigned int i = 0; i < p->nr_devices; i++)
-		dmamap__device_refresh(p->devices[i]);
-	pthread_mutex_unlock(&p->dev_lock);
-}
-
 /*
  * Turning the checker on or off is not a hot-path operation: the caller
  * must not be mapping on other threads meanwhile. Off forgets every entry.
@@ -272,7 +270,6 @@ void dmamap_debug_enable(struct dmamap_platform *p, bool on)
 		__atomic_store_n(&p->debug, false, __ATOMIC_RELAXED);
 		checker_free(p->checker);
 		p->checker = NULL;
-		refresh_devices(p);
 		return;
 	}
 	if (!p->checker) {
@@ -284,7 +281,6 @@ void dmamap_debug_enable(struct dmamap_platform *p, bool on)
 		}
 	}
 	__atomic_store_n(&p->debug, true, __ATOMIC_RELAXED);
-	refresh_devices(p);
 }
 
 static void checker_oom(struct dmamap_platform *p)
@@ -312,13 +308,24 @@ void dmamap__dbg_platform_gone(struct dmamap_platform *p)
 
 /* ---- lookups --------------------------------------------------------------- */
 
+/* In @b, locked: where the first entry of @dev at @addr hangs (*result NULL if none). */
+static inline struct dbg_entry **first_at(struct bucket *b, const struct device *dev,
+					  dma_addr_t addr)
+{
+	struct dbg_entry **pp;
+
+	for (pp = &b->head; *pp; pp = &(*pp)->next)
+		if ((*pp)->dev == dev && (*pp)->addr == addr)
+			break;
+	return pp;
+}
+
 static struct dbg_entry **find_exact(struct bucket *b, const struct device *dev,
 				     dma_addr_t addr)
 {
-	for (struct dbg_entry **pp = &b->head; *pp; pp = &(*pp)->next)
-		if ((*pp)->dev == dev && (*pp)->addr == addr)
-			return pp;
-	return NULL;
+	struct dbg_entry **pp = first_at(b, dev, addr);
+
+	return *pp ? pp : NULL;
 }
 
 /*
@@ -485,10 +492,21 @@ static void line_put(struct dmamap_checker *c, phys_addr_t line)
 		entry_free(c, gone);
 }
 
+static bool streaming(uint8_t type)
+{
+	return type == DBG_SINGLE || type == DBG_PAGE || type == DBG_SG;
+}
+
+/* A streaming mapping the CPU's cache and a non-coherent device both write. */
+static bool writes_lines(const struct device *dev, int type, int dir, phys_addr_t phys)
+{
+	return !dev->coherent && dir != DMA_TO_DEVICE && phys != PHYS_NONE &&
+	       streaming((uint8_t)type);
+}
+
 static bool tracks_lines(const struct device *dev, const struct dbg_entry *e)
 {
-	return !dev->coherent && e->dir != DMA_TO_DEVICE && e->phys != PHYS_NONE &&
-	       (e->type == DBG_SINGLE || e->type == DBG_PAGE || e->type == DBG_SG);
+	return writes_lines(dev, e->type, e->dir, e->phys);
 }
 
 /*
@@ -549,11 +567,6 @@ static bool shares_lines(struct dmamap_platform *p, phys_addr_t phys, u64 size)
 	return (end & (p->line_size - 1)) && dmamap__kmalloc_tail_shared(p, end);
 }
 
-static bool streaming(uint8_t type)
-{
-	return type == DBG_SINGLE || type == DBG_PAGE || type == DBG_SG;
-}
-
 /* ---- the stack of the calling thread ------------------------------------- */
 
 static __thread struct {
@@ -602,8 +615,8 @@ static __attribute__((noinline)) void map_cold(struct device *dev, bool on_stack
 		dmamap__report_at(p, dev, DMAMAP_DBG_MAP_STACK, addr, size, dir, caller,
 				  "device driver maps memory from stack [addr=%p]", cpu);
 
-	if (!dev->coherent && ref->dir != DMA_TO_DEVICE && ref->phys != PHYS_NONE &&
-	    streaming(ref->type) && shares_lines(p, ref->phys, ref->size))
+	if (writes_lines(dev, ref->type, ref->dir, ref->phys) &&
+	    shares_lines(p, ref->phys, ref->size))
 		dmamap__report_at(p, dev, DMAMAP_DBG_MAP_UNALIGNED, ref->addr, ref->size,
 				  ref->dir, ref->caller,
 				  "non-coherent %s mapping is not aligned to the %u-byte cache line [phys=0x%llx] [size=%llu bytes]: it shares lines with other data",
@@ -687,7 +700,7 @@ map_entry(struct device *dev, const struct dbg_ref *ref)
 	if (!e)
 		return;
 	fill_entry(e, dev, ref);
-	if (!dev->coherent && tracks_lines(dev, e))
+	if (tracks_lines(dev, e))
 		track_lines(dev, e);
 	b = is_large(e->size) ? &c->large : bucket_of(c, dev, e->addr >> PAGE_SHIFT);
 	dmamap__spin_lock(&b->lock);
@@ -707,7 +720,7 @@ static __attribute__((noinline)) void map_page_general(struct device *dev,
 	struct dbg_ref r = {
 		.type = type, .addr = addr, .size = size, .dir = dir, .cpu = cpu,
 		.caller = caller,
-		.phys = dev->fast_identity ? addr : dmamap__dev_dma_to_phys(dev, addr, size),
+		.phys = dmamap__dbg_device_phys(dev, addr, size),
 	};
 
 	map_entry(dev, &r);
@@ -870,17 +883,6 @@ static inline bool same_call(const struct dbg_entry *e, const struct dbg_ref *re
 	       e->sg_call_ents == ref->sg_call_ents;
 }
 
-/* In @b, locked: where the first entry of @dev at @addr hangs (*result NULL if none). */
-static inline struct dbg_entry **first_at(struct bucket *b, const struct device *dev,
-					  dma_addr_t addr)
-{
-	struct dbg_entry **pp;
-
-	for (pp = &b->head; *pp; pp = &(*pp)->next)
-		if ((*pp)->dev == dev && (*pp)->addr == addr)
-			break;
-	return pp;
-}
 
 /* Nothing left to check for an entry matching its unmap call exactly? */
 static inline bool nothing_to_check(const struct device *dev, const struct dbg_entry *e,
@@ -1015,7 +1017,8 @@ void dmamap__dbg_unmap_page(struct device *dev, enum dbg_type type, dma_addr_t a
 		goto general;
 	pp = first_at(b, dev, addr);
 	e = *pp;
-	if (unlikely(!e || !same_call(e, &r) || e->lines ||
+	/* No line test: identity devices are coherent, their entries track none. */
+	if (unlikely(!e || !same_call(e, &r) ||
 		     __atomic_load_n(&e->map_err, __ATOMIC_RELAXED) == MAPERR_NOT_CHECKED)) {
 		dmamap__spin_unlock(&b->lock);
 		goto general;

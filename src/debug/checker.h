@@ -69,6 +69,18 @@ static inline bool dmamap__dbg_on(const struct device *dev)
 	return unlikely(__atomic_load_n(&dev->plat->debug, __ATOMIC_RELAXED));
 }
 
+/*
+ * The memory the device really uses: a bounce buffer when the mapping
+ * bounced. Cache-line checks are about that memory, not the original.
+ */
+static inline phys_addr_t dmamap__dbg_device_phys(struct device *dev, dma_addr_t addr,
+						  u64 size)
+{
+	if (dev->fast_identity) /* host: the address is the memory */
+		return addr;
+	return dmamap__dev_dma_to_phys(dev, addr, size);
+}
+
 void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref);
 void dmamap__dbg_unmap(struct device *dev, const struct dbg_ref *ref);
 /* The same for a page or single mapping, without a dbg_ref in memory. */
