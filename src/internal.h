@@ -319,15 +319,36 @@ static inline dma_addr_t dmamap__phys_to_dma(const struct device *dev, phys_addr
 	return likely(!dev->nr_ranges) ? phys : dmamap_phys_to_dma(dev, phys);
 }
 
+/* The highest device address RAM can be reached at under @mask: the bus may stop lower. */
+static inline u64 dmamap__reach_limit(const struct device *dev, u64 mask)
+{
+	return dev->bus_dma_limit && dev->bus_dma_limit < mask ? dev->bus_dma_limit : mask;
+}
+
+/* dev->map_limit is dmamap__reach_limit() of the current mask, kept by dmamap__device_refresh(). */
 static inline bool dmamap__dma_capable(const struct device *dev, dma_addr_t dma,
 				       size_t size, bool is_ram)
 {
 	dma_addr_t end = dma + size - 1;
-	u64 limit = *dev->dma_mask;
 
-	if (is_ram && dev->bus_dma_limit && dev->bus_dma_limit < limit)
-		limit = dev->bus_dma_limit;
-	return size && end >= dma && end <= limit;
+	return size && end >= dma && end <= (is_ram ? dev->map_limit : *dev->dma_mask);
+}
+
+/*
+ * Where the device reaches RAM [@phys, @phys + @size) as one run of
+ * addresses at or under @limit (see dmamap__reach_limit()), or
+ * DMA_MAPPING_ERROR when it cannot.
+ */
+static inline dma_addr_t dmamap__reach(const struct device *dev, phys_addr_t phys,
+				       size_t size, u64 limit)
+{
+	dma_addr_t dma = dmamap__phys_to_dma(dev, phys);
+	dma_addr_t end = dma + size - 1;
+
+	if (dma == DMA_MAPPING_ERROR || !size || end < dma || end > limit ||
+	    (dev->nr_ranges && dmamap_phys_to_dma(dev, phys + size - 1) != end))
+		return DMA_MAPPING_ERROR;
+	return dma;
 }
 
 static inline phys_addr_t dmamap__linear_to_phys(struct dmamap_platform *p,
@@ -403,6 +424,26 @@ static inline void dmamap__reset_range(struct dmamap_platform *p, phys_addr_t ph
  * The CPU writes @len bytes at @dst: on a board the lines it writes become
  * dirty, same bytes or not, as the hardware marks them.
  */
+/*
+ * The device reads (@write false) or writes @len bytes of RAM at @phys: on
+ * a board through the memory the cache model keeps, nonzero if there is no
+ * RAM there; on the host a copy.
+ */
+static inline int dmamap__device_copy(struct device *dev, phys_addr_t phys, void *buf,
+				      size_t len, bool write)
+{
+	void *mem;
+
+	if (dev->plat->kind == PLAT_SIM)
+		return dmamap__sim_device_access(dev, phys, buf, len, write);
+	mem = dmamap__phys_to_view(dev->plat, phys, VIEW_CPU);
+	if (write)
+		memcpy(mem, buf, len);
+	else
+		memcpy(buf, mem, len);
+	return 0;
+}
+
 static inline void dmamap__cpu_write(struct dmamap_platform *p, phys_addr_t dst,
 				     const void *src, size_t len)
 {

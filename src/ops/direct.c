@@ -23,13 +23,10 @@ dma_addr_t dmamap__direct_map_phys(struct device *dev, phys_addr_t phys,
 				   size_t size, enum dma_data_direction dir,
 				   unsigned long attrs, int *errp)
 {
-	dma_addr_t dma = dmamap__phys_to_dma(dev, phys);
+	dma_addr_t dma = dmamap__reach(dev, phys, size, dev->map_limit);
 
 	/* Out of reach (the whole buffer, in one window range), or told to: bounce. */
-	if (unlikely(dma == DMA_MAPPING_ERROR || !dmamap__dma_capable(dev, dma, size, true) ||
-		     (dev->nr_ranges &&
-		      dmamap_phys_to_dma(dev, phys + size - 1) != dma + size - 1) ||
-		     dmamap__swiotlb_wanted(dev, phys, size, dir))) {
+	if (unlikely(dma == DMA_MAPPING_ERROR || dmamap__swiotlb_wanted(dev, phys, size, dir))) {
 		if (!dev->restricted && (!dev->plat->swiotlb || dev->plat->swiotlb_off))
 			return unreachable(dev, phys, size, errp);
 		return dmamap__swiotlb_map(dev, phys, size, dir, attrs, errp);

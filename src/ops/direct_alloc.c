@@ -31,12 +31,8 @@ static phys_addr_t phys_limit(const struct device *dev, u64 limit)
 
 static unsigned int zone_for(const struct device *dev, u64 mask)
 {
-	u64 limit = mask;
-	phys_addr_t pl;
+	phys_addr_t pl = phys_limit(dev, dmamap__reach_limit(dev, mask));
 
-	if (dev->bus_dma_limit && dev->bus_dma_limit < limit)
-		limit = dev->bus_dma_limit;
-	pl = phys_limit(dev, limit);
 	if (dev->plat->zone_dma_limit && pl <= dev->plat->zone_dma_limit)
 		return ZONE_DMA_IDX;
 	if (pl <= 0xffffffffULL)
@@ -47,14 +43,8 @@ static unsigned int zone_for(const struct device *dev, u64 mask)
 static bool reachable(const struct device *dev, phys_addr_t phys, size_t size,
 		      u64 mask)
 {
-	dma_addr_t dma = dmamap_phys_to_dma(dev, phys);
-	u64 limit = mask;
-
-	if (dev->bus_dma_limit && dev->bus_dma_limit < limit)
-		limit = dev->bus_dma_limit;
-	return dma != DMA_MAPPING_ERROR &&
-	       dmamap_phys_to_dma(dev, phys + size - 1) == dma + size - 1 &&
-	       dma + size - 1 <= limit;
+	return dmamap__reach(dev, phys, size, dmamap__reach_limit(dev, mask)) !=
+	       DMA_MAPPING_ERROR;
 }
 
 static phys_addr_t alloc_reachable(struct device *dev, size_t size, u64 mask)

@@ -863,15 +863,9 @@ int dmamap__iommu_access(struct device *dev, dma_addr_t iova, uint8_t *buf,
 
 		if (*first_phys == PHYS_NONE)
 			*first_phys = phys;
-		if (dev->plat->kind == PLAT_SIM) {
-			if (dmamap__sim_device_access(dev, phys, buf, chunk, write))
-				return dmamap__device_fault(dev, iova, chunk, write,
-							    "no RAM behind the IOMMU mapping");
-		} else if (write) {
-			memcpy((void *)(uintptr_t)phys, buf, chunk);
-		} else {
-			memcpy(buf, (const void *)(uintptr_t)phys, chunk);
-		}
+		if (dmamap__device_copy(dev, phys, buf, chunk, write))
+			return dmamap__device_fault(dev, iova, chunk, write,
+						    "no RAM behind the IOMMU mapping");
 		iova += chunk;
 		buf += chunk;
 		len -= chunk;

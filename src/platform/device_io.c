@@ -121,14 +121,8 @@ static int access(struct device *dev, dma_addr_t addr, void *buf, size_t len,
 		return dmamap__device_fault(dev, addr, len, write, "outside the device's DMA window");
 	if (dmamap__dbg_on(dev))
 		dmamap__dbg_device_access(dev, addr, len, write);
-	if (dev->plat->kind == PLAT_SIM) {
-		if (dmamap__sim_device_access(dev, phys, buf, len, write))
-			return dmamap__device_fault(dev, addr, len, write, "no RAM at that address");
-	} else if (write) {
-		memcpy((void *)(uintptr_t)phys, buf, len);
-	} else {
-		memcpy(buf, (const void *)(uintptr_t)phys, len);
-	}
+	if (dmamap__device_copy(dev, phys, buf, len, write))
+		return dmamap__device_fault(dev, addr, len, write, "no RAM at that address");
 	dmamap__stat_add(dev, write ? ST_DEV_WRITTEN : ST_DEV_READ, len);
 	return 0;
 }

@@ -93,9 +93,7 @@ int dmamap__iopt_init(struct dmamap_iopt *pt)
 	memset(pt, 0, sizeof(*pt));
 	pt->id = __atomic_add_fetch(&iopt_serial, 1, __ATOMIC_RELAXED);
 	pt->root = calloc(1, sizeof(struct table));
-	pt->iotlb = aligned_alloc(64, sizeof(struct iotlb));
-	if (pt->iotlb)
-		memset(pt->iotlb, 0, sizeof(struct iotlb));
+	pt->iotlb = dmamap__zalloc_lines(sizeof(struct iotlb));
 	if (!pt->root || !pt->iotlb) {
 		free(pt->root);
 		free(pt->iotlb);

@@ -377,11 +377,10 @@ struct device *dmamap_device_create(struct dmamap_platform *p,
 	if (ret)
 		return NULL;
 	if (dmamap__fault(p, DMAMAP_FAULT_ALLOC) ||
-	    !(dev = aligned_alloc(64, (sizeof(*dev) + 63) / 64 * 64))) {
+	    !(dev = dmamap__zalloc_lines(sizeof(*dev)))) {
 		dmamap__set_error(err, -ENOMEM, "device %s: out of memory", d->name);
 		return NULL;
 	}
-	memset(dev, 0, sizeof(*dev));
 	snprintf(dev->name, sizeof(dev->name), "%s", d->name);
 	snprintf(dev->of_path, sizeof(dev->of_path), "%s", d->of_path ? d->of_path : "");
 	dev->plat = p;
@@ -480,11 +479,7 @@ struct device *dmamap_device_create(struct dmamap_platform *p,
 
 void dmamap__device_refresh(struct device *dev)
 {
-	u64 limit = *dev->dma_mask;
-
-	if (dev->bus_dma_limit && dev->bus_dma_limit < limit)
-		limit = dev->bus_dma_limit;
-	dev->map_limit = limit;
+	dev->map_limit = dmamap__reach_limit(dev, *dev->dma_mask);
 	dev->fast_identity = dev->plat->kind == PLAT_HOST && !dev->dma_ops &&
 			     dev->coherent && !dev->nr_ranges && !dev->pool &&
 			     !dev->restricted && !dev->plat->swiotlb_force;
