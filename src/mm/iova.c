@@ -54,6 +54,15 @@ void dmamap__iova_destroy(struct dmamap_iova *v)
 	free(v);
 }
 
+/* With @s locked: keep a free range in the magazine, or give it back to the buddy. */
+static void stash(struct dmamap_iova *v, struct iova_shard *s, u64 pfn, unsigned int order)
+{
+	if (order < CACHE_ORDERS && s->n[order] < MAG)
+		s->pfn[order][s->n[order]++] = pfn;
+	else
+		dmamap__buddy_free(v->buddy, (unsigned long)(pfn - v->base_pfn), order);
+}
+
 /* The magazine was empty or the order too big: the buddy, and a refill. */
 static __attribute__((noinline)) u64 iova_alloc_slow(struct dmamap_iova *v,
 						     struct iova_shard *s,
@@ -75,13 +84,7 @@ static __attribute__((noinline)) u64 iova_alloc_slow(struct dmamap_iova *v,
 		if (blk >= 0) {
 			dmamap__spin_lock(&s->lock);
 			for (unsigned int i = REFILL; i >= 1; i--) {
-				u64 pfn = v->base_pfn + (u64)blk + ((u64)i << order);
-
-				if (s->n[order] < MAG)
-					s->pfn[order][s->n[order]++] = pfn;
-				else
-					dmamap__buddy_free(v->buddy, (unsigned long)(pfn - v->base_pfn),
-							   order);
+				stash(v, s, v->base_pfn + (u64)blk + ((u64)i << order), order);
 			}
 			dmamap__spin_unlock(&s->lock);
 			return (v->base_pfn + (u64)blk) << PAGE_SHIFT;
@@ -131,22 +134,7 @@ u64 dmamap__iova_alloc(struct dmamap_iova *v, unsigned int order)
 
 void dmamap__iova_free(struct dmamap_iova *v, u64 iova, unsigned int order)
 {
-	struct iova_shard *s = &v->shards[dmamap__my_shard()];
-	u64 pfn = iova >> PAGE_SHIFT;
-
-	if (order < CACHE_ORDERS) {
-		bool cached = false;
-
-		dmamap__spin_lock(&s->lock);
-		if (s->n[order] < MAG) {
-			s->pfn[order][s->n[order]++] = pfn;
-			cached = true;
-		}
-		dmamap__spin_unlock(&s->lock);
-		if (cached)
-			return;
-	}
-	dmamap__buddy_free(v->buddy, (unsigned long)(pfn - v->base_pfn), order);
+	dmamap__iova_free_batch(v, &iova, &order, 0, 1);
 }
 
 void dmamap__iova_free_batch(struct dmamap_iova *v, const u64 *iovas,
@@ -160,10 +148,7 @@ void dmamap__iova_free_batch(struct dmamap_iova *v, const u64 *iovas,
 		u64 pfn = *(const u64 *)((const char *)iovas + i * stride) >> PAGE_SHIFT;
 		unsigned int order = *(const unsigned int *)((const char *)orders + i * stride);
 
-		if (order < CACHE_ORDERS && s->n[order] < MAG)
-			s->pfn[order][s->n[order]++] = pfn;
-		else
-			dmamap__buddy_free(v->buddy, (unsigned long)(pfn - v->base_pfn), order);
+		stash(v, s, pfn, order);
 	}
 	dmamap__spin_unlock(&s->lock);
 }

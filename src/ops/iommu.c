@@ -140,24 +140,31 @@ static void fq_flush_all(struct dmamap_iommu_domain *d)
 		fq_flush(d, &d->fq[i]);
 }
 
+/* Queue a range on @q unless the queue is full. */
+static inline bool fq_try_push(struct flush_queue *q, u64 iova, unsigned int order)
+{
+	bool queued = false;
+
+	dmamap__spin_lock(&q->lock);
+	if (likely(q->n < FQ_SIZE)) {
+		q->e[q->n].iova = iova;
+		q->e[q->n].order = order;
+		q->n++;
+		queued = true;
+	}
+	dmamap__spin_unlock(&q->lock);
+	return queued;
+}
+
 /* This thread's queue was full: flush it, then queue the range. */
 static __attribute__((noinline)) void fq_push_slow(struct dmamap_iommu_domain *d,
 						   u64 iova, unsigned int order)
 {
 	for (;;) {
 		struct flush_queue *q = &d->fq[dmamap__my_shard()];
-		bool queued = false;
 
 		fq_flush(d, q);
-		dmamap__spin_lock(&q->lock);
-		if (q->n < FQ_SIZE) {
-			q->e[q->n].iova = iova;
-			q->e[q->n].order = order;
-			q->n++;
-			queued = true;
-		}
-		dmamap__spin_unlock(&q->lock);
-		if (queued)
+		if (fq_try_push(q, iova, order))
 			return;
 	}
 }
@@ -167,24 +174,14 @@ static void release_iova(struct dmamap_iommu_domain *d, unsigned int shard, u64 
 			 u64 npages)
 {
 	unsigned int order = order_of(npages);
-	struct flush_queue *q;
 
 	if (!__atomic_load_n(&d->lazy, __ATOMIC_RELAXED)) {
 		dmamap__iotlb_invalidate(&d->pt, iova, npages);
 		dmamap__iova_free(d->iova, iova, order);
 		return;
 	}
-	q = &d->fq[shard];
-	dmamap__spin_lock(&q->lock);
-	if (likely(q->n < FQ_SIZE)) {
-		q->e[q->n].iova = iova;
-		q->e[q->n].order = order;
-		q->n++;
-		dmamap__spin_unlock(&q->lock);
-		return;
-	}
-	dmamap__spin_unlock(&q->lock);
-	fq_push_slow(d, iova, order);
+	if (unlikely(!fq_try_push(&d->fq[shard], iova, order)))
+		fq_push_slow(d, iova, order);
 }
 
 /* ---- mapping -------------------------------------------------------------- */
@@ -604,6 +601,19 @@ static void *iommu_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle
 }
 
 
+/*
+ * An allocation's range, unmapped and invalidated at once whatever the
+ * flush mode (the memory goes back to the allocator right after), its IOVA
+ * free again.
+ */
+static void unmap_now(struct dmamap_iommu_domain *d, dma_addr_t dma, u64 npages)
+{
+	dmamap__iopt_unmap(&d->pt, dma, npages);
+	IOPT_COUNT(&d->pt, unmap_calls, 1);
+	dmamap__iotlb_invalidate(&d->pt, dma, npages);
+	dmamap__iova_free(d->iova, dma, order_of(npages));
+}
+
 /* Unmap an allocation's IOVA range after checking it is one of this size. */
 static bool allocation_gone(struct device *dev, dma_addr_t dma, size_t size,
 			    phys_addr_t phys, const char *func)
@@ -617,10 +627,7 @@ static bool allocation_gone(struct device *dev, dma_addr_t dma, size_t size,
 				  (unsigned long long)dma, size);
 		return false;
 	}
-	dmamap__iopt_unmap(&d->pt, dma, npages);
-	IOPT_COUNT(&d->pt, unmap_calls, 1);
-	dmamap__iotlb_invalidate(&d->pt, dma, npages);
-	dmamap__iova_free(d->iova, dma, order_of(npages));
+	unmap_now(d, dma, npages);
 	return true;
 }
 
@@ -641,10 +648,7 @@ static void iommu_free(struct device *dev, size_t size, void *cpu,
 			return;
 		}
 		buf_find(d, dma, true);
-		dmamap__iopt_unmap(&d->pt, dma, npages);
-		IOPT_COUNT(&d->pt, unmap_calls, 1);
-		dmamap__iotlb_invalidate(&d->pt, dma, npages);
-		dmamap__iova_free(d->iova, dma, order_of(npages));
+		unmap_now(d, dma, npages);
 		buf_release(dev, b);
 		return;
 	}

@@ -21,13 +21,12 @@ struct area {
 	unsigned long first, nslots; /* slots of this area */
 	unsigned long next;          /* where the next search starts */
 	unsigned long used;          /* slots in use, under the lock */
-	unsigned long high_water;    /* of this area */
 	unsigned long hint;          /* most recently freed run: still in the cache */
 } __attribute__((aligned(64)));
 
 /*
- * An area's high-water mark again and the thread that allocated from it
- * last, on a line of its own that changes only when either does: other
+ * An area's high-water mark (written under the area's lock) and the
+ * thread that allocated from it last, on a line of its own that changes only when either does: other
  * threads read it on every map without pulling in the area's busy line.
  */
 struct area_peak {
@@ -242,7 +241,9 @@ static phys_addr_t slots_get(struct device *dev, struct dmamap_iotlb *t,
 		if (slot >= 0) {
 			area_used = ar->used + nslots;
 			__atomic_store_n(&ar->used, area_used, __ATOMIC_RELAXED);
-			if (area_used > ar->high_water) {
+			unsigned long peak = __atomic_load_n(&t->peaks[a].slots, __ATOMIC_RELAXED);
+
+			if (area_used > peak) {
 				/*
 				 * The peak first, then the total with release
 				 * and acquire: of two threads raising peaks at
@@ -250,9 +251,8 @@ static phys_addr_t slots_get(struct device *dev, struct dmamap_iotlb *t,
 				 * other's peak, so the mark is not understated.
 				 */
 				__atomic_store_n(&t->peaks[a].slots, area_used, __ATOMIC_RELAXED);
-				__atomic_fetch_add(&t->peak_total.slots,
-						   area_used - ar->high_water, __ATOMIC_ACQ_REL);
-				ar->high_water = area_used;
+				__atomic_fetch_add(&t->peak_total.slots, area_used - peak,
+						   __ATOMIC_ACQ_REL);
 			}
 			if (t->peaks[a].owner != me + 1)
 				__atomic_store_n(&t->peaks[a].owner, me + 1, __ATOMIC_RELAXED);

@@ -9,7 +9,7 @@
 struct dmamap_iopt_counts {
 	uint64_t hits, misses, invalidations;
 	uint64_t translation_faults, permission_faults;
-	uint64_t map_calls, unmap_calls, pages;
+	uint64_t map_calls, unmap_calls;
 } __attribute__((aligned(64)));
 
 /* One domain's IO page table and IOTLB, as the hardware holds them. */
