@@ -79,12 +79,30 @@ static inline unsigned int dmamap__my_shard(void)
 	return (id - 1) % DMAMAP_STAT_SHARDS;
 }
 
-/* Relaxed load+store, not a locked RMW: shards are (almost always) owned by one thread. */
+/*
+ * A counter in a per-thread shard: relaxed load and store, not a locked
+ * RMW, since a shard is (almost always) written by one thread.
+ */
+static inline void dmamap__count_add(uint64_t *v, uint64_t n)
+{
+	__atomic_store_n(v, __atomic_load_n(v, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
+
+/* The sum over the DMAMAP_STAT_SHARDS shards at @shards, @stride bytes apart, of the counter at @offset. */
+static inline uint64_t dmamap__count_sum(const void *shards, size_t stride, size_t offset)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < DMAMAP_STAT_SHARDS; i++)
+		n += __atomic_load_n((const uint64_t *)((const char *)shards + i * stride + offset),
+				     __ATOMIC_RELAXED);
+	return n;
+}
+
 static inline void dmamap__stat_add_shard(struct dmamap_stat_shard *s,
 					  enum dmamap_stat k, uint64_t n)
 {
-	__atomic_store_n(&s->v[k], __atomic_load_n(&s->v[k], __ATOMIC_RELAXED) + n,
-			 __ATOMIC_RELAXED);
+	dmamap__count_add(&s->v[k], n);
 }
 
 /* ---- memory: RAM banks (sim) or the host arena ------------------------- */

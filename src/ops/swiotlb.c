@@ -70,19 +70,12 @@ struct dmamap_iotlb {
 
 static inline void count(struct dmamap_iotlb *t, size_t field, uint64_t n)
 {
-	uint64_t *v = (uint64_t *)((char *)&t->count[dmamap__my_shard()] + field);
-
-	__atomic_store_n(v, __atomic_load_n(v, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+	dmamap__count_add((uint64_t *)((char *)&t->count[dmamap__my_shard()] + field), n);
 }
 
 static uint64_t total(struct dmamap_iotlb *t, size_t field)
 {
-	uint64_t n = 0;
-
-	for (unsigned int i = 0; i < DMAMAP_STAT_SHARDS; i++)
-		n += __atomic_load_n((uint64_t *)((char *)&t->count[i] + field),
-				     __ATOMIC_RELAXED);
-	return n;
+	return dmamap__count_sum(t->count, sizeof(t->count[0]), field);
 }
 
 static unsigned long used_slots(struct dmamap_iotlb *t)

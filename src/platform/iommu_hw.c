@@ -352,10 +352,5 @@ phys_addr_t dmamap__iommu_translate(struct dmamap_iopt *pt, u64 iova, bool write
 
 uint64_t dmamap__iopt_count(struct dmamap_iopt *pt, size_t field)
 {
-	uint64_t n = 0;
-
-	for (unsigned int i = 0; i < DMAMAP_STAT_SHARDS; i++)
-		n += __atomic_load_n((uint64_t *)((char *)&pt->counts[i] + field),
-				     __ATOMIC_RELAXED);
-	return n;
+	return dmamap__count_sum(pt->counts, sizeof(pt->counts[0]), field);
 }

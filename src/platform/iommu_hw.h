@@ -21,12 +21,8 @@ struct dmamap_iopt {
 };
 
 /* Inline: several counters move on every map and unmap. */
-#define IOPT_COUNT_SHARD(pt, shard, f, n)                                       \
-	do {                                                                    \
-		uint64_t *v_ = (uint64_t *)&(pt)->counts[(shard)].f;            \
-		__atomic_store_n(v_, __atomic_load_n(v_, __ATOMIC_RELAXED) +    \
-				 (uint64_t)(n), __ATOMIC_RELAXED);              \
-	} while (0)
+#define IOPT_COUNT_SHARD(pt, shard, f, n) \
+	dmamap__count_add((uint64_t *)&(pt)->counts[(shard)].f, (uint64_t)(n))
 #define IOPT_COUNT(pt, f, n) IOPT_COUNT_SHARD(pt, dmamap__my_shard(), f, n)
 #define IOPT_TOTAL(pt, f) dmamap__iopt_count((pt), offsetof(struct dmamap_iopt_counts, f))
 

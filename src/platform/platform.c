@@ -594,9 +594,9 @@ int dmamap_device_stats(struct device *dev, struct dmamap_device_stats *s)
 
 	if (!dev || !s)
 		return -EINVAL;
-	for (unsigned int i = 0; i < DMAMAP_STAT_SHARDS; i++)
-		for (unsigned int k = 0; k < ST_COUNT; k++)
-			v[k] += __atomic_load_n(&dev->stats[i].v[k], __ATOMIC_RELAXED);
+	for (unsigned int k = 0; k < ST_COUNT; k++)
+		v[k] = dmamap__count_sum(dev->stats, sizeof(dev->stats[0]),
+					 offsetof(struct dmamap_stat_shard, v) + k * sizeof(uint64_t));
 	memset(s, 0, sizeof(*s));
 	s->maps = v[ST_MAPS];
 	s->unmaps = v[ST_UNMAPS];
