@@ -405,7 +405,13 @@ unsigned int dmamap__gfp_zone(gfp_t gfp);
  * data: bytes the same kmalloc caller asked for, or another object.
  */
 bool dmamap__kmalloc_tail_shared(struct dmamap_platform *p, phys_addr_t end);
-unsigned int dmamap__get_order(size_t size);
+/* The order of the smallest block of pages holding @size bytes (0 for a page or less). */
+static inline unsigned int dmamap__get_order(u64 size)
+{
+	u64 pages = (size - 1) >> PAGE_SHIFT;
+
+	return pages ? 64 - (unsigned int)__builtin_clzll(pages) : 0;
+}
 int dmamap__mm_init(struct dmamap_platform *p);
 void dmamap__mm_fini(struct dmamap_platform *p);
 

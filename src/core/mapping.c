@@ -339,8 +339,7 @@ dma_addr_t dma_map_resource(struct device *dev, phys_addr_t phys_addr,
 				  (unsigned long long)phys_addr, size);
 		return addr;
 	}
-	dmamap__stat_add(dev, ST_MAPS, 1);
-	dmamap__stat_add(dev, ST_BYTES_MAPPED, size);
+	count_map(dev, size);
 	if (dmamap__dbg_on(dev)) {
 		struct dbg_ref r = {
 			.type = DBG_RESOURCE, .addr = addr, .size = size, .dir = dir,

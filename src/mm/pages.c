@@ -10,18 +10,6 @@
 #include "buddy.h"
 #include "slab.h"
 
-unsigned int dmamap__get_order(size_t size)
-{
-	unsigned int order = 0;
-
-	size = (size - 1) >> PAGE_SHIFT;
-	while (size) {
-		order++;
-		size >>= 1;
-	}
-	return order;
-}
-
 unsigned int dmamap__gfp_zone(gfp_t gfp)
 {
 	if (gfp & __GFP_DMA)

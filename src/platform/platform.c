@@ -89,19 +89,28 @@ static int check_board(const struct dmamap_board *board,
  * every device reaches, as the kernel puts it in low memory. @want: 0 for
  * the default size (64 MiB, at most 1/32 of RAM), ~0 for none.
  */
+/* The RAM bank at the lowest address, where the bounce pool and CMA go. */
+static struct dmamap_bank *lowest_bank(struct dmamap_platform *p)
+{
+	struct dmamap_bank *low = NULL;
+
+	for (unsigned int i = 0; i < p->nr_banks; i++)
+		if (!low || p->banks[i].start < low->start)
+			low = &p->banks[i];
+	return low;
+}
+
 static int swiotlb_setup(struct dmamap_platform *p, u64 want,
 			 struct dmamap_error *err)
 {
-	struct dmamap_bank *low = NULL;
+	struct dmamap_bank *low;
 	u64 total = 0;
 
 	if (want == ~0ULL)
 		return 0;
-	for (unsigned int i = 0; i < p->nr_banks; i++) {
+	for (unsigned int i = 0; i < p->nr_banks; i++)
 		total += p->banks[i].size;
-		if (!low || p->banks[i].start < low->start)
-			low = &p->banks[i];
-	}
+	low = lowest_bank(p);
 	if (!want)
 		want = MIN(64ULL << 20, total / 32);
 	want -= want % DMAMAP_SWIOTLB_MAX_MAPPING;
@@ -142,9 +151,7 @@ static int cma_setup(struct dmamap_platform *p, u64 size, phys_addr_t start,
 		p->cma_bytes = p->cma ? PAGE_ALIGN(size) : 0;
 		return p->cma ? 0 : -ENOMEM;
 	}
-	for (unsigned int i = 0; i < p->nr_banks; i++)
-		if (!low || p->banks[i].start < low->start)
-			low = &p->banks[i];
+	low = lowest_bank(p);
 	size = PAGE_ALIGN(size);
 	if (size + (p->swiotlb_start == low->start ? p->swiotlb_bytes : 0) >= low->size) {
 		dmamap__set_error(err, -EINVAL,
