@@ -399,6 +399,7 @@ int dmamap__pages_free(struct dmamap_platform *p, phys_addr_t phys,
 /* Whether @phys heads an allocated block of exactly 2^order pages. */
 bool dmamap__pages_is_block(struct dmamap_platform *p, phys_addr_t phys,
 			    unsigned int order);
+int dmamap__vma_prot(const struct vm_area_struct *vma);
 unsigned int dmamap__gfp_zone(gfp_t gfp);
 /*
  * Whether the rest of the cache line holding byte @end - 1 holds other live

@@ -188,10 +188,7 @@ int dmamap__direct_mmap(struct device *dev, struct vm_area_struct *vma,
 	fd = dmamap__view_fd(p, phys, view, &off);
 	if (fd < 0)
 		return -ENXIO;
-	if (vma->vm_page_prot & DMAMAP_PROT_READ)
-		prot |= PROT_READ;
-	if (vma->vm_page_prot & DMAMAP_PROT_WRITE)
-		prot |= PROT_WRITE;
+	prot = dmamap__vma_prot(vma);
 	if (vma->vm_start)
 		flags |= MAP_FIXED_NOREPLACE;
 	m = mmap((void *)vma->vm_start, len, prot, flags, fd,
@@ -201,6 +198,13 @@ int dmamap__direct_mmap(struct device *dev, struct vm_area_struct *vma,
 	vma->vm_start = (unsigned long)m;
 	vma->vm_end = vma->vm_start + len;
 	return 0;
+}
+
+/* mmap(2) protection for what a vma asks for. */
+int dmamap__vma_prot(const struct vm_area_struct *vma)
+{
+	return ((vma->vm_page_prot & DMAMAP_PROT_READ) ? PROT_READ : 0) |
+	       ((vma->vm_page_prot & DMAMAP_PROT_WRITE) ? PROT_WRITE : 0);
 }
 
 int dmamap__direct_get_sgtable(struct device *dev, struct sg_table *sgt,

@@ -737,10 +737,7 @@ static int iommu_mmap(struct device *dev, struct vm_area_struct *vma, void *cpu,
 		return -EINVAL;
 	if (vma->vm_pgoff >= b->npages || n > b->npages - vma->vm_pgoff)
 		return -ENXIO;
-	if (vma->vm_page_prot & DMAMAP_PROT_READ)
-		prot |= PROT_READ;
-	if (vma->vm_page_prot & DMAMAP_PROT_WRITE)
-		prot |= PROT_WRITE;
+	prot = dmamap__vma_prot(vma);
 	va = mmap((void *)vma->vm_start, len, PROT_NONE,
 		  MAP_PRIVATE | MAP_ANONYMOUS | (vma->vm_start ? MAP_FIXED_NOREPLACE : 0), -1, 0);
 	if (va == MAP_FAILED)
