@@ -55,7 +55,7 @@ void dmamap__iova_destroy(struct dmamap_iova *v)
 }
 
 /* With @s locked: keep a free range in the magazine, or give it back to the buddy. */
-static void stash(struct dmamap_iova *v, struct iova_shard *s, u64 pfn, unsigned int order)
+static inline void stash(struct dmamap_iova *v, struct iova_shard *s, u64 pfn, unsigned int order)
 {
 	if (order < CACHE_ORDERS && s->n[order] < MAG)
 		s->pfn[order][s->n[order]++] = pfn;
@@ -134,7 +134,11 @@ u64 dmamap__iova_alloc(struct dmamap_iova *v, unsigned int order)
 
 void dmamap__iova_free(struct dmamap_iova *v, u64 iova, unsigned int order)
 {
-	dmamap__iova_free_batch(v, &iova, &order, 0, 1);
+	struct iova_shard *s = &v->shards[dmamap__my_shard()];
+
+	dmamap__spin_lock(&s->lock);
+	stash(v, s, iova >> PAGE_SHIFT, order);
+	dmamap__spin_unlock(&s->lock);
 }
 
 void dmamap__iova_free_batch(struct dmamap_iova *v, const u64 *iovas,
