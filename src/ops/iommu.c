@@ -63,7 +63,7 @@ struct dmamap_iommu_domain {
 
 static inline unsigned int order_of(u64 npages)
 {
-	return npages ? dmamap__get_order(npages << PAGE_SHIFT) : 0;
+	return npages <= 1 ? 0 : dmamap__get_order(npages << PAGE_SHIFT);
 }
 
 /* ---- domains ------------------------------------------------------------- */
