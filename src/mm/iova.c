@@ -141,19 +141,14 @@ void dmamap__iova_free(struct dmamap_iova *v, u64 iova, unsigned int order)
 	dmamap__spin_unlock(&s->lock);
 }
 
-void dmamap__iova_free_batch(struct dmamap_iova *v, const u64 *iovas,
-			     const unsigned int *orders, size_t stride, unsigned int n)
+void dmamap__iova_free_batch(struct dmamap_iova *v, const u64 *ranges, unsigned int n)
 {
 	struct iova_shard *s = &v->shards[dmamap__my_shard()];
 
 	/* The buddy's lock nests inside a shard's, as in the refill above. */
 	dmamap__spin_lock(&s->lock);
-	for (unsigned int i = 0; i < n; i++) {
-		u64 pfn = *(const u64 *)((const char *)iovas + i * stride) >> PAGE_SHIFT;
-		unsigned int order = *(const unsigned int *)((const char *)orders + i * stride);
-
-		stash(v, s, pfn, order);
-	}
+	for (unsigned int i = 0; i < n; i++)
+		stash(v, s, ranges[i] >> PAGE_SHIFT, (unsigned int)(ranges[i] & (PAGE_SIZE - 1)));
 	dmamap__spin_unlock(&s->lock);
 }
 

@@ -12,13 +12,14 @@ void dmamap__iova_destroy(struct dmamap_iova *v);
 /* A naturally aligned range of 2^order pages; 0 when the space is full. */
 u64 dmamap__iova_alloc(struct dmamap_iova *v, unsigned int order);
 void dmamap__iova_free(struct dmamap_iova *v, u64 iova, unsigned int order);
-/*
- * Free @n ranges at once, the i-th at iovas[i * stride] of orders[i * stride]
- * (byte strides, so an array of structs can be passed as it is): one lock
- * for the batch.
- */
-void dmamap__iova_free_batch(struct dmamap_iova *v, const u64 *iovas,
-			     const unsigned int *orders, size_t stride, unsigned int n);
+/* A range in one word: its page-aligned IOVA, its order in the low bits. */
+static inline u64 dmamap__iova_range(u64 iova, unsigned int order)
+{
+	return iova | order;
+}
+
+/* Free @n ranges (dmamap__iova_range()) at once, under one lock. */
+void dmamap__iova_free_batch(struct dmamap_iova *v, const u64 *ranges, unsigned int n);
 void dmamap__iova_counts(struct dmamap_iova *v, uint64_t *allocs, uint64_t *hits,
 			 uint64_t *failures);
 

@@ -21,15 +21,10 @@
 #define IOVA_END (1ULL << 32)
 #define FQ_SIZE 128
 
-struct fq_entry {
-	u64 iova;
-	unsigned int order;
-};
-
 struct flush_queue {
 	int lock;
 	unsigned int n;
-	struct fq_entry e[FQ_SIZE];
+	u64 range[FQ_SIZE]; /* dmamap__iova_range() */
 } __attribute__((aligned(64)));
 
 /*
@@ -118,20 +113,19 @@ static void domain_free(struct dmamap_iommu_domain *d)
 static __attribute__((noinline)) void fq_flush(struct dmamap_iommu_domain *d,
 					      struct flush_queue *q)
 {
-	struct fq_entry batch[FQ_SIZE];
+	u64 batch[FQ_SIZE];
 	unsigned int n;
 
 	dmamap__spin_lock(&q->lock);
 	n = q->n;
-	memcpy(batch, q->e, n * sizeof(batch[0]));
+	memcpy(batch, q->range, n * sizeof(batch[0]));
 	q->n = 0;
 	dmamap__spin_unlock(&q->lock);
 	if (!n)
 		return;
 	dmamap__iotlb_invalidate(&d->pt, 0, ~0ULL);
 	__atomic_fetch_add(&d->queue_flushes, 1, __ATOMIC_RELAXED);
-	dmamap__iova_free_batch(d->iova, &batch[0].iova, &batch[0].order,
-				sizeof(batch[0]), n);
+	dmamap__iova_free_batch(d->iova, batch, n);
 }
 
 static void fq_flush_all(struct dmamap_iommu_domain *d)
@@ -147,9 +141,7 @@ static inline bool fq_try_push(struct flush_queue *q, u64 iova, unsigned int ord
 
 	dmamap__spin_lock(&q->lock);
 	if (likely(q->n < FQ_SIZE)) {
-		q->e[q->n].iova = iova;
-		q->e[q->n].order = order;
-		q->n++;
+		q->range[q->n++] = dmamap__iova_range(iova, order);
 		queued = true;
 	}
 	dmamap__spin_unlock(&q->lock);
