@@ -411,34 +411,38 @@ TEST(swiotlb_sync_range_for_device_copies_exactly_the_range)
 
 #define CHUNK (64 * KiB)
 
-TEST(swiotlb_pool_exhaustion_fails_cleanly_and_recovers)
+/* 64 KiB mappings that fill @p's default pool. */
+static unsigned int chunks_in_pool(struct dmamap_platform *p)
 {
-	struct dmamap_platform *p = board();
-	struct device *dev = dmamap_device_lookup(p, D24);
+	struct dmamap_swiotlb_stats s = pool_of(p, NULL);
+
+	return (unsigned int)(s.total_slots * s.slot_size / CHUNK);
+}
+
+/*
+ * Fill the default pool with 64 KiB mappings of @buf[0..n-1] (n from
+ * chunks_in_pool(), two buffers more for after), fail, recover. @small:
+ * 100 bytes that @dev must bounce too.
+ */
+static void exhaustion_and_recovery(struct dmamap_platform *p, struct device *dev,
+				    uint8_t **buf, uint8_t *small)
+{
 	struct dmamap_swiotlb_stats s0, s;
 	struct dmamap_device_stats d0;
-	uint8_t **buf, *small, *ref;
+	uint8_t *ref;
 	dma_addr_t *h, x;
-	unsigned int n, i, r0;
+	unsigned int n = chunks_in_pool(p), i, r0;
 	struct sg_table sgt;
 	char num[32];
 
-	REQUIRE(p && dev);
 	s0 = pool_of(p, NULL);
 	d0 = stats_of(dev);
-	REQUIRE(s0.total_slots * s0.slot_size >= 4 * CHUNK);
-	n = (unsigned int)(s0.total_slots * s0.slot_size / CHUNK);
-	buf = calloc(n + 2, sizeof(*buf));
+	REQUIRE(n >= 4);
 	h = calloc(n + 2, sizeof(*h));
 	ref = malloc(CHUNK);
-	REQUIRE(buf && h && ref);
-	for (i = 0; i < n + 2; i++) {
-		struct page *pg = dmamap_alloc_pages(p, 4, 0);
-
-		REQUIRE(pg && page_to_phys(pg) >= WIN24_END);
-		buf[i] = page_address(pg);
+	REQUIRE(h && ref);
+	for (i = 0; i < n + 2; i++)
 		pat(buf[i], CHUNK, i);
-	}
 	/* Fill the pool exactly: 64 KiB mappings pack 4 to a 128-slot segment. */
 	for (i = 0; i < n; i++) {
 		h[i] = dma_map_single(dev, buf[i], CHUNK, DMA_BIDIRECTIONAL);
@@ -466,10 +470,8 @@ TEST(swiotlb_pool_exhaustion_fails_cleanly_and_recovers)
 			  (strstr(reps.text, "high-water") || strstr(reps.text, "high water")) &&
 			  strstr(reps.text, "largest free run"),
 		  "report text: %s", reps.text);
-	CHECK(!strcmp(reps.device, D24));
+	CHECK(!strcmp(reps.device, dev_name(dev)));
 	/* A small one fails too; DMA_ATTR_NO_WARN silences the report, not the failure. */
-	small = hi_buf(p, 100);
-	REQUIRE(small);
 	CHECK(dma_mapping_error(dev, dma_map_single(dev, small, 100, DMA_TO_DEVICE)));
 	CHECK_EQ(reps.n, r0 + 2);
 	CHECK(dma_mapping_error(dev, dma_map_single_attrs(dev, small, 100, DMA_TO_DEVICE,
@@ -520,28 +522,43 @@ TEST(swiotlb_pool_exhaustion_fails_cleanly_and_recovers)
 	CHECK_EQ(s.largest_free_run, 128);
 	CHECK_EQ(s.failures, s0.failures + 4);
 	CHECK_EQ(s.bounced_maps, s0.bounced_maps + n + 2);
-	free(buf);
 	free(h);
 	free(ref);
-	dmamap_platform_destroy(p);
 }
 
-TEST(swiotlb_oversize_mapping_refused_up_front)
+TEST(swiotlb_pool_exhaustion_fails_cleanly_and_recovers)
 {
 	struct dmamap_platform *p = board();
 	struct device *dev = dmamap_device_lookup(p, D24);
+	unsigned int n, i;
+	uint8_t **buf, *small;
+
+	REQUIRE(p && dev);
+	n = chunks_in_pool(p);
+	buf = calloc(n + 2, sizeof(*buf));
+	small = hi_buf(p, 100);
+	REQUIRE(buf && small);
+	for (i = 0; i < n + 2; i++) {
+		struct page *pg = dmamap_alloc_pages(p, 4, 0);
+
+		REQUIRE(pg && page_to_phys(pg) >= WIN24_END);
+		buf[i] = page_address(pg);
+	}
+	exhaustion_and_recovery(p, dev, buf, small);
+	free(buf);
+	dmamap_platform_destroy(p);
+}
+
+/* @buf: 512 KiB, page aligned, that @dev must bounce. */
+static void oversize_refused(struct dmamap_platform *p, struct device *dev, uint8_t *buf)
+{
 	struct dmamap_swiotlb_stats s0;
-	struct page *pg;
-	uint8_t *buf, *a;
+	uint8_t *a;
 	dma_addr_t h;
 	unsigned int r0;
 
-	REQUIRE(p && dev);
 	CHECK_EQ(dma_max_mapping_size(dev), 256 * KiB);
 	CHECK_EQ(DMAMAP_SWIOTLB_MAX_MAPPING, 256 * KiB);
-	pg = dmamap_alloc_pages(p, 7, 0);
-	REQUIRE(pg && page_to_phys(pg) >= WIN24_END);
-	buf = page_address(pg);
 	a = patbuf(256 * KiB + 1, 9);
 	REQUIRE(a);
 	memcpy(buf, a, 256 * KiB + 1);
@@ -567,7 +584,20 @@ TEST(swiotlb_oversize_mapping_refused_up_front)
 	CHECK(h == DMA_MAPPING_ERROR);
 	CHECK_EQ(pool_of(p, NULL).failures, s0.failures + 2);
 	CHECK_EQ(pool_of(p, NULL).used_slots, 0);
+	REQUIRE(dma_set_min_align_mask(dev, 0) == 0);
 	free(a);
+}
+
+TEST(swiotlb_oversize_mapping_refused_up_front)
+{
+	struct dmamap_platform *p = board();
+	struct device *dev = dmamap_device_lookup(p, D24);
+	struct page *pg;
+
+	REQUIRE(p && dev);
+	pg = dmamap_alloc_pages(p, 7, 0);
+	REQUIRE(pg && page_to_phys(pg) >= WIN24_END);
+	oversize_refused(p, dev, page_address(pg));
 	dmamap_platform_destroy(p);
 }
 
@@ -577,29 +607,24 @@ TEST(swiotlb_oversize_mapping_refused_up_front)
  * next one, then fill the first area's holes again: the pool's peak is
  * then higher than any earlier one although the first area's is not.
  */
-TEST(swiotlb_high_water_is_most_slots_ever_used)
+#define HW_NB 48
+
+/* @buf: HW_NB + 1 buffers of 128 KiB that @dev must bounce. */
+static void high_water_run(struct dmamap_platform *p, struct device *dev, uint8_t **buf)
 {
-	struct dmamap_platform *p = board();
-	struct device *dev = dmamap_device_lookup(p, D24);
-	enum { NB = 48 };
-	uint8_t *buf[NB + 1];
+	enum { NB = HW_NB };
 	dma_addr_t h[NB + 1];
 	uint64_t peak = 0;
 	struct dmamap_swiotlb_stats s;
 	unsigned int i, per_area;
 
-	REQUIRE(p && dev);
 	s = pool_of(p, NULL);
+	REQUIRE(s.high_water == 0);
 	/* 4 areas of whole 128-slot segments; 64 KiB = 32 slots. */
 	per_area = (unsigned int)(s.total_slots / 4 / 32);
 	REQUIRE(per_area >= 4 && per_area < NB);
-	for (i = 0; i <= NB; i++) {
-		struct page *pg = dmamap_alloc_pages(p, 5, 0);
-
-		REQUIRE(pg);
-		buf[i] = page_address(pg);
+	for (i = 0; i <= NB; i++)
 		h[i] = DMA_MAPPING_ERROR;
-	}
 #define MAP_AND_TRACK(k, len)                                                       \
 	do {                                                                         \
 		h[k] = dma_map_single(dev, buf[k], (len), DMA_TO_DEVICE);            \
@@ -626,29 +651,39 @@ TEST(swiotlb_high_water_is_most_slots_ever_used)
 	s = pool_of(p, NULL);
 	CHECK_EQ(s.used_slots, 0);
 	CHECK_EQ(s.high_water, peak);
+}
+
+TEST(swiotlb_high_water_is_most_slots_ever_used)
+{
+	struct dmamap_platform *p = board();
+	struct device *dev = dmamap_device_lookup(p, D24);
+	uint8_t *buf[HW_NB + 1];
+
+	REQUIRE(p && dev);
+	for (unsigned int i = 0; i <= HW_NB; i++) {
+		struct page *pg = dmamap_alloc_pages(p, 5, 0);
+
+		REQUIRE(pg);
+		buf[i] = page_address(pg);
+	}
+	high_water_run(p, dev, buf);
 	dmamap_platform_destroy(p);
 }
 
 /* ---- min_align_mask ------------------------------------------------------------ */
 
-TEST(swiotlb_min_align_mask_keeps_low_address_bits)
+/* @buf: 4 pages that @dev must bounce. */
+static void min_align_run(struct dmamap_platform *p, struct device *dev, uint8_t *buf)
 {
 	static const size_t offs[] = { 0, 0x40, 0x123, 0x7ff, 0x800, 0x9c4, 0xfff };
 	static const size_t sizes[] = { 1, 100, 2049, 5000 };
 	enum { AREA = 4 * PAGE_SIZE };
-	struct dmamap_platform *p = board();
-	struct device *dev = dmamap_device_lookup(p, D24);
-	uint8_t *buf, guard[AREA], a[5000], b[5000];
-	struct page *pg;
+	uint8_t guard[AREA], a[5000], b[5000];
 
-	REQUIRE(p && dev);
 	CHECK_EQ(dma_get_min_align_mask(dev), 0);
 	CHECK_EQ(dma_set_min_align_mask(dev, 0xfff), 0);
 	CHECK_EQ(dma_get_min_align_mask(dev), 0xfff);
 	CHECK_EQ(dma_set_min_align_mask(NULL, 0xfff), -EINVAL);
-	pg = dmamap_alloc_pages(p, 2, 0);
-	REQUIRE(pg && page_to_phys(pg) >= WIN24_END);
-	buf = page_address(pg);
 	for (unsigned int o = 0; o < sizeof(offs) / sizeof(offs[0]); o++) {
 		for (unsigned int k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 			size_t off = offs[o], n = sizes[k];
@@ -676,6 +711,18 @@ TEST(swiotlb_min_align_mask_keeps_low_address_bits)
 		}
 	}
 	CHECK_EQ(pool_of(p, NULL).used_slots, 0);
+}
+
+TEST(swiotlb_min_align_mask_keeps_low_address_bits)
+{
+	struct dmamap_platform *p = board();
+	struct device *dev = dmamap_device_lookup(p, D24);
+	struct page *pg;
+
+	REQUIRE(p && dev);
+	pg = dmamap_alloc_pages(p, 2, 0);
+	REQUIRE(pg && page_to_phys(pg) >= WIN24_END);
+	min_align_run(p, dev, page_address(pg));
 	dmamap_platform_destroy(p);
 }
 
@@ -1676,26 +1723,20 @@ TEST(swiotlb_high_water_counts_mappings_held_by_two_threads)
 	dmamap_platform_destroy(p);
 }
 
-TEST(swiotlb_two_threads_map_unmap_concurrently)
+/* Two threads bounce through the default pool, each in its own 16 KiB @region. */
+static void two_threads_run(struct dmamap_platform *p, struct device *dev, uint8_t **region)
 {
-	struct dmamap_platform *p = board();
-	struct device *dev = dmamap_device_lookup(p, D24);
 	struct tworker w[2];
 	pthread_t t[2];
 	struct dmamap_swiotlb_stats s0, s;
 	struct dmamap_device_stats d0, d;
 	unsigned long maps = 0, bytes = 0, in = 0, out = 0;
 
-	REQUIRE(p && dev);
 	s0 = pool_of(p, NULL);
 	d0 = stats_of(dev);
-	for (int i = 0; i < 2; i++) {
-		struct page *pg = dmamap_alloc_pages(p, 2, 0);
-
-		REQUIRE(pg && page_to_phys(pg) >= WIN24_END);
-		w[i] = (struct tworker){ .p = p, .dev = dev, .region = page_address(pg),
+	for (int i = 0; i < 2; i++)
+		w[i] = (struct tworker){ .p = p, .dev = dev, .region = region[i],
 					 .seed = (unsigned int)i + 1 };
-	}
 	for (int i = 0; i < 2; i++)
 		REQUIRE(pthread_create(&t[i], NULL, tworker_run, &w[i]) == 0);
 	for (int i = 0; i < 2; i++) {
@@ -1721,5 +1762,199 @@ TEST(swiotlb_two_threads_map_unmap_concurrently)
 	CHECK_EQ(d.bytes_mapped - d0.bytes_mapped, bytes);
 	CHECK_EQ(d.bytes_bounced - d0.bytes_bounced, bytes);
 	CHECK_EQ(d.errors, 0);
+}
+
+TEST(swiotlb_two_threads_map_unmap_concurrently)
+{
+	struct dmamap_platform *p = board();
+	struct device *dev = dmamap_device_lookup(p, D24);
+	uint8_t *region[2];
+
+	REQUIRE(p && dev);
+	for (int i = 0; i < 2; i++) {
+		struct page *pg = dmamap_alloc_pages(p, 2, 0);
+
+		REQUIRE(pg && page_to_phys(pg) >= WIN24_END);
+		region[i] = page_address(pg);
+	}
+	two_threads_run(p, dev, region);
 	dmamap_platform_destroy(p);
+}
+
+/* ---- the host: every mapping bounces (force, or a restricted pool) ------------------ */
+
+/*
+ * A coherent host device whose every mapping bounces takes a short path
+ * from the core to the slots. The tests above run here too, on the same
+ * bytes and counters, with force on.
+ */
+static struct dmamap_platform *host_forced(struct device **dev)
+{
+	struct dmamap_platform *p = host_platform();
+
+	if (!p)
+		return NULL;
+	dmamap_set_log_hook(p, capture_hook, &logs);
+	dmamap_set_report_hook(p, rep_hook, &reps);
+	*dev = host_device(p, "hb", NULL);
+	if (!*dev || dmamap_swiotlb_set_mode(p, DMAMAP_SWIOTLB_FORCE)) {
+		dmamap_platform_destroy(p);
+		return NULL;
+	}
+	return p;
+}
+
+static uint8_t *host_pages(size_t len)
+{
+	return aligned_alloc(PAGE_SIZE, (len + PAGE_SIZE - 1) & ~(size_t)(PAGE_SIZE - 1));
+}
+
+TEST(swiotlb_host_forced_random_ops)
+{
+	struct device *dev;
+	struct dmamap_platform *p = host_forced(&dev);
+	uint8_t *direct = host_pages(RSLOTS * RSLOT_BYTES), *bounced = host_pages(RSLOTS * RSLOT_BYTES);
+	struct dmamap_swiotlb_stats s;
+	struct dmamap_device_stats d;
+
+	REQUIRE(p && direct && bounced);
+	CHECK_EQ(bounce_random_run("host forced", dev, direct, bounced, true, false, 300, 50), 0);
+	s = pool_of(p, NULL);
+	d = stats_of(dev);
+	CHECK_EQ(s.used_slots, 0);
+	CHECK(s.bounced_maps > 1000);
+	CHECK_EQ(s.bounced_maps, d.maps);
+	CHECK_EQ(d.unmaps, d.maps);
+	CHECK_EQ(d.bytes_bounced, d.bytes_mapped);
+	CHECK_EQ(s.failures, 0);
+	CHECK_EQ(d.errors, 0);
+	free(direct);
+	free(bounced);
+	dmamap_platform_destroy(p);
+}
+
+TEST(swiotlb_host_forced_exhaustion_fails_cleanly_and_recovers)
+{
+	struct device *dev;
+	struct dmamap_platform *p = host_forced(&dev);
+	unsigned int n = p ? chunks_in_pool(p) : 0, i;
+	uint8_t **buf = calloc(n + 2, sizeof(*buf)), *small = malloc(100);
+
+	REQUIRE(p && buf && small);
+	for (i = 0; i < n + 2; i++) {
+		buf[i] = host_pages(CHUNK);
+		REQUIRE(buf[i]);
+	}
+	exhaustion_and_recovery(p, dev, buf, small);
+	for (i = 0; i < n + 2; i++)
+		free(buf[i]);
+	free(buf);
+	free(small);
+	dmamap_platform_destroy(p);
+}
+
+TEST(swiotlb_host_forced_oversize_refused_up_front)
+{
+	struct device *dev;
+	struct dmamap_platform *p = host_forced(&dev);
+	uint8_t *buf = host_pages(512 * KiB);
+
+	REQUIRE(p && buf);
+	oversize_refused(p, dev, buf);
+	free(buf);
+	dmamap_platform_destroy(p);
+}
+
+TEST(swiotlb_host_forced_min_align_mask_keeps_low_address_bits)
+{
+	struct device *dev;
+	struct dmamap_platform *p = host_forced(&dev);
+	uint8_t *buf = host_pages(4 * PAGE_SIZE);
+
+	REQUIRE(p && buf);
+	min_align_run(p, dev, buf);
+	free(buf);
+	dmamap_platform_destroy(p);
+}
+
+TEST(swiotlb_host_forced_high_water_is_most_slots_ever_used)
+{
+	struct device *dev;
+	struct dmamap_platform *p = host_forced(&dev);
+	uint8_t *buf[HW_NB + 1];
+
+	REQUIRE(p);
+	for (unsigned int i = 0; i <= HW_NB; i++) {
+		buf[i] = host_pages(2 * CHUNK);
+		REQUIRE(buf[i]);
+	}
+	high_water_run(p, dev, buf);
+	for (unsigned int i = 0; i <= HW_NB; i++)
+		free(buf[i]);
+	dmamap_platform_destroy(p);
+}
+
+TEST(swiotlb_host_forced_two_threads_map_unmap_concurrently)
+{
+	struct device *dev;
+	struct dmamap_platform *p = host_forced(&dev);
+	uint8_t *region[2] = { host_pages(16 * KiB), host_pages(16 * KiB) };
+
+	REQUIRE(p && region[0] && region[1]);
+	two_threads_run(p, dev, region);
+	free(region[0]);
+	free(region[1]);
+	dmamap_platform_destroy(p);
+}
+
+/* A restricted pool on the host: its device bounces into it, the others do not bounce. */
+TEST(swiotlb_host_restricted_pool_takes_every_mapping_of_its_device)
+{
+	enum { PSIZE = 512 * KiB, LEN = 5000 };
+	struct dmamap_platform *p = host_platform();
+	struct device *dev = p ? host_device(p, "rp", NULL) : NULL;
+	struct device *other = p ? host_device(p, "other", NULL) : NULL;
+	uint8_t *pool = host_pages(PSIZE), *buf = malloc(LEN), a[LEN], b[LEN];
+	struct dmamap_swiotlb_stats rs, def0;
+	struct dmamap_device_stats d;
+	dma_addr_t h;
+
+	REQUIRE(p && dev && other && pool && buf);
+	def0 = pool_of(p, NULL);
+	REQUIRE(dmamap_swiotlb_restricted_pool(dev, (uintptr_t)pool, PSIZE) == 0);
+	rs = pool_of(NULL, dev);
+	pat(a, LEN, 71);
+	pat(b, LEN, 72);
+	for (unsigned int k = 0; k < 3; k++) {
+		memcpy(buf, a, LEN);
+		h = dma_map_single(dev, buf, LEN, dirs[k]);
+		REQUIRE(!dma_mapping_error(dev, h));
+		CHECK(in_pool(&rs, (phys_addr_t)h, LEN));
+		CHECK(dmamap_swiotlb_is_bounce(dev, h));
+		CHECK_EQ(dev_diff(dev, h, a, LEN), 0);
+		if (dev_writes(dirs[k]))
+			CHECK_EQ(dmamap_device_write(dev, h, b, LEN), 0);
+		CHECK_EQ(ndiff(buf, a, LEN), 0);
+		dma_unmap_single(dev, h, LEN, dirs[k]);
+		CHECK_MSG(ndiff(buf, dev_writes(dirs[k]) ? b : a, LEN) == 0, "%s: CPU after unmap",
+			  dname(dirs[k]));
+	}
+	rs = pool_of(NULL, dev);
+	CHECK_EQ(rs.bounced_maps, 3);
+	CHECK_EQ(rs.bytes_to_device, 3 * LEN);
+	CHECK_EQ(rs.bytes_from_device, 2 * LEN);
+	CHECK_EQ(rs.used_slots, 0);
+	CHECK_EQ(rs.high_water, (LEN + 2047) / 2048);
+	d = stats_of(dev);
+	CHECK_EQ(d.maps, 3);
+	CHECK_EQ(d.unmaps, 3);
+	CHECK_EQ(d.bytes_bounced, 3 * LEN);
+	CHECK_EQ(pool_of(p, NULL).bounced_maps, def0.bounced_maps);
+	/* The other device maps the same buffer where it is. */
+	h = dma_map_single(other, buf, LEN, DMA_TO_DEVICE);
+	CHECK_EQ(h, (uintptr_t)buf);
+	dma_unmap_single(other, h, LEN, DMA_TO_DEVICE);
+	free(buf);
+	dmamap_platform_destroy(p);
+	free(pool);
 }
