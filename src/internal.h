@@ -45,6 +45,12 @@ static inline void dmamap__spin_lock(int *l)
 		dmamap__spin_lock_slow(l);
 }
 
+/* For paths that would rather go elsewhere than wait: true if @l is now held. */
+static inline bool dmamap__spin_trylock(int *l)
+{
+	return !__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE);
+}
+
 static inline void dmamap__spin_unlock(int *l)
 {
 	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
@@ -69,6 +75,12 @@ struct dmamap_stat_shard {
 extern __thread unsigned int dmamap__shard_id
 	__attribute__((tls_model("initial-exec")));
 unsigned int dmamap__shard_assign(void);
+
+/* Whether this thread has its shard yet: paths that must make no call check it first. */
+static inline bool dmamap__shard_known(void)
+{
+	return dmamap__shard_id != 0;
+}
 
 static inline unsigned int dmamap__my_shard(void)
 {
@@ -237,6 +249,7 @@ struct device {
 	/* The default bounce pool's device addresses, for the fast unmap (identity). */
 	dma_addr_t bounce_start;
 	u64 bounce_len;
+	struct dmamap_iotlb *bounce_all; /* dmamap__swiotlb_bounce_all() */
 	struct dmamap_platform *plat;
 	const struct dma_map_ops *dma_ops; /* NULL: the direct table */
 	char name[DMAMAP_NAME_MAX];
@@ -272,6 +285,15 @@ static inline void dmamap__stat_add(struct device *dev, enum dmamap_stat k,
 				    uint64_t n)
 {
 	dmamap__stat_add_shard(&dev->stats[dmamap__my_shard()], k, n);
+}
+
+/* A successful mapping of @size bytes, in the calling thread's shard. */
+static inline void dmamap__count_map(struct device *dev, size_t size)
+{
+	struct dmamap_stat_shard *s = &dev->stats[dmamap__my_shard()];
+
+	dmamap__stat_add_shard(s, ST_MAPS, 1);
+	dmamap__stat_add_shard(s, ST_BYTES_MAPPED, size);
 }
 
 /* ---- reports ----------------------------------------------------------- */
@@ -530,6 +552,21 @@ struct dmamap_iotlb *dmamap__swiotlb_of(const struct device *dev, phys_addr_t ph
 void dmamap__swiotlb_unmap(struct device *dev, struct dmamap_iotlb *t,
 			   phys_addr_t tlb, size_t size,
 			   enum dma_data_direction dir, unsigned long attrs);
+/*
+ * The host's short path for a device whose every mapping bounces (force or
+ * a restricted pool) and needs nothing else: coherent, identity, the whole
+ * pool within reach. dmamap__swiotlb_bounce_all() says which pool, or NULL
+ * (dmamap__device_refresh() keeps it in dev->bounce_all). The core calls
+ * map and unmap with checked arguments, checker off and no fault armed;
+ * they count in the device's stats as the core would, and hand anything
+ * unusual (min_align_mask, oversize, a full area, an address that is not
+ * a live slot) to the general path before changing anything.
+ */
+struct dmamap_iotlb *dmamap__swiotlb_bounce_all(const struct device *dev);
+dma_addr_t dmamap__swiotlb_map_host(struct device *dev, phys_addr_t phys, size_t size,
+				    unsigned long attrs);
+void dmamap__swiotlb_unmap_host(struct device *dev, dma_addr_t addr, size_t size,
+				enum dma_data_direction dir, unsigned long attrs);
 void dmamap__swiotlb_sync(struct device *dev, struct dmamap_iotlb *t,
 			  phys_addr_t tlb, size_t size,
 			  enum dma_data_direction dir, bool for_cpu);

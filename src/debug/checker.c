@@ -732,8 +732,9 @@ static __attribute__((noinline)) void map_page_general(struct device *dev,
  * tracking, a buffer on the stack, an empty magazine, a large mapping, a
  * busy bucket) goes to the general path before anything has changed.
  */
-void dmamap__dbg_map_page(struct device *dev, enum dbg_type type, dma_addr_t addr,
-			  u64 size, int dir, const void *cpu, void *caller)
+static inline __attribute__((always_inline)) void
+map_page_leaf(struct device *dev, enum dbg_type type, dma_addr_t addr, u64 size, int dir,
+	      const void *cpu, void *caller)
 {
 	struct dmamap_checker *c = dev->plat->checker;
 	struct dbg_entry *e;
@@ -758,6 +759,19 @@ void dmamap__dbg_map_page(struct device *dev, enum dbg_type type, dma_addr_t add
 	return;
 general:
 	map_page_general(dev, type, addr, size, dir, cpu, caller);
+}
+
+void dmamap__dbg_map_page(struct device *dev, enum dbg_type type, dma_addr_t addr,
+			  u64 size, int dir, const void *cpu, void *caller)
+{
+	map_page_leaf(dev, type, addr, size, dir, cpu, caller);
+}
+
+dma_addr_t dmamap__dbg_map_identity(struct device *dev, enum dbg_type type, dma_addr_t addr,
+				    u64 size, int dir, void *caller)
+{
+	map_page_leaf(dev, type, addr, size, dir, (const void *)(uintptr_t)addr, caller);
+	return addr;
 }
 
 void dmamap__dbg_mapping_error_slow(struct device *dev, dma_addr_t addr)

@@ -86,6 +86,13 @@ void dmamap__dbg_unmap(struct device *dev, const struct dbg_ref *ref);
 /* The same for a page or single mapping, without a dbg_ref in memory. */
 void dmamap__dbg_map_page(struct device *dev, enum dbg_type type, dma_addr_t addr,
 			  u64 size, int dir, const void *cpu, void *caller);
+/*
+ * dmamap__dbg_map_page() of a host identity mapping (the buffer is at
+ * @addr), returning @addr: six arguments and a result, so the core's short
+ * path can jump here.
+ */
+dma_addr_t dmamap__dbg_map_identity(struct device *dev, enum dbg_type type, dma_addr_t addr,
+				    u64 size, int dir, void *caller);
 void dmamap__dbg_unmap_page(struct device *dev, enum dbg_type type, dma_addr_t addr,
 			    u64 size, int dir);
 void dmamap__dbg_mapping_error_slow(struct device *dev, dma_addr_t addr);

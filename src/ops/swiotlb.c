@@ -16,22 +16,19 @@
 
 #define AREAS 4
 
+/*
+ * An area: its lock and everything a map or unmap in it reads or writes,
+ * on one line. Other threads read peak, owner and used only when the
+ * pool's high-water mark has to move.
+ */
 struct area {
 	int lock;
+	unsigned int owner;          /* thread shard + 1 of the last allocation; 0: none */
 	unsigned long first, nslots; /* slots of this area */
 	unsigned long next;          /* where the next search starts */
 	unsigned long used;          /* slots in use, under the lock */
 	unsigned long hint;          /* most recently freed run: still in the cache */
-} __attribute__((aligned(64)));
-
-/*
- * An area's high-water mark (written under the area's lock) and the
- * thread that allocated from it last, on a line of its own that changes only when either does: other
- * threads read it on every map without pulling in the area's busy line.
- */
-struct area_peak {
-	unsigned long slots;
-	unsigned int owner; /* thread shard + 1 of the last allocation; 0: none */
+	unsigned long peak;          /* most slots ever in use, under the lock */
 } __attribute__((aligned(64)));
 
 /* Counters by thread shard: no locked instruction on the map path. */
@@ -40,18 +37,53 @@ struct tlb_counters {
 } __attribute__((aligned(64)));
 
 /*
- * One record per slot, so a lookup touches one cache line. The head slot of
- * a mapping also holds the original buffer, the bounce address and sizes.
+ * One record per slot. A mapping's head slot holds the original buffer and,
+ * in one word, the mapping's size, the offset min_align_mask kept inside
+ * the first slot, how many slots it holds and the area whose lock covers
+ * it; each other slot it holds names its head. So taking a two-slot
+ * mapping is three stores and giving it back two: next to a bounce copy,
+ * which keeps the CPU's store port busy, every store counts.
  */
 struct slot {
 	phys_addr_t orig;
-	phys_addr_t tlb;
-	uint32_t size;
-	uint32_t nused; /* slots held by the mapping */
-	uint32_t head;
-	uint8_t used;
-	uint8_t area; /* head slot: the area whose lock covers the mapping */
+	uint64_t state; /* 0: free */
 };
+
+#define SLOT_USED (1ULL << 63)
+#define SLOT_HEAD (1ULL << 62)
+#define HEAD_SIZE_BITS 19 /* up to DMAMAP_SWIOTLB_MAX_MAPPING */
+#define HEAD_OFF_SHIFT HEAD_SIZE_BITS
+#define HEAD_NUSED_SHIFT (HEAD_OFF_SHIFT + IO_TLB_SHIFT)
+#define HEAD_AREA_SHIFT (HEAD_NUSED_SHIFT + 8) /* up to IO_TLB_SEGSIZE slots */
+
+_Static_assert(DMAMAP_SWIOTLB_MAX_MAPPING < (1UL << HEAD_SIZE_BITS), "size field");
+_Static_assert(IO_TLB_SEGSIZE < 256, "nused field");
+
+static inline uint64_t head_state(size_t size, u64 offset, unsigned long nslots, unsigned int area)
+{
+	return SLOT_USED | SLOT_HEAD | size | offset << HEAD_OFF_SHIFT |
+	       (uint64_t)nslots << HEAD_NUSED_SHIFT | (uint64_t)area << HEAD_AREA_SHIFT;
+}
+
+static inline size_t head_size(uint64_t state)
+{
+	return (size_t)(state & ((1UL << HEAD_SIZE_BITS) - 1));
+}
+
+static inline u64 head_offset(uint64_t state)
+{
+	return (state >> HEAD_OFF_SHIFT) & (IO_TLB_SIZE - 1);
+}
+
+static inline unsigned long head_nused(uint64_t state)
+{
+	return (unsigned long)(state >> HEAD_NUSED_SHIFT) & 0xff;
+}
+
+static inline unsigned int head_area(uint64_t state)
+{
+	return (unsigned int)(state >> HEAD_AREA_SHIFT) & (AREAS - 1);
+}
 
 struct dmamap_iotlb {
 	char name[DMAMAP_NAME_MAX];
@@ -60,11 +92,10 @@ struct dmamap_iotlb {
 	unsigned long nslots;
 	unsigned int nareas;
 	struct area areas[AREAS];
-	struct area_peak peaks[AREAS];
-	/* Sum of the areas' peaks, on its own line: it moves only when a peak rises. */
-	struct area_peak peak_total;
-	struct slot *slots;
+	/* Read on every map, written only when a peak rises. */
+	unsigned long peak_total __attribute__((aligned(64))); /* sum of the areas' peaks */
 	unsigned long high_water;
+	struct slot *slots;
 	struct tlb_counters count[DMAMAP_STAT_SHARDS];
 };
 
@@ -146,11 +177,11 @@ bool dmamap__iotlb_contains(const struct dmamap_iotlb *t, phys_addr_t phys)
 }
 
 /*
- * Find @nslots free slots in one segment of area @a whose address keeps
- * the bits @align_mask of @orig (slot granular), starting at a multiple of
- * @stride slots. Returns the first slot or -1.
+ * Whether the @nslots slots from slot @i of area @ar are free, lie in one
+ * segment, start at a multiple of @stride slots and keep the bits
+ * @align_mask of @orig (slot granular).
  */
-static bool run_fits(const struct dmamap_iotlb *t, const struct area *ar,
+static inline bool run_fits(const struct dmamap_iotlb *t, const struct area *ar,
 		     unsigned long i, unsigned long nslots, phys_addr_t orig,
 		     u64 align_mask, unsigned long stride)
 {
@@ -159,19 +190,18 @@ static bool run_fits(const struct dmamap_iotlb *t, const struct area *ar,
 	if (((t->start + ((u64)(ar->first + i) << IO_TLB_SHIFT)) ^ orig) & align_mask)
 		return false;
 	for (unsigned long j = 0; j < nslots; j++)
-		if (t->slots[ar->first + i + j].used)
+		if (t->slots[ar->first + i + j].state)
 			return false;
 	return true;
 }
 
-static long area_find(struct dmamap_iotlb *t, struct area *ar, unsigned long nslots,
-		      phys_addr_t orig, u64 align_mask, unsigned long stride)
+/* The rest of area @ar after its hint, from where the last search ended. */
+static __attribute__((noinline)) long
+area_scan(struct dmamap_iotlb *t, struct area *ar, unsigned long nslots,
+	  phys_addr_t orig, u64 align_mask, unsigned long stride)
 {
 	unsigned long i = ar->next;
 
-	/* The run freed last first: its lines are still in the cache. */
-	if (run_fits(t, ar, ar->hint, nslots, orig, align_mask, stride))
-		return (long)(ar->first + ar->hint);
 	for (unsigned long tries = ar->nslots; tries--; i++) {
 		if (i >= ar->nslots)
 			i = 0;
@@ -183,6 +213,15 @@ static long area_find(struct dmamap_iotlb *t, struct area *ar, unsigned long nsl
 	return -1;
 }
 
+static inline long area_find(struct dmamap_iotlb *t, struct area *ar, unsigned long nslots,
+			     phys_addr_t orig, u64 align_mask, unsigned long stride)
+{
+	/* The run freed last first: its lines are still in the cache. */
+	if (likely(run_fits(t, ar, ar->hint, nslots, orig, align_mask, stride)))
+		return (long)(ar->first + ar->hint);
+	return area_scan(t, ar, nslots, orig, align_mask, stride);
+}
+
 static unsigned long largest_run(struct dmamap_iotlb *t)
 {
 	unsigned long best = 0, run = 0;
@@ -190,10 +229,104 @@ static unsigned long largest_run(struct dmamap_iotlb *t)
 	for (unsigned long i = 0; i < t->nslots; i++) {
 		if (i % IO_TLB_SEGSIZE == 0)
 			run = 0;
-		run = t->slots[i].used ? 0 : run + 1;
+		run = t->slots[i].state ? 0 : run + 1;
 		best = MAX(best, run);
 	}
 	return best;
+}
+
+static __attribute__((noinline)) void raise_peak(struct dmamap_iotlb *t, unsigned int a,
+						 unsigned long area_used)
+{
+	unsigned long peak = __atomic_load_n(&t->areas[a].peak, __ATOMIC_RELAXED);
+
+	/*
+	 * The peak first, then the total with release and acquire: of two
+	 * threads raising peaks at once, the one whose add lands second sees
+	 * the other's peak, so the mark is not understated.
+	 */
+	__atomic_store_n(&t->areas[a].peak, area_used, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&t->peak_total, area_used - peak, __ATOMIC_ACQ_REL);
+}
+
+/* Write the records of a mapping of @size bytes of @orig in slots [@slot, @slot + @nslots) of area @a. */
+static inline void claim_records(struct dmamap_iotlb *t, unsigned int a, unsigned long slot,
+				 unsigned long nslots, phys_addr_t orig, u64 offset, size_t size)
+{
+	t->slots[slot].orig = orig;
+	t->slots[slot].state = head_state(size, offset, nslots, a);
+	for (unsigned long j = 1; j < nslots; j++)
+		t->slots[slot + j].state = SLOT_USED | slot;
+}
+
+/*
+ * Give slots [@slot, @slot + @nslots) of area @a, whose lock the caller
+ * holds, to a mapping of @size bytes of @orig (@offset into the first
+ * slot), for thread shard @me. Returns how many slots the area now has in
+ * use.
+ */
+static inline unsigned long claim(struct dmamap_iotlb *t, unsigned int a, unsigned long slot,
+				  unsigned long nslots, phys_addr_t orig, u64 offset,
+				  size_t size, unsigned int me)
+{
+	struct area *ar = &t->areas[a];
+	unsigned long area_used = ar->used + nslots;
+
+	__atomic_store_n(&ar->used, area_used, __ATOMIC_RELAXED);
+	if (unlikely(area_used > __atomic_load_n(&t->areas[a].peak, __ATOMIC_RELAXED)))
+		raise_peak(t, a, area_used);
+	if (unlikely(t->areas[a].owner != me + 1))
+		__atomic_store_n(&t->areas[a].owner, me + 1, __ATOMIC_RELAXED);
+	claim_records(t, a, slot, nslots, orig, offset, size);
+	return area_used;
+}
+
+static __attribute__((noinline)) void raise_high_water(struct dmamap_iotlb *t, unsigned int a,
+						       unsigned long area_used, unsigned int me)
+{
+	unsigned long sum = 0, hw = __atomic_load_n(&t->high_water, __ATOMIC_RELAXED);
+
+	for (unsigned int b = 0; b < t->nareas; b++) {
+		if (b == a)
+			sum += area_used;
+		else if (__atomic_load_n(&t->areas[b].owner, __ATOMIC_RELAXED) == me + 1)
+			sum += __atomic_load_n(&t->areas[b].used, __ATOMIC_RELAXED);
+		else
+			sum += __atomic_load_n(&t->areas[b].peak, __ATOMIC_RELAXED);
+	}
+	while (sum > hw && !__atomic_compare_exchange_n(&t->high_water, &hw, sum, false,
+							 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+/*
+ * The pool's mark is the most slots in use at once. Reading how much of an
+ * area another thread is using pulls in a line that thread writes on every
+ * map, so an area another thread allocated from last counts at its own
+ * peak: the mark is exact while one thread does the mapping, and may
+ * overstate (never understate) once several have. Every area is at most at
+ * its peak: if area @a's use plus the others' peaks cannot beat the mark,
+ * nothing needs reading.
+ */
+static inline void note_high_water(struct dmamap_iotlb *t, unsigned int a,
+				   unsigned long area_used, unsigned int me)
+{
+	if (unlikely(area_used + __atomic_load_n(&t->peak_total, __ATOMIC_ACQUIRE) -
+			     __atomic_load_n(&t->areas[a].peak, __ATOMIC_RELAXED) >
+		     __atomic_load_n(&t->high_water, __ATOMIC_RELAXED)))
+		raise_high_water(t, a, area_used, me);
+}
+
+/* Slots a mapping of @size bytes needs, and the stride its first slot keeps. */
+static inline unsigned long slots_for(u64 offset, size_t size)
+{
+	return (unsigned long)((offset + size + IO_TLB_SIZE - 1) >> IO_TLB_SHIFT);
+}
+
+static inline unsigned long stride_for(size_t size, u64 align_mask)
+{
+	/* Page-sized and larger bounce buffers start on a page, as the kernel's. */
+	return size >= PAGE_SIZE && !align_mask ? PAGE_SIZE >> IO_TLB_SHIFT : 1;
 }
 
 /*
@@ -207,15 +340,13 @@ static phys_addr_t slots_get(struct device *dev, struct dmamap_iotlb *t,
 {
 	u64 offset = orig & min_align & (IO_TLB_SIZE - 1);
 	u64 align_mask = min_align & ~(u64)(IO_TLB_SIZE - 1);
-	unsigned long nslots = (unsigned long)((offset + size + IO_TLB_SIZE - 1) >> IO_TLB_SHIFT);
-	unsigned long stride = 1;
+	unsigned long nslots = slots_for(offset, size);
+	unsigned long stride = stride_for(size, align_mask);
 	unsigned int me = dmamap__my_shard(), a0 = me & (t->nareas - 1), a = 0;
 	unsigned long area_used = 0;
+	phys_addr_t tlb = PHYS_NONE;
 	long slot = -1;
 
-	/* Page-sized and larger bounce buffers start on a page, as the kernel's. */
-	if (size >= PAGE_SIZE && !align_mask)
-		stride = PAGE_SIZE >> IO_TLB_SHIFT;
 	if (size > DMAMAP_SWIOTLB_MAX_MAPPING || nslots > IO_TLB_SEGSIZE) {
 		COUNT(t, failures, 1);
 		if (!(attrs & DMA_ATTR_NO_WARN))
@@ -232,32 +363,8 @@ static phys_addr_t slots_get(struct device *dev, struct dmamap_iotlb *t,
 		dmamap__spin_lock(&ar->lock);
 		slot = area_find(t, ar, nslots, orig, align_mask, stride);
 		if (slot >= 0) {
-			area_used = ar->used + nslots;
-			__atomic_store_n(&ar->used, area_used, __ATOMIC_RELAXED);
-			unsigned long peak = __atomic_load_n(&t->peaks[a].slots, __ATOMIC_RELAXED);
-
-			if (area_used > peak) {
-				/*
-				 * The peak first, then the total with release
-				 * and acquire: of two threads raising peaks at
-				 * once, the one whose add lands second sees the
-				 * other's peak, so the mark is not understated.
-				 */
-				__atomic_store_n(&t->peaks[a].slots, area_used, __ATOMIC_RELAXED);
-				__atomic_fetch_add(&t->peak_total.slots, area_used - peak,
-						   __ATOMIC_ACQ_REL);
-			}
-			if (t->peaks[a].owner != me + 1)
-				__atomic_store_n(&t->peaks[a].owner, me + 1, __ATOMIC_RELAXED);
-			for (unsigned long j = 0; j < nslots; j++) {
-				t->slots[slot + j].used = 1;
-				t->slots[slot + j].head = (uint32_t)slot;
-			}
-			t->slots[slot].area = (uint8_t)a;
-			t->slots[slot].orig = orig;
-			t->slots[slot].tlb = t->start + ((u64)slot << IO_TLB_SHIFT) + offset;
-			t->slots[slot].size = (uint32_t)size;
-			t->slots[slot].nused = (uint32_t)nslots;
+			tlb = t->start + ((u64)slot << IO_TLB_SHIFT) + offset;
+			area_used = claim(t, a, (unsigned long)slot, nslots, orig, offset, size, me);
 		}
 		dmamap__spin_unlock(&ar->lock);
 	}
@@ -271,37 +378,8 @@ static phys_addr_t slots_get(struct device *dev, struct dmamap_iotlb *t,
 				       largest_run(t));
 		return PHYS_NONE;
 	}
-	/*
-	 * The pool's mark is the most slots in use at once. Reading how much
-	 * of an area another thread is using pulls in a line that thread
-	 * writes on every map, so an area another thread allocated from last
-	 * counts at its own peak: the mark is exact while one thread does the
-	 * mapping, and may overstate (never understate) once several have.
-	 */
-	{
-		unsigned long sum = 0, hw = __atomic_load_n(&t->high_water, __ATOMIC_RELAXED);
-
-		/*
-		 * Every area is at most at its peak: if this area's use plus the
-		 * others' peaks cannot beat the mark, nothing needs reading.
-		 */
-		if (area_used + __atomic_load_n(&t->peak_total.slots, __ATOMIC_ACQUIRE) -
-			    __atomic_load_n(&t->peaks[a].slots, __ATOMIC_RELAXED) <= hw)
-			return t->start + ((u64)slot << IO_TLB_SHIFT) + offset;
-		for (unsigned int b = 0; b < t->nareas; b++) {
-			if (b == a)
-				sum += area_used;
-			else if (__atomic_load_n(&t->peaks[b].owner, __ATOMIC_RELAXED) == me + 1)
-				sum += __atomic_load_n(&t->areas[b].used, __ATOMIC_RELAXED);
-			else
-				sum += __atomic_load_n(&t->peaks[b].slots, __ATOMIC_RELAXED);
-		}
-		while (sum > hw && !__atomic_compare_exchange_n(&t->high_water, &hw, sum, false,
-								 __ATOMIC_RELAXED,
-								 __ATOMIC_RELAXED))
-			;
-	}
-	return t->start + ((u64)slot << IO_TLB_SHIFT) + offset;
+	note_high_water(t, a, area_used, me);
+	return tlb;
 }
 
 static unsigned long slot_of(const struct dmamap_iotlb *t, phys_addr_t tlb)
@@ -309,42 +387,71 @@ static unsigned long slot_of(const struct dmamap_iotlb *t, phys_addr_t tlb)
 	return (unsigned long)((tlb - t->start) >> IO_TLB_SHIFT);
 }
 
-static void slots_put(struct dmamap_iotlb *t, phys_addr_t tlb)
+static inline bool slot_live(const struct dmamap_iotlb *t, phys_addr_t tlb)
 {
-	unsigned long head = t->slots[slot_of(t, tlb)].head;
-	unsigned long n = t->slots[head].nused;
-	struct area *ar = &t->areas[t->slots[head].area];
+	return t->slots[slot_of(t, tlb)].state != 0;
+}
 
-	dmamap__spin_lock(&ar->lock);
+/* The head slot of the live mapping holding bounce address @tlb. */
+static inline unsigned long head_of(const struct dmamap_iotlb *t, phys_addr_t tlb)
+{
+	unsigned long i = slot_of(t, tlb);
+	uint64_t state = t->slots[i].state;
+
+	return state & SLOT_HEAD ? i : (unsigned long)(state & ~SLOT_USED);
+}
+
+/* The bounce address of the mapping whose head is slot @head. */
+static inline phys_addr_t head_tlb(const struct dmamap_iotlb *t, unsigned long head)
+{
+	return t->start + ((u64)head << IO_TLB_SHIFT) + head_offset(t->slots[head].state);
+}
+
+/* Free the @n slots from @head, in area @ar whose lock the caller holds; the run is the next one to try. */
+static inline void release(struct dmamap_iotlb *t, struct area *ar, unsigned long head,
+			   unsigned long n)
+{
 	for (unsigned long j = 0; j < n; j++)
-		t->slots[head + j].used = 0;
-	t->slots[head].nused = 0;
+		t->slots[head + j].state = 0;
 	ar->hint = head - ar->first;
 	__atomic_store_n(&ar->used, ar->used - n, __ATOMIC_RELAXED);
+}
+
+static inline void slots_put(struct dmamap_iotlb *t, phys_addr_t tlb)
+{
+	unsigned long head = head_of(t, tlb);
+	uint64_t state = t->slots[head].state;
+	unsigned long n = head_nused(state);
+	struct area *ar = &t->areas[head_area(state)];
+
+	dmamap__spin_lock(&ar->lock);
+	release(t, ar, head, n);
 	dmamap__spin_unlock(&ar->lock);
 }
 
 /* Copy @size bytes at bounce address @tlb to (TO_DEVICE) or from its original. */
-static void bounce(struct dmamap_iotlb *t, phys_addr_t tlb, size_t size,
-		   enum dma_data_direction dir)
+static inline void bounce(struct dmamap_iotlb *t, phys_addr_t tlb, size_t size,
+			  enum dma_data_direction dir)
 {
-	unsigned long head = t->slots[slot_of(t, tlb)].head;
-	u64 off = tlb - t->slots[head].tlb;
-	uint8_t *orig, *slot;
+	unsigned long head = head_of(t, tlb);
+	size_t mapped = head_size(t->slots[head].state);
+	u64 off = tlb - head_tlb(t, head);
+	phys_addr_t orig = t->slots[head].orig + off;
+	uint8_t *orig_cpu, *slot;
 
-	if (off >= t->slots[head].size)
+	if (off >= mapped)
 		return;
-	size = MIN(size, (size_t)(t->slots[head].size - off));
-	orig = cpu_at(t->p, t->slots[head].orig + off);
+	size = MIN(size, (size_t)(mapped - off));
+	orig_cpu = cpu_at(t->p, orig);
 	slot = cpu_at(t->p, tlb);
-	if (!orig || !slot)
+	if (!orig_cpu || !slot)
 		return;
 	/* On a board, the CPU's copy dirties the lines it writes, same bytes or not. */
 	if (dir == DMA_TO_DEVICE) {
-		dmamap__cpu_write(t->p, tlb, orig, size);
+		dmamap__cpu_write(t->p, tlb, orig_cpu, size);
 		COUNT(t, to_dev, size);
 	} else {
-		dmamap__cpu_write(t->p, t->slots[head].orig + off, slot, size);
+		dmamap__cpu_write(t->p, orig, slot, size);
 		COUNT(t, from_dev, size);
 	}
 }
@@ -426,7 +533,7 @@ void dmamap__swiotlb_unmap(struct device *dev, struct dmamap_iotlb *t,
 			   phys_addr_t tlb, size_t size,
 			   enum dma_data_direction dir, unsigned long attrs)
 {
-	if (!t->slots[slot_of(t, tlb)].used)
+	if (!slot_live(t, tlb))
 		return; /* not a live bounce buffer: the checker says why */
 	if (!dev->coherent && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
 		dmamap__sim_sync_for_cpu(dev, tlb, size, dir);
@@ -435,11 +542,145 @@ void dmamap__swiotlb_unmap(struct device *dev, struct dmamap_iotlb *t,
 	slots_put(t, tlb);
 }
 
+/* ---- the host's short path -------------------------------------------------------- */
+
+struct dmamap_iotlb *dmamap__swiotlb_bounce_all(const struct device *dev)
+{
+	struct dmamap_iotlb *t = pool_for(dev);
+
+	if (!t || dev->plat->kind != PLAT_HOST || dev->dma_ops || dev->domain ||
+	    !dev->coherent || dev->nr_ranges || dev->pool ||
+	    (!dev->restricted && !dev->plat->swiotlb_force))
+		return NULL;
+	/* Every slot within reach: the short path checks nothing. */
+	if (t->start + ((u64)t->nslots << IO_TLB_SHIFT) - 1 > dev->map_limit)
+		return NULL;
+	return t;
+}
+
+/*
+ * What the core's general path would do for a device that always bounces.
+ * The map copies in whatever the direction, and such a device is coherent,
+ * so the direction has nothing to decide.
+ */
+static __attribute__((noinline)) dma_addr_t
+map_host_general(struct device *dev, phys_addr_t phys, size_t size, unsigned long attrs)
+{
+	int err;
+	dma_addr_t addr = dmamap__swiotlb_map(dev, phys, size, DMA_BIDIRECTIONAL, attrs, &err);
+
+	if (addr != DMA_MAPPING_ERROR)
+		dmamap__count_map(dev, size);
+	return addr;
+}
+
+/*
+ * The common case only: the calling thread's area is free to lock, the run
+ * freed last fits, and neither a peak nor the high-water mark moves. It
+ * makes no call but the copy, last, so it needs no stack frame: next to
+ * the copy's stores, the register saves would cost as much as the rest.
+ * Anything else goes to the general path before anything has changed.
+ */
+dma_addr_t dmamap__swiotlb_map_host(struct device *dev, phys_addr_t phys, size_t size,
+				    unsigned long attrs)
+{
+	struct dmamap_iotlb *t = dev->bounce_all;
+	unsigned int me, a;
+	struct area *ar;
+	unsigned long nslots = slots_for(0, size), area_used;
+	struct dmamap_stat_shard *ds;
+	struct tlb_counters *c;
+	phys_addr_t tlb;
+
+	/* Past this, attrs are 0: one register less, and none to save. */
+	if (unlikely(attrs || !dmamap__shard_known() || dev->min_align_mask ||
+		     size > DMAMAP_SWIOTLB_MAX_MAPPING))
+		return map_host_general(dev, phys, size, attrs);
+	me = dmamap__my_shard();
+	a = me & (t->nareas - 1);
+	ar = &t->areas[a];
+	if (unlikely(!dmamap__spin_trylock(&ar->lock)))
+		return map_host_general(dev, phys, size, 0);
+	area_used = ar->used + nslots;
+	if (unlikely(!run_fits(t, ar, ar->hint, nslots, phys, 0, stride_for(size, 0)) ||
+		     area_used > __atomic_load_n(&ar->peak, __ATOMIC_RELAXED) ||
+		     __atomic_load_n(&ar->owner, __ATOMIC_RELAXED) != me + 1 ||
+		     area_used + __atomic_load_n(&t->peak_total, __ATOMIC_ACQUIRE) -
+				     __atomic_load_n(&ar->peak, __ATOMIC_RELAXED) >
+			     __atomic_load_n(&t->high_water, __ATOMIC_RELAXED))) {
+		dmamap__spin_unlock(&ar->lock);
+		return map_host_general(dev, phys, size, 0);
+	}
+	claim_records(t, a, ar->first + ar->hint, nslots, phys, 0, size);
+	__atomic_store_n(&ar->used, area_used, __ATOMIC_RELAXED);
+	tlb = t->start + ((u64)(ar->first + ar->hint) << IO_TLB_SHIFT);
+	dmamap__spin_unlock(&ar->lock);
+	c = &t->count[me];
+	dmamap__count_add(&c->bounced, 1);
+	dmamap__count_add(&c->to_dev, size);
+	ds = &dev->stats[me];
+	dmamap__stat_add_shard(ds, ST_MAPS, 1);
+	dmamap__stat_add_shard(ds, ST_BYTES_MAPPED, size);
+	dmamap__stat_add_shard(ds, ST_BYTES_BOUNCED, size);
+	/* On the host the slot's address is the handle, and memcpy returns it. */
+	return (dma_addr_t)(uintptr_t)memcpy((void *)(uintptr_t)tlb,
+					     (const void *)(uintptr_t)phys, size);
+}
+
+static __attribute__((noinline)) void
+unmap_host_general(struct device *dev, dma_addr_t addr, size_t size,
+		   enum dma_data_direction dir, unsigned long attrs)
+{
+	struct dmamap_iotlb *t = dev->bounce_all;
+
+	if (dmamap__iotlb_contains(t, addr) && slot_live(t, addr)) {
+		if (dir != DMA_TO_DEVICE)
+			bounce(t, addr, size, DMA_FROM_DEVICE);
+		slots_put(t, addr);
+	} else {
+		dmamap__direct_unmap(dev, addr, size, dir, attrs);
+	}
+	dmamap__stat_add(dev, ST_UNMAPS, 1);
+}
+
+/* The lock was busy: wait for it. */
+static __attribute__((noinline)) void unmap_host_wait(struct device *dev, dma_addr_t addr)
+{
+	slots_put(dev->bounce_all, addr);
+	dmamap__stat_add(dev, ST_UNMAPS, 1);
+}
+
+/*
+ * As the map: nothing to copy back, a mapping's head, its area free to
+ * lock, and no call but to count. Anything else goes to the general path.
+ */
+void dmamap__swiotlb_unmap_host(struct device *dev, dma_addr_t addr, size_t size,
+				enum dma_data_direction dir, unsigned long attrs)
+{
+	struct dmamap_iotlb *t = dev->bounce_all;
+	u64 off = addr - t->start;
+	unsigned long head = (unsigned long)(off >> IO_TLB_SHIFT);
+	struct dmamap_stat_shard *ds;
+	uint64_t state;
+	struct area *ar;
+
+	if (unlikely(off >= ((u64)t->nslots << IO_TLB_SHIFT) || dir != DMA_TO_DEVICE ||
+		     !dmamap__shard_known() || !((state = t->slots[head].state) & SLOT_HEAD)))
+		return unmap_host_general(dev, addr, size, dir, attrs);
+	ds = &dev->stats[dmamap__my_shard()];
+	ar = &t->areas[head_area(state)];
+	if (unlikely(!dmamap__spin_trylock(&ar->lock)))
+		return unmap_host_wait(dev, addr);
+	release(t, ar, head, head_nused(state));
+	dmamap__spin_unlock(&ar->lock);
+	dmamap__stat_add_shard(ds, ST_UNMAPS, 1);
+}
+
 void dmamap__swiotlb_sync(struct device *dev, struct dmamap_iotlb *t,
 			  phys_addr_t tlb, size_t size,
 			  enum dma_data_direction dir, bool for_cpu)
 {
-	if (!t->slots[slot_of(t, tlb)].used)
+	if (!slot_live(t, tlb))
 		return;
 	if (for_cpu) {
 		if (!dev->coherent)
@@ -467,7 +708,7 @@ void *dmamap__swiotlb_alloc(struct device *dev, size_t size, dma_addr_t *dma)
 	tlb = slots_get(dev, t, 0, size, 0, DMA_ATTR_NO_WARN);
 	if (tlb == PHYS_NONE)
 		return NULL;
-	t->slots[t->slots[slot_of(t, tlb)].head].orig = PHYS_NONE; /* nothing to bounce */
+	t->slots[head_of(t, tlb)].orig = PHYS_NONE; /* nothing to bounce */
 	*dma = dmamap_phys_to_dma(dev, tlb);
 	dmamap__reset_range(dev->plat, tlb, size, true);
 	return dmamap__phys_to_view(dev->plat, tlb, dev->coherent ? VIEW_CPU : VIEW_MEM);
@@ -484,8 +725,8 @@ bool dmamap__swiotlb_free(struct device *dev, void *vaddr)
 	phys = dmamap__addr_to_phys(dev->plat, vaddr, &view);
 	if (!dmamap__iotlb_contains(t, phys))
 		return false;
-	if (t->slots[slot_of(t, phys)].used) {
-		unsigned long n = t->slots[t->slots[slot_of(t, phys)].head].nused;
+	if (slot_live(t, phys)) {
+		unsigned long n = head_nused(t->slots[head_of(t, phys)].state);
 
 		/* The model forgets what the uncached alias did, as the direct free does. */
 		dmamap__reset_range(dev->plat, phys, (size_t)n << IO_TLB_SHIFT, false);

@@ -492,6 +492,7 @@ void dmamap__device_refresh(struct device *dev)
 			     !dev->restricted && !dev->plat->swiotlb_force;
 	dev->bounce_start = dev->plat->swiotlb_start;
 	dev->bounce_len = dev->plat->swiotlb ? dev->plat->swiotlb_bytes : 0;
+	dev->bounce_all = dmamap__swiotlb_bounce_all(dev);
 }
 
 void dmamap_device_destroy(struct device *dev)
