@@ -1958,3 +1958,84 @@ TEST(swiotlb_host_restricted_pool_takes_every_mapping_of_its_device)
 	dmamap_platform_destroy(p);
 	free(pool);
 }
+
+/*
+ * On the host's short path a thread keeps the run of the mapping it
+ * unmapped last for its next map. Such a run holds no mapping: the stats
+ * count it free, a second unmap of the handle finds nothing, and a pool
+ * that is full takes it back, whichever thread parked it.
+ */
+struct parker {
+	struct device *dev;
+	uint8_t *buf;
+	dma_addr_t h;
+	int err;
+};
+
+static void *park_one(void *arg)
+{
+	struct parker *k = arg;
+
+	k->h = dma_map_single(k->dev, k->buf, PAGE_SIZE, DMA_TO_DEVICE);
+	k->err = dma_mapping_error(k->dev, k->h);
+	if (!k->err)
+		dma_unmap_single(k->dev, k->h, PAGE_SIZE, DMA_TO_DEVICE);
+	return NULL;
+}
+
+TEST(swiotlb_host_parked_runs_are_free_and_taken_back_when_full)
+{
+	struct device *dev;
+	struct dmamap_platform *p = host_forced(&dev);
+	unsigned int n = p ? chunks_in_pool(p) : 0, i;
+	uint8_t *chunk = host_pages(CHUNK), *page = host_pages(PAGE_SIZE), *ref = malloc(CHUNK);
+	dma_addr_t *h = calloc(n + 1, sizeof(*h)), x;
+	struct parker k;
+	struct dmamap_swiotlb_stats s;
+	pthread_t th;
+
+	REQUIRE(p && chunk && page && ref && h);
+	/* Another thread parks a page-sized run and leaves. */
+	k = (struct parker){ .dev = dev, .buf = page };
+	REQUIRE(pthread_create(&th, NULL, park_one, &k) == 0);
+	pthread_join(th, NULL);
+	REQUIRE(k.err == 0);
+	s = pool_of(p, NULL);
+	CHECK_EQ(s.used_slots, 0);
+	CHECK_EQ(s.largest_free_run, 128);
+	/* Unmapping its handle again finds no mapping: nothing changes. */
+	dma_unmap_single(dev, k.h, PAGE_SIZE, DMA_TO_DEVICE);
+	CHECK_EQ(pool_of(p, NULL).used_slots, 0);
+	/* The whole pool still maps, the parked run included. */
+	pat(chunk, CHUNK, 5);
+	for (i = 0; i < n; i++) {
+		h[i] = dma_map_single(dev, chunk, CHUNK, DMA_TO_DEVICE);
+		CHECK_MSG(!dma_mapping_error(dev, h[i]), "mapping %u of %u", i, n);
+		if (dma_mapping_error(dev, h[i]))
+			break;
+	}
+	s = pool_of(p, NULL);
+	CHECK_EQ(s.used_slots, s.total_slots);
+	CHECK_EQ(s.failures, 0);
+	x = dma_map_single_attrs(dev, chunk, 100, DMA_TO_DEVICE, DMA_ATTR_NO_WARN);
+	CHECK(dma_mapping_error(dev, x));
+	for (unsigned int j = 0; j < i; j++) {
+		CHECK_EQ(dev_diff(dev, h[j], chunk, CHUNK), 0);
+		dma_unmap_single(dev, h[j], CHUNK, DMA_TO_DEVICE);
+	}
+	s = pool_of(p, NULL);
+	CHECK_EQ(s.used_slots, 0);
+	CHECK_EQ(s.high_water, s.total_slots);
+	/* After the pool was full, mapping the page again works and carries its bytes. */
+	pat(page, PAGE_SIZE, 6);
+	x = dma_map_single(dev, page, PAGE_SIZE, DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, x));
+	CHECK_EQ(dev_diff(dev, x, page, PAGE_SIZE), 0);
+	dma_unmap_single(dev, x, PAGE_SIZE, DMA_TO_DEVICE);
+	CHECK_EQ(pool_of(p, NULL).used_slots, 0);
+	free(h);
+	free(ref);
+	free(chunk);
+	free(page);
+	dmamap_platform_destroy(p);
+}

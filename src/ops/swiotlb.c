@@ -31,9 +31,14 @@ struct area {
 	unsigned long peak;          /* most slots ever in use, under the lock */
 } __attribute__((aligned(64)));
 
-/* Counters by thread shard: no locked instruction on the map path. */
+/*
+ * By thread shard: counters (no locked instruction on the map path) and the
+ * run the thread unmapped last on the host's short path, parked for its
+ * next map (head slot + 1; 0: none).
+ */
 struct tlb_counters {
 	uint64_t bounced, to_dev, from_dev, failures;
+	unsigned long spare;
 } __attribute__((aligned(64)));
 
 /*
@@ -55,9 +60,25 @@ struct slot {
 #define HEAD_OFF_SHIFT HEAD_SIZE_BITS
 #define HEAD_NUSED_SHIFT (HEAD_OFF_SHIFT + IO_TLB_SHIFT)
 #define HEAD_AREA_SHIFT (HEAD_NUSED_SHIFT + 8) /* up to IO_TLB_SEGSIZE slots */
+#define HEAD_SHARD_SHIFT (HEAD_AREA_SHIFT + 4)  /* parked: whose spare it is */
 
 _Static_assert(DMAMAP_SWIOTLB_MAX_MAPPING < (1UL << HEAD_SIZE_BITS), "size field");
 _Static_assert(IO_TLB_SEGSIZE < 256, "nused field");
+_Static_assert(AREAS <= 16 && DMAMAP_STAT_SHARDS <= 16 && HEAD_SHARD_SHIFT + 4 < 62, "fields");
+
+/*
+ * A parked run: the run of a mapping its thread unmapped last, kept (taken,
+ * not free to allocate) for that thread's next map. Its head keeps its
+ * fields without SLOT_USED; its tails still name it.
+ */
+static inline bool parked(uint64_t state)
+{
+	return (state & (SLOT_HEAD | SLOT_USED)) == SLOT_HEAD;
+}
+
+/* Relaxed atomics: a parked run's head is written without its area's lock. */
+static inline uint64_t st_get(const struct dmamap_iotlb *t, unsigned long i);
+static inline void st_set(struct dmamap_iotlb *t, unsigned long i, uint64_t state);
 
 static inline uint64_t head_state(size_t size, u64 offset, unsigned long nslots, unsigned int area)
 {
@@ -85,6 +106,11 @@ static inline unsigned int head_area(uint64_t state)
 	return (unsigned int)(state >> HEAD_AREA_SHIFT) & (AREAS - 1);
 }
 
+static inline unsigned int head_shard(uint64_t state)
+{
+	return (unsigned int)(state >> HEAD_SHARD_SHIFT) & (DMAMAP_STAT_SHARDS - 1);
+}
+
 struct dmamap_iotlb {
 	char name[DMAMAP_NAME_MAX];
 	struct dmamap_platform *p;
@@ -99,6 +125,16 @@ struct dmamap_iotlb {
 	struct tlb_counters count[DMAMAP_STAT_SHARDS];
 };
 
+static inline uint64_t st_get(const struct dmamap_iotlb *t, unsigned long i)
+{
+	return __atomic_load_n(&t->slots[i].state, __ATOMIC_RELAXED);
+}
+
+static inline void st_set(struct dmamap_iotlb *t, unsigned long i, uint64_t state)
+{
+	__atomic_store_n(&t->slots[i].state, state, __ATOMIC_RELAXED);
+}
+
 static inline void count(struct dmamap_iotlb *t, size_t field, uint64_t n)
 {
 	dmamap__count_add((uint64_t *)((char *)&t->count[dmamap__my_shard()] + field), n);
@@ -109,12 +145,19 @@ static uint64_t total(struct dmamap_iotlb *t, size_t field)
 	return dmamap__count_sum(t->count, sizeof(t->count[0]), field);
 }
 
+/* Slots held by mappings: the areas count parked runs too. */
 static unsigned long used_slots(struct dmamap_iotlb *t)
 {
 	unsigned long n = 0;
 
 	for (unsigned int a = 0; a < t->nareas; a++)
 		n += __atomic_load_n(&t->areas[a].used, __ATOMIC_RELAXED);
+	for (unsigned int k = 0; k < DMAMAP_STAT_SHARDS; k++) {
+		unsigned long spare = __atomic_load_n(&t->count[k].spare, __ATOMIC_ACQUIRE);
+
+		if (spare)
+			n -= head_nused(st_get(t, spare - 1));
+	}
 	return n;
 }
 
@@ -176,21 +219,46 @@ bool dmamap__iotlb_contains(const struct dmamap_iotlb *t, phys_addr_t phys)
 	       phys - t->start < ((u64)t->nslots << IO_TLB_SHIFT);
 }
 
+static inline void release(struct dmamap_iotlb *t, struct area *ar, unsigned long head,
+			   unsigned long n);
+
+/*
+ * Slot @i (not free) of area @ar, whose lock the caller holds, is in a
+ * parked run: take the run from the thread that parked it and give it
+ * back to the area, so a parked run never keeps another mapping out.
+ * Returns true if slot @i is free now.
+ */
+static __attribute__((noinline)) bool unpark(struct dmamap_iotlb *t, struct area *ar,
+					     unsigned long i)
+{
+	uint64_t state = st_get(t, i);
+	unsigned long head = state & SLOT_HEAD ? i : (unsigned long)(state & ~SLOT_USED);
+	uint64_t hstate = st_get(t, head);
+	unsigned long want = head + 1;
+
+	if (!parked(hstate) ||
+	    !__atomic_compare_exchange_n(&t->count[head_shard(hstate)].spare, &want, 0, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return false;
+	release(t, ar, head, head_nused(hstate));
+	return true;
+}
+
 /*
  * Whether the @nslots slots from slot @i of area @ar are free, lie in one
  * segment, start at a multiple of @stride slots and keep the bits
  * @align_mask of @orig (slot granular).
  */
-static inline bool run_fits(const struct dmamap_iotlb *t, const struct area *ar,
-		     unsigned long i, unsigned long nslots, phys_addr_t orig,
-		     u64 align_mask, unsigned long stride)
+static inline bool run_fits(struct dmamap_iotlb *t, struct area *ar,
+			    unsigned long i, unsigned long nslots, phys_addr_t orig,
+			    u64 align_mask, unsigned long stride)
 {
 	if ((i & (stride - 1)) || (i % IO_TLB_SEGSIZE) + nslots > IO_TLB_SEGSIZE)
 		return false;
 	if (((t->start + ((u64)(ar->first + i) << IO_TLB_SHIFT)) ^ orig) & align_mask)
 		return false;
 	for (unsigned long j = 0; j < nslots; j++)
-		if (t->slots[ar->first + i + j].state)
+		if (st_get(t, ar->first + i + j) && !unpark(t, ar, ar->first + i + j))
 			return false;
 	return true;
 }
@@ -222,6 +290,16 @@ static inline long area_find(struct dmamap_iotlb *t, struct area *ar, unsigned l
 	return area_scan(t, ar, nslots, orig, align_mask, stride);
 }
 
+/* Free for the stats: free, or part of a parked run (a full pool takes those back). */
+static bool free_or_parked(const struct dmamap_iotlb *t, unsigned long i)
+{
+	uint64_t state = st_get(t, i);
+
+	if (!state || parked(state))
+		return true;
+	return !(state & SLOT_HEAD) && parked(st_get(t, (unsigned long)(state & ~SLOT_USED)));
+}
+
 static unsigned long largest_run(struct dmamap_iotlb *t)
 {
 	unsigned long best = 0, run = 0;
@@ -229,7 +307,7 @@ static unsigned long largest_run(struct dmamap_iotlb *t)
 	for (unsigned long i = 0; i < t->nslots; i++) {
 		if (i % IO_TLB_SEGSIZE == 0)
 			run = 0;
-		run = t->slots[i].state ? 0 : run + 1;
+		run = free_or_parked(t, i) ? run + 1 : 0;
 		best = MAX(best, run);
 	}
 	return best;
@@ -254,9 +332,9 @@ static inline void claim_records(struct dmamap_iotlb *t, unsigned int a, unsigne
 				 unsigned long nslots, phys_addr_t orig, u64 offset, size_t size)
 {
 	t->slots[slot].orig = orig;
-	t->slots[slot].state = head_state(size, offset, nslots, a);
+	st_set(t, slot, head_state(size, offset, nslots, a));
 	for (unsigned long j = 1; j < nslots; j++)
-		t->slots[slot + j].state = SLOT_USED | slot;
+		st_set(t, slot + j, SLOT_USED | slot);
 }
 
 /*
@@ -317,6 +395,83 @@ static inline void note_high_water(struct dmamap_iotlb *t, unsigned int a,
 		raise_high_water(t, a, area_used, me);
 }
 
+static unsigned long slot_of(const struct dmamap_iotlb *t, phys_addr_t tlb)
+{
+	return (unsigned long)((tlb - t->start) >> IO_TLB_SHIFT);
+}
+
+/* Whether bounce address @tlb is in a live mapping (not free, not parked). */
+static inline bool slot_live(const struct dmamap_iotlb *t, phys_addr_t tlb)
+{
+	uint64_t state = st_get(t, slot_of(t, tlb));
+
+	if (!(state & SLOT_USED))
+		return false;
+	return (state & SLOT_HEAD) ||
+	       (st_get(t, (unsigned long)(state & ~SLOT_USED)) & SLOT_USED);
+}
+
+/* The head slot of the live mapping holding bounce address @tlb. */
+static inline unsigned long head_of(const struct dmamap_iotlb *t, phys_addr_t tlb)
+{
+	unsigned long i = slot_of(t, tlb);
+	uint64_t state = st_get(t, i);
+
+	return state & SLOT_HEAD ? i : (unsigned long)(state & ~SLOT_USED);
+}
+
+/* The bounce address of the mapping whose head is slot @head. */
+static inline phys_addr_t head_tlb(const struct dmamap_iotlb *t, unsigned long head)
+{
+	return t->start + ((u64)head << IO_TLB_SHIFT) + head_offset(st_get(t, head));
+}
+
+/* Free the @n slots from @head, in area @ar whose lock the caller holds; the run is the next one to try. */
+static inline void release(struct dmamap_iotlb *t, struct area *ar, unsigned long head,
+			   unsigned long n)
+{
+	for (unsigned long j = 0; j < n; j++)
+		st_set(t, head + j, 0);
+	ar->hint = head - ar->first;
+	__atomic_store_n(&ar->used, ar->used - n, __ATOMIC_RELAXED);
+}
+
+/* Give parked run @spare (head + 1) back to its area. */
+static __attribute__((noinline)) void release_spare(struct dmamap_iotlb *t, unsigned long spare)
+{
+	unsigned long head = spare - 1;
+	uint64_t state = st_get(t, head);
+	struct area *ar = &t->areas[head_area(state)];
+
+	dmamap__spin_lock(&ar->lock);
+	release(t, ar, head, head_nused(state));
+	dmamap__spin_unlock(&ar->lock);
+}
+
+/*
+ * The mapping whose head is @head (@state) ended: park its run in shard
+ * @c for the thread's next map. Returns the run parked there before, which
+ * the caller gives back (0: none).
+ */
+static inline unsigned long park(struct dmamap_iotlb *t, unsigned int me,
+				 unsigned long head, uint64_t state)
+{
+	st_set(t, head, (state & ~SLOT_USED) | (uint64_t)me << HEAD_SHARD_SHIFT);
+	return __atomic_exchange_n(&t->count[me].spare, head + 1, __ATOMIC_ACQ_REL);
+}
+
+static inline void slots_put(struct dmamap_iotlb *t, phys_addr_t tlb)
+{
+	unsigned long head = head_of(t, tlb);
+	uint64_t state = st_get(t, head);
+	unsigned long n = head_nused(state);
+	struct area *ar = &t->areas[head_area(state)];
+
+	dmamap__spin_lock(&ar->lock);
+	release(t, ar, head, n);
+	dmamap__spin_unlock(&ar->lock);
+}
+
 /* Slots a mapping of @size bytes needs, and the stride its first slot keeps. */
 static inline unsigned long slots_for(u64 offset, size_t size)
 {
@@ -343,7 +498,7 @@ static phys_addr_t slots_get(struct device *dev, struct dmamap_iotlb *t,
 	unsigned long nslots = slots_for(offset, size);
 	unsigned long stride = stride_for(size, align_mask);
 	unsigned int me = dmamap__my_shard(), a0 = me & (t->nareas - 1), a = 0;
-	unsigned long area_used = 0;
+	unsigned long area_used = 0, spare;
 	phys_addr_t tlb = PHYS_NONE;
 	long slot = -1;
 
@@ -355,6 +510,10 @@ static phys_addr_t slots_get(struct device *dev, struct dmamap_iotlb *t,
 				       t->name, size, DMAMAP_SWIOTLB_MAX_MAPPING);
 		return PHYS_NONE;
 	}
+	/* This thread's parked run goes back first, so its area's count is what is mapped. */
+	if (__atomic_load_n(&t->count[me].spare, __ATOMIC_RELAXED) &&
+	    (spare = __atomic_exchange_n(&t->count[me].spare, 0, __ATOMIC_ACQUIRE)))
+		release_spare(t, spare);
 	for (unsigned int k = 0; k < t->nareas && slot < 0; k++) {
 		struct area *ar;
 
@@ -382,59 +541,12 @@ static phys_addr_t slots_get(struct device *dev, struct dmamap_iotlb *t,
 	return tlb;
 }
 
-static unsigned long slot_of(const struct dmamap_iotlb *t, phys_addr_t tlb)
-{
-	return (unsigned long)((tlb - t->start) >> IO_TLB_SHIFT);
-}
-
-static inline bool slot_live(const struct dmamap_iotlb *t, phys_addr_t tlb)
-{
-	return t->slots[slot_of(t, tlb)].state != 0;
-}
-
-/* The head slot of the live mapping holding bounce address @tlb. */
-static inline unsigned long head_of(const struct dmamap_iotlb *t, phys_addr_t tlb)
-{
-	unsigned long i = slot_of(t, tlb);
-	uint64_t state = t->slots[i].state;
-
-	return state & SLOT_HEAD ? i : (unsigned long)(state & ~SLOT_USED);
-}
-
-/* The bounce address of the mapping whose head is slot @head. */
-static inline phys_addr_t head_tlb(const struct dmamap_iotlb *t, unsigned long head)
-{
-	return t->start + ((u64)head << IO_TLB_SHIFT) + head_offset(t->slots[head].state);
-}
-
-/* Free the @n slots from @head, in area @ar whose lock the caller holds; the run is the next one to try. */
-static inline void release(struct dmamap_iotlb *t, struct area *ar, unsigned long head,
-			   unsigned long n)
-{
-	for (unsigned long j = 0; j < n; j++)
-		t->slots[head + j].state = 0;
-	ar->hint = head - ar->first;
-	__atomic_store_n(&ar->used, ar->used - n, __ATOMIC_RELAXED);
-}
-
-static inline void slots_put(struct dmamap_iotlb *t, phys_addr_t tlb)
-{
-	unsigned long head = head_of(t, tlb);
-	uint64_t state = t->slots[head].state;
-	unsigned long n = head_nused(state);
-	struct area *ar = &t->areas[head_area(state)];
-
-	dmamap__spin_lock(&ar->lock);
-	release(t, ar, head, n);
-	dmamap__spin_unlock(&ar->lock);
-}
-
 /* Copy @size bytes at bounce address @tlb to (TO_DEVICE) or from its original. */
 static inline void bounce(struct dmamap_iotlb *t, phys_addr_t tlb, size_t size,
 			  enum dma_data_direction dir)
 {
 	unsigned long head = head_of(t, tlb);
-	size_t mapped = head_size(t->slots[head].state);
+	size_t mapped = head_size(st_get(t, head));
 	u64 off = tlb - head_tlb(t, head);
 	phys_addr_t orig = t->slots[head].orig + off;
 	uint8_t *orig_cpu, *slot;
@@ -574,48 +686,45 @@ map_host_general(struct device *dev, phys_addr_t phys, size_t size, unsigned lon
 	return addr;
 }
 
+/* The parked run does not fit this mapping: give it back, then the general path. */
+static __attribute__((noinline)) dma_addr_t
+map_host_unparked(struct device *dev, phys_addr_t phys, size_t size, unsigned long spare)
+{
+	release_spare(dev->bounce_all, spare);
+	return map_host_general(dev, phys, size, 0);
+}
+
 /*
- * The common case only: the calling thread's area is free to lock, the run
- * freed last fits, and neither a peak nor the high-water mark moves. It
- * makes no call but the copy, last, so it needs no stack frame: next to
- * the copy's stores, the register saves would cost as much as the rest.
- * Anything else goes to the general path before anything has changed.
+ * The common case only: the run this thread unmapped last is parked and
+ * fits. Taking it is one exchange and two stores, with no lock, search or
+ * accounting (the area still counts the run). No call but the copy, last,
+ * so no stack frame: next to the copy's stores, every other memory access
+ * costs. Anything else goes to the general path before anything changes.
  */
 dma_addr_t dmamap__swiotlb_map_host(struct device *dev, phys_addr_t phys, size_t size,
 				    unsigned long attrs)
 {
 	struct dmamap_iotlb *t = dev->bounce_all;
-	unsigned int me, a;
-	struct area *ar;
-	unsigned long nslots = slots_for(0, size), area_used;
+	unsigned long nslots = slots_for(0, size), spare, head;
 	struct dmamap_stat_shard *ds;
 	struct tlb_counters *c;
-	phys_addr_t tlb;
+	unsigned int me;
+	uint64_t state;
 
-	/* Past this, attrs are 0: one register less, and none to save. */
 	if (unlikely(attrs || !dmamap__shard_known() || dev->min_align_mask ||
 		     size > DMAMAP_SWIOTLB_MAX_MAPPING))
 		return map_host_general(dev, phys, size, attrs);
 	me = dmamap__my_shard();
-	a = me & (t->nareas - 1);
-	ar = &t->areas[a];
-	if (unlikely(!dmamap__spin_trylock(&ar->lock)))
-		return map_host_general(dev, phys, size, 0);
-	area_used = ar->used + nslots;
-	if (unlikely(!run_fits(t, ar, ar->hint, nslots, phys, 0, stride_for(size, 0)) ||
-		     area_used > __atomic_load_n(&ar->peak, __ATOMIC_RELAXED) ||
-		     __atomic_load_n(&ar->owner, __ATOMIC_RELAXED) != me + 1 ||
-		     area_used + __atomic_load_n(&t->peak_total, __ATOMIC_ACQUIRE) -
-				     __atomic_load_n(&ar->peak, __ATOMIC_RELAXED) >
-			     __atomic_load_n(&t->high_water, __ATOMIC_RELAXED))) {
-		dmamap__spin_unlock(&ar->lock);
-		return map_host_general(dev, phys, size, 0);
-	}
-	claim_records(t, a, ar->first + ar->hint, nslots, phys, 0, size);
-	__atomic_store_n(&ar->used, area_used, __ATOMIC_RELAXED);
-	tlb = t->start + ((u64)(ar->first + ar->hint) << IO_TLB_SHIFT);
-	dmamap__spin_unlock(&ar->lock);
 	c = &t->count[me];
+	spare = __atomic_exchange_n(&c->spare, 0, __ATOMIC_ACQUIRE);
+	if (unlikely(!spare))
+		return map_host_general(dev, phys, size, 0);
+	head = spare - 1;
+	state = st_get(t, head);
+	if (unlikely(head_nused(state) != nslots || (head & (stride_for(size, 0) - 1))))
+		return map_host_unparked(dev, phys, size, spare);
+	t->slots[head].orig = phys;
+	st_set(t, head, head_state(size, 0, nslots, head_area(state)));
 	dmamap__count_add(&c->bounced, 1);
 	dmamap__count_add(&c->to_dev, size);
 	ds = &dev->stats[me];
@@ -623,7 +732,8 @@ dma_addr_t dmamap__swiotlb_map_host(struct device *dev, phys_addr_t phys, size_t
 	dmamap__stat_add_shard(ds, ST_BYTES_MAPPED, size);
 	dmamap__stat_add_shard(ds, ST_BYTES_BOUNCED, size);
 	/* On the host the slot's address is the handle, and memcpy returns it. */
-	return (dma_addr_t)(uintptr_t)memcpy((void *)(uintptr_t)tlb,
+	return (dma_addr_t)(uintptr_t)memcpy((void *)(uintptr_t)(t->start +
+								 ((u64)head << IO_TLB_SHIFT)),
 					     (const void *)(uintptr_t)phys, size);
 }
 
@@ -634,46 +744,50 @@ unmap_host_general(struct device *dev, dma_addr_t addr, size_t size,
 	struct dmamap_iotlb *t = dev->bounce_all;
 
 	if (dmamap__iotlb_contains(t, addr) && slot_live(t, addr)) {
+		unsigned long head = slot_of(t, addr), spare;
+		uint64_t state = st_get(t, head);
+
 		if (dir != DMA_TO_DEVICE)
 			bounce(t, addr, size, DMA_FROM_DEVICE);
-		slots_put(t, addr);
+		if ((state & SLOT_HEAD) && head_offset(state) == 0) {
+			spare = park(t, dmamap__my_shard(), head, state);
+			if (spare)
+				release_spare(t, spare);
+		} else {
+			slots_put(t, addr);
+		}
 	} else {
 		dmamap__direct_unmap(dev, addr, size, dir, attrs);
 	}
 	dmamap__stat_add(dev, ST_UNMAPS, 1);
 }
 
-/* The lock was busy: wait for it. */
-static __attribute__((noinline)) void unmap_host_wait(struct device *dev, dma_addr_t addr)
-{
-	slots_put(dev->bounce_all, addr);
-	dmamap__stat_add(dev, ST_UNMAPS, 1);
-}
-
 /*
- * As the map: nothing to copy back, a mapping's head, its area free to
- * lock, and no call but to count. Anything else goes to the general path.
+ * As the map: a mapping's head, nothing to copy back; its run is parked
+ * for this thread's next map, and the run parked before goes back to its
+ * area. Anything else goes to the general path.
  */
 void dmamap__swiotlb_unmap_host(struct device *dev, dma_addr_t addr, size_t size,
 				enum dma_data_direction dir, unsigned long attrs)
 {
 	struct dmamap_iotlb *t = dev->bounce_all;
 	u64 off = addr - t->start;
-	unsigned long head = (unsigned long)(off >> IO_TLB_SHIFT);
-	struct dmamap_stat_shard *ds;
+	unsigned long head = (unsigned long)(off >> IO_TLB_SHIFT), spare;
+	unsigned int me;
 	uint64_t state;
-	struct area *ar;
 
 	if (unlikely(off >= ((u64)t->nslots << IO_TLB_SHIFT) || dir != DMA_TO_DEVICE ||
-		     !dmamap__shard_known() || !((state = t->slots[head].state) & SLOT_HEAD)))
+		     !dmamap__shard_known()))
 		return unmap_host_general(dev, addr, size, dir, attrs);
-	ds = &dev->stats[dmamap__my_shard()];
-	ar = &t->areas[head_area(state)];
-	if (unlikely(!dmamap__spin_trylock(&ar->lock)))
-		return unmap_host_wait(dev, addr);
-	release(t, ar, head, head_nused(state));
-	dmamap__spin_unlock(&ar->lock);
-	dmamap__stat_add_shard(ds, ST_UNMAPS, 1);
+	me = dmamap__my_shard();
+	state = st_get(t, head);
+	if (unlikely((state & (SLOT_HEAD | SLOT_USED)) != (SLOT_HEAD | SLOT_USED) ||
+		     head_offset(state)))
+		return unmap_host_general(dev, addr, size, dir, attrs);
+	spare = park(t, me, head, state);
+	dmamap__stat_add_shard(&dev->stats[me], ST_UNMAPS, 1);
+	if (unlikely(spare))
+		release_spare(t, spare);
 }
 
 void dmamap__swiotlb_sync(struct device *dev, struct dmamap_iotlb *t,
@@ -726,7 +840,7 @@ bool dmamap__swiotlb_free(struct device *dev, void *vaddr)
 	if (!dmamap__iotlb_contains(t, phys))
 		return false;
 	if (slot_live(t, phys)) {
-		unsigned long n = head_nused(t->slots[head_of(t, phys)].state);
+		unsigned long n = head_nused(st_get(t, head_of(t, phys)));
 
 		/* The model forgets what the uncached alias did, as the direct free does. */
 		dmamap__reset_range(dev->plat, phys, (size_t)n << IO_TLB_SHIFT, false);
