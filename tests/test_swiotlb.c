@@ -2039,3 +2039,38 @@ TEST(swiotlb_host_parked_runs_are_free_and_taken_back_when_full)
 	free(page);
 	dmamap_platform_destroy(p);
 }
+
+/*
+ * A thread's parked run is not in use: a mapping on the general path that
+ * finds room elsewhere does not count it toward the mark. The parked run
+ * is the first in its area; min_align_mask 0x1fff puts the next mapping,
+ * of a buffer 0x1000 past it modulo 8 KiB, two slots further on.
+ */
+TEST(swiotlb_host_parked_run_not_counted_in_high_water)
+{
+	struct device *dev;
+	struct dmamap_platform *p = host_forced(&dev);
+	uint8_t *a = host_pages(PAGE_SIZE), *area = host_pages(4 * PAGE_SIZE), *b;
+	dma_addr_t ha, hb;
+	uint64_t want;
+
+	REQUIRE(p && a && area);
+	ha = dma_map_single(dev, a, PAGE_SIZE, DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, ha));
+	/* 0x1000 modulo 8 KiB from the parked run's start. */
+	want = (ha + 0x1000) & 0x1fff;
+	b = area + ((want - ((uintptr_t)area & 0x1fff)) & 0x1fff);
+	dma_unmap_single(dev, ha, PAGE_SIZE, DMA_TO_DEVICE);
+	REQUIRE(dma_set_min_align_mask(dev, 0x1fff) == 0);
+	hb = dma_map_single(dev, b, PAGE_SIZE, DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, hb));
+	CHECK_EQ(hb & 0x1fff, want);
+	CHECK_EQ(hb - ha, 2 * 2048);
+	CHECK_EQ(pool_of(p, NULL).used_slots, 2);
+	CHECK_EQ(pool_of(p, NULL).high_water, 2);
+	dma_unmap_single(dev, hb, PAGE_SIZE, DMA_TO_DEVICE);
+	CHECK_EQ(pool_of(p, NULL).used_slots, 0);
+	free(a);
+	free(area);
+	dmamap_platform_destroy(p);
+}
