@@ -2074,3 +2074,71 @@ TEST(swiotlb_host_parked_run_not_counted_in_high_water)
 	free(area);
 	dmamap_platform_destroy(p);
 }
+
+/*
+ * A forced host device whose mask no longer reaches the pool: every
+ * mapping fails (the pool is beyond its reach too), none hands out an
+ * address past the mask, not even the run the thread parked before.
+ */
+TEST(swiotlb_host_forced_pool_beyond_the_mask_fails_every_mapping)
+{
+	struct device *dev;
+	struct dmamap_platform *p = host_forced(&dev);
+	uint8_t *buf = host_pages(PAGE_SIZE);
+	struct dmamap_swiotlb_stats s;
+	unsigned int bits = 0;
+	dma_addr_t h;
+
+	REQUIRE(p && buf);
+	/* With the full mask first: the thread then has a run parked. */
+	h = dma_map_single(dev, buf, PAGE_SIZE, DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, h));
+	dma_unmap_single(dev, h, PAGE_SIZE, DMA_TO_DEVICE);
+	s = pool_of(p, NULL);
+	while (bits < 63 && (2ULL << bits) <= s.start)
+		bits++;
+	if (bits < 24 || dma_set_mask(dev, DMA_BIT_MASK(bits))) {
+		printf("#   pool at 0x%llx: no smaller mask to try\n", (unsigned long long)s.start);
+		dmamap_platform_destroy(p);
+		free(buf);
+		return;
+	}
+	REQUIRE(DMA_BIT_MASK(bits) < s.start);
+	for (int i = 0; i < 3; i++) {
+		h = dma_map_single(dev, buf, PAGE_SIZE, DMA_TO_DEVICE);
+		CHECK_MSG(dma_mapping_error(dev, h), "mapping %d: 0x%llx with mask 0x%llx", i,
+			  (unsigned long long)h, (unsigned long long)DMA_BIT_MASK(bits));
+		if (!dma_mapping_error(dev, h))
+			dma_unmap_single(dev, h, PAGE_SIZE, DMA_TO_DEVICE);
+	}
+	CHECK_EQ(pool_of(p, NULL).used_slots, 0);
+	free(buf);
+	dmamap_platform_destroy(p);
+}
+
+/* With the checker on, a forced host device's mappings are tracked like any other. */
+TEST(swiotlb_host_forced_checker_sees_every_mapping)
+{
+	struct device *dev;
+	struct dmamap_platform *p = host_forced(&dev);
+	uint8_t *buf = host_pages(PAGE_SIZE);
+	dma_addr_t h;
+
+	REQUIRE(p && buf);
+	/* A run parked before the checker came on changes nothing. */
+	h = dma_map_single(dev, buf, PAGE_SIZE, DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, h));
+	dma_unmap_single(dev, h, PAGE_SIZE, DMA_TO_DEVICE);
+	dmamap_debug_enable(p, true);
+	h = dma_map_single(dev, buf, PAGE_SIZE, DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, h));
+	CHECK(dmamap_swiotlb_is_bounce(dev, h));
+	CHECK_EQ(live_maps(dev), 1);
+	dma_unmap_single(dev, h, PAGE_SIZE / 2, DMA_TO_DEVICE);
+	CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_WRONG_SIZE), 1);
+	CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_NOT_MAPPED), 0);
+	CHECK_EQ(live_maps(dev), 0);
+	CHECK_EQ(pool_of(p, NULL).used_slots, 0);
+	free(buf);
+	dmamap_platform_destroy(p);
+}
