@@ -25,15 +25,20 @@ struct dmamap_swiotlb_stats {
 	phys_addr_t start;          /* physical address of the pool */
 	uint64_t slot_size;
 	uint64_t total_slots;
-	uint64_t used_slots;
+	uint64_t used_slots;        /* held by live mappings */
 	/*
 	 * Most slots ever used at once: exact while one thread does the
 	 * mapping; once several have, an area another thread allocated from
-	 * last counts at its own peak, so the figure may overstate, never
-	 * understate.
+	 * last counts at its own peak (and a run another thread parked as
+	 * used), so the figure may overstate, never understate.
 	 */
 	uint64_t high_water;
-	uint64_t largest_free_run;  /* longest run of free slots a mapping could use */
+	/*
+	 * Longest run of slots a mapping could use: free ones, and runs the
+	 * host's short path parked for a thread's next map, which a mapping
+	 * that needs them takes back.
+	 */
+	uint64_t largest_free_run;
 	uint64_t bounced_maps;      /* mappings that went through the pool */
 	uint64_t bytes_to_device;   /* copied original -> pool */
 	uint64_t bytes_from_device; /* copied pool -> original */

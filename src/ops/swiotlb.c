@@ -6,6 +6,12 @@
  * min_align_mask asks for. The CPU copies between the original buffer and
  * the slots (both through the cache, as the kernel does); the slots then
  * get the cache maintenance a non-coherent device needs.
+ *
+ * On the host, a coherent device whose every mapping bounces has a short
+ * path (end of file): a thread parks the run of the mapping it unmapped
+ * last and maps into it next without a lock, search or accounting. The
+ * area still counts a parked run; the stats do not, and a search that
+ * meets one takes it back from its thread (unpark()).
  */
 #include <stddef.h>
 #include <stdio.h>
