@@ -45,12 +45,6 @@ static inline void dmamap__spin_lock(int *l)
 		dmamap__spin_lock_slow(l);
 }
 
-/* For paths that would rather go elsewhere than wait: true if @l is now held. */
-static inline bool dmamap__spin_trylock(int *l)
-{
-	return !__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE);
-}
-
 static inline void dmamap__spin_unlock(int *l)
 {
 	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
