@@ -2142,3 +2142,210 @@ TEST(swiotlb_host_forced_checker_sees_every_mapping)
 	free(buf);
 	dmamap_platform_destroy(p);
 }
+
+/*
+ * A search that takes back a parked run in its way must still check the
+ * run it returns. Restricted pool (one area): M maps slot 0; T maps 3000
+ * bytes (slots 1-2), unmaps them (parked in T's shard) and exits; M maps L
+ * (slot 3, stays live), unmaps slot 0 (parked in M's shard) and maps 5000
+ * bytes, which must not land on L.
+ */
+struct park3000 {
+	struct device *dev;
+	uint8_t *buf;
+};
+
+static void *park_3000(void *arg)
+{
+	struct park3000 *k = arg;
+	dma_addr_t h = dma_map_single(k->dev, k->buf, 3000, DMA_TO_DEVICE);
+
+	if (!dma_mapping_error(k->dev, h))
+		dma_unmap_single(k->dev, h, 3000, DMA_TO_DEVICE);
+	return NULL;
+}
+
+TEST(swiotlb_host_unparking_search_never_overlaps_a_live_mapping)
+{
+	enum { PSIZE = 256 * KiB };
+	struct dmamap_platform *p = host_platform();
+	struct device *dev = p ? host_device(p, "rp", NULL) : NULL;
+	uint8_t *pool = host_pages(PSIZE), *buf = host_pages(8 * KiB), *lbuf = host_pages(PAGE_SIZE);
+	struct park3000 k;
+	dma_addr_t a, l, n;
+	pthread_t th;
+
+	REQUIRE(p && dev && pool && buf && lbuf);
+	REQUIRE(dmamap_swiotlb_restricted_pool(dev, (uintptr_t)pool, PSIZE) == 0);
+	pat(buf, 8 * KiB, 81);
+	pat(lbuf, PAGE_SIZE, 82);
+	a = dma_map_single(dev, buf, 2048, DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, a));
+	k = (struct park3000){ .dev = dev, .buf = buf };
+	REQUIRE(pthread_create(&th, NULL, park_3000, &k) == 0);
+	pthread_join(th, NULL);
+	l = dma_map_single(dev, lbuf, 2048, DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, l));
+	dma_unmap_single(dev, a, 2048, DMA_TO_DEVICE);
+	n = dma_map_single(dev, buf, 5000, DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, n));
+	CHECK_MSG(n + 5000 <= l || l + 2048 <= n, "5000 bytes at 0x%llx overlap live 2048 at 0x%llx",
+		  (unsigned long long)n, (unsigned long long)l);
+	CHECK_EQ(dev_diff(dev, l, lbuf, 2048), 0);
+	CHECK_EQ(dev_diff(dev, n, buf, 5000), 0);
+	CHECK_EQ(pool_of(NULL, dev).used_slots, 1 + 3);
+	dma_unmap_single(dev, n, 5000, DMA_TO_DEVICE);
+	dma_unmap_single(dev, l, 2048, DMA_TO_DEVICE);
+	CHECK_EQ(pool_of(NULL, dev).used_slots, 0);
+	CHECK_EQ(pool_of(NULL, dev).largest_free_run, 128);
+	free(buf);
+	free(lbuf);
+	dmamap_platform_destroy(p);
+	free(pool);
+}
+
+/*
+ * Many threads (more than there are shards, so some share one), each
+ * holding up to three mappings of mixed sizes and directions in a small
+ * restricted pool, so searches keep meeting other threads' parked runs.
+ * The device tags each bounce buffer when the mapping starts and must find
+ * its tag intact at unmap; copies back must carry it. Afterwards nothing
+ * is held and the whole pool maps again.
+ */
+#define MT_THREADS 20
+#define MT_ROUNDS 1500
+#define MT_HOLD 3
+
+struct mt_worker {
+	struct device *dev;
+	unsigned int id;
+	unsigned long wrong;
+};
+
+static const size_t mt_sizes[] = { 100, 2048, 2049, 4096, 6000, 8192, 20000, 65536 };
+
+static void mt_fill(uint8_t *b, size_t n, uint32_t tag)
+{
+	for (size_t i = 0; i < n; i++)
+		b[i] = (uint8_t)(tag * 131 + i * 7);
+}
+
+static void *mt_run(void *arg)
+{
+	struct mt_worker *w = arg;
+	uint64_t rng = 0x9e3779b97f4a7c15ULL * (w->id + 1);
+	struct { dma_addr_t h; size_t size; enum dma_data_direction dir; uint8_t *buf; uint32_t tag; }
+		l[MT_HOLD] = { { 0 } };
+	uint8_t *base[MT_HOLD], *want = malloc(65536), *got = malloc(65536);
+
+	for (int k = 0; k < MT_HOLD; k++)
+		base[k] = malloc(65536 + 512);
+	for (unsigned int r = 0; r < MT_ROUNDS; r++) {
+		unsigned int k;
+
+		rng ^= rng << 13;
+		rng ^= rng >> 7;
+		rng ^= rng << 17;
+		k = (unsigned int)(rng % MT_HOLD);
+		if (l[k].h) {
+			mt_fill(want, l[k].size, l[k].tag ^ 0xabcdef);
+			if (dmamap_device_read(w->dev, l[k].h, got, l[k].size) ||
+			    memcmp(got, want, l[k].size))
+				w->wrong++;
+			dma_unmap_single(w->dev, l[k].h, l[k].size, l[k].dir);
+			if (l[k].dir != DMA_TO_DEVICE && memcmp(l[k].buf, want, l[k].size))
+				w->wrong++;
+			l[k].h = 0;
+		} else {
+			size_t n = mt_sizes[(rng >> 8) % (sizeof(mt_sizes) / sizeof(mt_sizes[0]))];
+			enum dma_data_direction dir = (rng >> 16) % 4 ? DMA_TO_DEVICE : dirs[(rng >> 20) % 3];
+			uint32_t tag = w->id * 1000003u + r;
+			dma_addr_t h;
+
+			l[k].buf = base[k] + ((rng >> 24) % 2 ? 0 : ((rng >> 28) % 64) * 8);
+			mt_fill(l[k].buf, n, tag);
+			h = dma_map_single_attrs(w->dev, l[k].buf, n, dir,
+						 (rng >> 40) % 8 ? 0 : DMA_ATTR_NO_WARN);
+			if (dma_mapping_error(w->dev, h))
+				continue; /* the pool is small: full is fine */
+			mt_fill(want, n, tag);
+			if (dmamap_device_read(w->dev, h, got, n) || memcmp(got, want, n))
+				w->wrong++;
+			mt_fill(want, n, tag ^ 0xabcdef);
+			if (dmamap_device_write(w->dev, h, want, n))
+				w->wrong++;
+			l[k].h = h;
+			l[k].size = n;
+			l[k].dir = dir;
+			l[k].tag = tag;
+		}
+	}
+	for (int k = 0; k < MT_HOLD; k++) {
+		if (l[k].h)
+			dma_unmap_single(w->dev, l[k].h, l[k].size, l[k].dir);
+		free(base[k]);
+	}
+	free(want);
+	free(got);
+	return NULL;
+}
+
+/* Reports from many threads at once: only counted (the capture hooks are not thread-safe). */
+static void count_hook(void *ctx, const struct dmamap_report *r)
+{
+	(void)r;
+	__atomic_add_fetch((unsigned long *)ctx, 1, __ATOMIC_RELAXED);
+}
+
+static void quiet_log(void *ctx, int level, const char *msg)
+{
+	(void)ctx;
+	(void)level;
+	(void)msg;
+}
+
+TEST(swiotlb_host_many_threads_never_share_a_slot)
+{
+	unsigned long nreports = 0;
+	enum { PSIZE = 1 << 20 };
+	struct dmamap_platform *p = host_platform();
+	struct device *dev = p ? host_device(p, "mt", NULL) : NULL;
+	uint8_t *pool = host_pages(PSIZE), *chunk = host_pages(256 * KiB);
+	struct mt_worker w[MT_THREADS];
+	pthread_t th[MT_THREADS];
+	struct dmamap_swiotlb_stats s;
+	dma_addr_t h[PSIZE / (256 * KiB)];
+	unsigned int i;
+
+	REQUIRE(p && dev && pool && chunk);
+	dmamap_set_log_hook(p, quiet_log, NULL);
+	dmamap_set_report_hook(p, count_hook, &nreports);
+	REQUIRE(dmamap_swiotlb_restricted_pool(dev, (uintptr_t)pool, PSIZE) == 0);
+	for (i = 0; i < MT_THREADS; i++) {
+		w[i] = (struct mt_worker){ .dev = dev, .id = i };
+		REQUIRE(pthread_create(&th[i], NULL, mt_run, &w[i]) == 0);
+	}
+	for (i = 0; i < MT_THREADS; i++) {
+		pthread_join(th[i], NULL);
+		CHECK_MSG(w[i].wrong == 0, "thread %u: %lu wrong", i, w[i].wrong);
+	}
+	s = pool_of(NULL, dev);
+	CHECK_EQ(s.used_slots, 0);
+	CHECK_EQ(s.largest_free_run, 128);
+	CHECK(s.high_water <= s.total_slots);
+	/* Every report was of a full pool, one per failed mapping without NO_WARN. */
+	CHECK(nreports <= s.failures);
+	CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_ALLOC_FAILED), nreports);
+	/* Nothing was lost: the whole pool maps again, in its largest pieces. */
+	for (i = 0; i < PSIZE / (256 * KiB); i++) {
+		h[i] = dma_map_single(dev, chunk, 256 * KiB, DMA_TO_DEVICE);
+		CHECK_MSG(!dma_mapping_error(dev, h[i]), "chunk %u", i);
+	}
+	CHECK_EQ(pool_of(NULL, dev).used_slots, s.total_slots);
+	for (i = 0; i < PSIZE / (256 * KiB); i++)
+		if (!dma_mapping_error(dev, h[i]))
+			dma_unmap_single(dev, h[i], 256 * KiB, DMA_TO_DEVICE);
+	free(chunk);
+	dmamap_platform_destroy(p);
+	free(pool);
+}

@@ -154,17 +154,18 @@ static uint64_t total(struct dmamap_iotlb *t, size_t field)
 /* Slots held by mappings: the areas count parked runs too. */
 static unsigned long used_slots(struct dmamap_iotlb *t)
 {
-	unsigned long n = 0;
+	/* Read without locks while others map: a run may be missed or counted twice, so clamp. */
+	long long n = 0;
 
 	for (unsigned int a = 0; a < t->nareas; a++)
-		n += __atomic_load_n(&t->areas[a].used, __ATOMIC_RELAXED);
+		n += (long long)__atomic_load_n(&t->areas[a].used, __ATOMIC_RELAXED);
 	for (unsigned int k = 0; k < DMAMAP_STAT_SHARDS; k++) {
 		unsigned long spare = __atomic_load_n(&t->count[k].spare, __ATOMIC_ACQUIRE);
 
 		if (spare)
-			n -= head_nused(st_get(t, spare - 1));
+			n -= (long long)head_nused(st_get(t, spare - 1));
 	}
-	return n;
+	return n < 0 ? 0 : MIN((unsigned long)n, t->nslots);
 }
 
 #define COUNT(t, f, n) count((t), offsetof(struct tlb_counters, f), (n))
@@ -263,9 +264,14 @@ static inline bool run_fits(struct dmamap_iotlb *t, struct area *ar,
 		return false;
 	if (((t->start + ((u64)(ar->first + i) << IO_TLB_SHIFT)) ^ orig) & align_mask)
 		return false;
-	for (unsigned long j = 0; j < nslots; j++)
-		if (st_get(t, ar->first + i + j) && !unpark(t, ar, ar->first + i + j))
+	for (unsigned long j = 0; j < nslots; j++) {
+		uint64_t state = st_get(t, ar->first + i + j);
+
+		/* A live head is never parked; a parked head or a tail may be. */
+		if (state && ((state & (SLOT_HEAD | SLOT_USED)) == (SLOT_HEAD | SLOT_USED) ||
+			      !unpark(t, ar, ar->first + i + j)))
 			return false;
+	}
 	return true;
 }
 
@@ -290,9 +296,14 @@ area_scan(struct dmamap_iotlb *t, struct area *ar, unsigned long nslots,
 static inline long area_find(struct dmamap_iotlb *t, struct area *ar, unsigned long nslots,
 			     phys_addr_t orig, u64 align_mask, unsigned long stride)
 {
-	/* The run freed last first: its lines are still in the cache. */
-	if (likely(run_fits(t, ar, ar->hint, nslots, orig, align_mask, stride)))
-		return (long)(ar->first + ar->hint);
+	/*
+	 * The run freed last first: its lines are still in the cache. Read
+	 * once: taking back a parked run on the way moves the hint.
+	 */
+	unsigned long hint = ar->hint;
+
+	if (likely(run_fits(t, ar, hint, nslots, orig, align_mask, stride)))
+		return (long)(ar->first + hint);
 	return area_scan(t, ar, nslots, orig, align_mask, stride);
 }
 
