@@ -253,6 +253,50 @@ TEST(of_fuzz_corrupt_blobs_never_crash)
 	printf("# %d of 3000 corrupted blobs still described a board\n", made);
 }
 
+/* Old format versions are refused by name (libfdt's full check crashed on some). */
+TEST(of_old_format_versions_refused)
+{
+	struct dmamap_error err = { 0 };
+	char path[] = "/tmp/dmamap-ver-XXXXXX";
+	uint8_t blob[8192], old[8192];
+	size_t n;
+	FILE *f;
+	int fd;
+
+	fd = mkstemp(path);
+	REQUIRE(fd >= 0);
+	close(fd);
+	REQUIRE(snprintf((char *)old, sizeof(old),
+			 "dtc -q -I dts -O dtb -o %s boards/rpi4-like.dts 2>/dev/null", path) > 0);
+	if (system((char *)old) != 0) {
+		unlink(path);
+		printf("# skipped: dtc unavailable\n");
+		return;
+	}
+	f = fopen(path, "rb");
+	REQUIRE(f);
+	n = fread(blob, 1, sizeof(blob), f);
+	fclose(f);
+	unlink(path);
+	for (uint8_t v = 2; v <= 17; v++) {
+		struct dmamap_platform *p;
+
+		memcpy(old, blob, n);
+		old[0x17] = v; /* version, big-endian */
+		old[0x1b] = v < 16 ? v : 16; /* last compatible version */
+		p = dmamap_platform_from_fdt(old, n, &err);
+		SKIP_WITHOUT_FDT(err);
+		if (v < 16) {
+			CHECK_MSG(p == NULL, "version %u accepted", v);
+			CHECK_EQ(err.code, -EINVAL);
+			CHECK_MSG(strstr(err.msg, "version") != NULL, "version %u: %s", v, err.msg);
+		} else {
+			CHECK_MSG(p != NULL, "version %u: %s", v, err.msg);
+		}
+		dmamap_platform_destroy(p);
+	}
+}
+
 #define RESV(body) HEAD "reserved-memory { #address-cells = <1>; #size-cells = <1>; ranges; " body " }; "
 
 TEST(of_reserved_memory_cma_pool_and_restricted)
