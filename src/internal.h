@@ -281,13 +281,17 @@ static inline void dmamap__stat_add(struct device *dev, enum dmamap_stat k,
 	dmamap__stat_add_shard(&dev->stats[dmamap__my_shard()], k, n);
 }
 
-/* A successful mapping of @size bytes, in the calling thread's shard. */
-static inline void dmamap__count_map(struct device *dev, size_t size)
+/* A successful mapping of @size bytes, in shard @s. */
+static inline void dmamap__count_map_shard(struct dmamap_stat_shard *s, size_t size)
 {
-	struct dmamap_stat_shard *s = &dev->stats[dmamap__my_shard()];
-
 	dmamap__stat_add_shard(s, ST_MAPS, 1);
 	dmamap__stat_add_shard(s, ST_BYTES_MAPPED, size);
+}
+
+/* The same in the calling thread's shard. */
+static inline void dmamap__count_map(struct device *dev, size_t size)
+{
+	dmamap__count_map_shard(&dev->stats[dmamap__my_shard()], size);
 }
 
 /* ---- reports ----------------------------------------------------------- */

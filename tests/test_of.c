@@ -29,6 +29,29 @@ static struct dmamap_platform *from_dts(const char *dts, struct dmamap_error *er
 	return p;
 }
 
+/* rpi4-like.dts compiled by dtc into @blob (@cap bytes); its size, 0 without dtc. */
+static size_t board_blob(uint8_t *blob, size_t cap)
+{
+	char path[] = "/tmp/dmamap-blob-XXXXXX", cmd[256];
+	int fd = mkstemp(path);
+	size_t n = 0;
+	FILE *f;
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o %s boards/rpi4-like.dts 2>/dev/null",
+		 path);
+	if (system(cmd) == 0 && (f = fopen(path, "rb"))) {
+		n = fread(blob, 1, cap, f);
+		fclose(f);
+	}
+	unlink(path);
+	if (!n)
+		printf("# skipped: dtc unavailable\n");
+	return n;
+}
+
 #define SKIP_WITHOUT_FDT(err)                                                \
 	do {                                                                 \
 		if ((err).code == -ENOSYS) {                                 \
@@ -200,28 +223,13 @@ TEST(of_errors_name_node_and_property)
 TEST(of_fuzz_corrupt_blobs_never_crash)
 {
 	struct dmamap_error err = { 0 };
-	char path[] = "/tmp/dmamap-fuzz-XXXXXX";
 	uint8_t blob[8192], bad[8192];
 	uint64_t s = 12345;
-	size_t n;
-	FILE *f;
-	int fd, made = 0;
+	size_t n = board_blob(blob, sizeof(blob));
+	int made = 0;
 
-	fd = mkstemp(path);
-	REQUIRE(fd >= 0);
-	close(fd);
-	REQUIRE(snprintf((char *)bad, sizeof(bad),
-			 "dtc -q -I dts -O dtb -o %s boards/rpi4-like.dts 2>/dev/null", path) > 0);
-	if (system((char *)bad) != 0) {
-		unlink(path);
-		printf("# skipped: dtc unavailable\n");
+	if (!n)
 		return;
-	}
-	f = fopen(path, "rb");
-	REQUIRE(f);
-	n = fread(blob, 1, sizeof(blob), f);
-	fclose(f);
-	unlink(path);
 	{
 		struct dmamap_platform *p = dmamap_platform_from_fdt(blob, n, &err);
 
@@ -257,27 +265,11 @@ TEST(of_fuzz_corrupt_blobs_never_crash)
 TEST(of_old_format_versions_refused)
 {
 	struct dmamap_error err = { 0 };
-	char path[] = "/tmp/dmamap-ver-XXXXXX";
 	uint8_t blob[8192], old[8192];
-	size_t n;
-	FILE *f;
-	int fd;
+	size_t n = board_blob(blob, sizeof(blob));
 
-	fd = mkstemp(path);
-	REQUIRE(fd >= 0);
-	close(fd);
-	REQUIRE(snprintf((char *)old, sizeof(old),
-			 "dtc -q -I dts -O dtb -o %s boards/rpi4-like.dts 2>/dev/null", path) > 0);
-	if (system((char *)old) != 0) {
-		unlink(path);
-		printf("# skipped: dtc unavailable\n");
+	if (!n)
 		return;
-	}
-	f = fopen(path, "rb");
-	REQUIRE(f);
-	n = fread(blob, 1, sizeof(blob), f);
-	fclose(f);
-	unlink(path);
 	for (uint8_t v = 2; v <= 17; v++) {
 		struct dmamap_platform *p;
 

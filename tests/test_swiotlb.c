@@ -588,17 +588,24 @@ static void oversize_refused(struct dmamap_platform *p, struct device *dev, uint
 	free(a);
 }
 
-TEST(swiotlb_oversize_mapping_refused_up_front)
+/* Run @scenario on dma-24 with 2^@order pages above its window. */
+static void on_dma24(unsigned int order,
+		     void (*scenario)(struct dmamap_platform *, struct device *, uint8_t *))
 {
 	struct dmamap_platform *p = board();
 	struct device *dev = dmamap_device_lookup(p, D24);
 	struct page *pg;
 
 	REQUIRE(p && dev);
-	pg = dmamap_alloc_pages(p, 7, 0);
+	pg = dmamap_alloc_pages(p, order, 0);
 	REQUIRE(pg && page_to_phys(pg) >= WIN24_END);
-	oversize_refused(p, dev, page_address(pg));
+	scenario(p, dev, page_address(pg));
 	dmamap_platform_destroy(p);
+}
+
+TEST(swiotlb_oversize_mapping_refused_up_front)
+{
+	on_dma24(7, oversize_refused);
 }
 
 /*
@@ -715,15 +722,7 @@ static void min_align_run(struct dmamap_platform *p, struct device *dev, uint8_t
 
 TEST(swiotlb_min_align_mask_keeps_low_address_bits)
 {
-	struct dmamap_platform *p = board();
-	struct device *dev = dmamap_device_lookup(p, D24);
-	struct page *pg;
-
-	REQUIRE(p && dev);
-	pg = dmamap_alloc_pages(p, 2, 0);
-	REQUIRE(pg && page_to_phys(pg) >= WIN24_END);
-	min_align_run(p, dev, page_address(pg));
-	dmamap_platform_destroy(p);
+	on_dma24(2, min_align_run);
 }
 
 /*
@@ -1853,28 +1852,28 @@ TEST(swiotlb_host_forced_exhaustion_fails_cleanly_and_recovers)
 	dmamap_platform_destroy(p);
 }
 
-TEST(swiotlb_host_forced_oversize_refused_up_front)
+/* Run @scenario on a forced host device with a buffer of @len bytes. */
+static void on_host_forced(size_t len,
+			   void (*scenario)(struct dmamap_platform *, struct device *, uint8_t *))
 {
 	struct device *dev;
 	struct dmamap_platform *p = host_forced(&dev);
-	uint8_t *buf = host_pages(512 * KiB);
+	uint8_t *buf = host_pages(len);
 
 	REQUIRE(p && buf);
-	oversize_refused(p, dev, buf);
+	scenario(p, dev, buf);
 	free(buf);
 	dmamap_platform_destroy(p);
 }
 
+TEST(swiotlb_host_forced_oversize_refused_up_front)
+{
+	on_host_forced(512 * KiB, oversize_refused);
+}
+
 TEST(swiotlb_host_forced_min_align_mask_keeps_low_address_bits)
 {
-	struct device *dev;
-	struct dmamap_platform *p = host_forced(&dev);
-	uint8_t *buf = host_pages(4 * PAGE_SIZE);
-
-	REQUIRE(p && buf);
-	min_align_run(p, dev, buf);
-	free(buf);
-	dmamap_platform_destroy(p);
+	on_host_forced(4 * PAGE_SIZE, min_align_run);
 }
 
 TEST(swiotlb_host_forced_high_water_is_most_slots_ever_used)
@@ -2080,27 +2079,30 @@ TEST(swiotlb_host_parked_run_not_counted_in_high_water)
  * mapping fails (the pool is beyond its reach too), none hands out an
  * address past the mask, not even the run the thread parked before.
  */
-TEST(swiotlb_host_forced_pool_beyond_the_mask_fails_every_mapping)
+/* Map and unmap @buf (a page) once: the thread then has that run parked. */
+static bool park_page(struct device *dev, uint8_t *buf)
 {
-	struct device *dev;
-	struct dmamap_platform *p = host_forced(&dev);
-	uint8_t *buf = host_pages(PAGE_SIZE);
+	dma_addr_t h = dma_map_single(dev, buf, PAGE_SIZE, DMA_TO_DEVICE);
+
+	if (dma_mapping_error(dev, h))
+		return false;
+	dma_unmap_single(dev, h, PAGE_SIZE, DMA_TO_DEVICE);
+	return true;
+}
+
+static void beyond_the_mask(struct dmamap_platform *p, struct device *dev, uint8_t *buf)
+{
 	struct dmamap_swiotlb_stats s;
 	unsigned int bits = 0;
 	dma_addr_t h;
 
-	REQUIRE(p && buf);
-	/* With the full mask first: the thread then has a run parked. */
-	h = dma_map_single(dev, buf, PAGE_SIZE, DMA_TO_DEVICE);
-	REQUIRE(!dma_mapping_error(dev, h));
-	dma_unmap_single(dev, h, PAGE_SIZE, DMA_TO_DEVICE);
+	/* With the full mask first. */
+	REQUIRE(park_page(dev, buf));
 	s = pool_of(p, NULL);
 	while (bits < 63 && (2ULL << bits) <= s.start)
 		bits++;
 	if (bits < 24 || dma_set_mask(dev, DMA_BIT_MASK(bits))) {
 		printf("#   pool at 0x%llx: no smaller mask to try\n", (unsigned long long)s.start);
-		dmamap_platform_destroy(p);
-		free(buf);
 		return;
 	}
 	REQUIRE(DMA_BIT_MASK(bits) < s.start);
@@ -2112,23 +2114,20 @@ TEST(swiotlb_host_forced_pool_beyond_the_mask_fails_every_mapping)
 			dma_unmap_single(dev, h, PAGE_SIZE, DMA_TO_DEVICE);
 	}
 	CHECK_EQ(pool_of(p, NULL).used_slots, 0);
-	free(buf);
-	dmamap_platform_destroy(p);
+}
+
+TEST(swiotlb_host_forced_pool_beyond_the_mask_fails_every_mapping)
+{
+	on_host_forced(PAGE_SIZE, beyond_the_mask);
 }
 
 /* With the checker on, a forced host device's mappings are tracked like any other. */
-TEST(swiotlb_host_forced_checker_sees_every_mapping)
+static void checker_sees(struct dmamap_platform *p, struct device *dev, uint8_t *buf)
 {
-	struct device *dev;
-	struct dmamap_platform *p = host_forced(&dev);
-	uint8_t *buf = host_pages(PAGE_SIZE);
 	dma_addr_t h;
 
-	REQUIRE(p && buf);
 	/* A run parked before the checker came on changes nothing. */
-	h = dma_map_single(dev, buf, PAGE_SIZE, DMA_TO_DEVICE);
-	REQUIRE(!dma_mapping_error(dev, h));
-	dma_unmap_single(dev, h, PAGE_SIZE, DMA_TO_DEVICE);
+	REQUIRE(park_page(dev, buf));
 	dmamap_debug_enable(p, true);
 	h = dma_map_single(dev, buf, PAGE_SIZE, DMA_TO_DEVICE);
 	REQUIRE(!dma_mapping_error(dev, h));
@@ -2139,8 +2138,11 @@ TEST(swiotlb_host_forced_checker_sees_every_mapping)
 	CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_NOT_MAPPED), 0);
 	CHECK_EQ(live_maps(dev), 0);
 	CHECK_EQ(pool_of(p, NULL).used_slots, 0);
-	free(buf);
-	dmamap_platform_destroy(p);
+}
+
+TEST(swiotlb_host_forced_checker_sees_every_mapping)
+{
+	on_host_forced(PAGE_SIZE, checker_sees);
 }
 
 /*

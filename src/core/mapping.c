@@ -192,40 +192,35 @@ map_ops(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
 
 /*
  * Host, coherent, identity: the address is the pointer, if it fits the
- * mask. With the checker off and no fault armed, an ops table is called
- * and counted out of line, and on the host a device whose every mapping
- * bounces goes to the swiotlb's short path, which counts too. Everything
- * else, including every bad argument and a thread's first mapping (its
- * counter shard is not known yet), goes to the general path. All leave by
- * a jump with at most six arguments, so this needs no stack frame: the
- * direct pair got 0.3 ns faster, the bounce pair 3 ns. A page's @ptr is
- * NULL if the page is.
+ * mask. With the checker off, an ops table is called and counted out of
+ * line, and on the host a device whose every mapping bounces goes to the
+ * swiotlb's short path, which counts too. Everything else, including every
+ * bad argument, an armed fault and a thread's first mapping (its counter
+ * shard is not known yet), goes to the general path. All leave by a jump
+ * with at most six arguments, so this needs no stack frame. A page's @ptr
+ * is NULL if the page is.
  */
 static inline __attribute__((always_inline)) dma_addr_t
 map_common(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
 	   unsigned long attrs, enum dbg_type type, void *caller)
 {
-	if (likely(dev && dev->fast_identity && virt_to_page(ptr) && size &&
-		   (unsigned int)dir <= DMA_FROM_DEVICE &&
-		   !__atomic_load_n(&dev->plat->fault_classes, __ATOMIC_RELAXED) &&
-		   dmamap__shard_known())) {
+	if (likely(dev && virt_to_page(ptr) && size && (unsigned int)dir <= DMA_FROM_DEVICE &&
+		   !__atomic_load_n(&dev->plat->fault_classes, __ATOMIC_RELAXED))) {
 		dma_addr_t addr = (dma_addr_t)(uintptr_t)ptr;
 
-		if (likely(addr + size - 1 >= addr && addr + size - 1 <= dev->map_limit)) {
+		if (likely(dev->fast_identity && dmamap__shard_known() &&
+			   addr + size - 1 >= addr && addr + size - 1 <= dev->map_limit)) {
 			dmamap__count_map(dev, size);
 			if (dmamap__dbg_on(dev))
 				return dmamap__dbg_map_identity(dev, type, addr, size, dir, caller);
 			return addr;
 		}
-	}
-	if (likely(dev && virt_to_page(ptr) && size && (unsigned int)dir <= DMA_FROM_DEVICE &&
-		   !dmamap__dbg_on(dev) &&
-		   !__atomic_load_n(&dev->plat->fault_classes, __ATOMIC_RELAXED))) {
-		if (dev->dma_ops)
-			return map_ops(dev, ptr, size, dir, attrs);
-		if (dev->bounce_all)
-			return dmamap__swiotlb_map_host(dev, (phys_addr_t)(uintptr_t)ptr /* host */,
-							size, attrs);
+		if (!dmamap__dbg_on(dev)) {
+			if (dev->dma_ops)
+				return map_ops(dev, ptr, size, dir, attrs);
+			if (dev->bounce_all) /* host: the pointer is the address */
+				return dmamap__swiotlb_map_host(dev, addr, size, attrs);
+		}
 	}
 	if (type == DBG_SINGLE)
 		return map_single_slow(dev, ptr, size, dir, attrs, caller);
@@ -248,6 +243,12 @@ static inline bool bad_unmap_args(struct device *dev, dma_addr_t addr, size_t si
 			  "called with DMA_MAPPING_ERROR (a failed mapping was used) [size=%zu]",
 			  size);
 	return true;
+}
+
+/* Arguments a handle call can go on with: the rest is the general path's to report. */
+static inline bool handle_args_ok(const struct device *dev, dma_addr_t addr, size_t size, int dir)
+{
+	return dev && addr != DMA_MAPPING_ERROR && size && (unsigned int)dir <= DMA_FROM_DEVICE;
 }
 
 static __attribute__((noinline)) void
@@ -273,8 +274,7 @@ unmap_page_slow(struct device *dev, dma_addr_t addr, size_t size,
 		enum dma_data_direction dir, unsigned long attrs,
 		enum dbg_type type)
 {
-	if (likely(dev && addr != DMA_MAPPING_ERROR && size &&
-		   (unsigned int)dir <= DMA_FROM_DEVICE && !dmamap__dbg_on(dev))) {
+	if (likely(handle_args_ok(dev, addr, size, dir) && !dmamap__dbg_on(dev))) {
 		if (dev->dma_ops && dev->dma_ops->unmap_page && dmamap__shard_known()) {
 			dmamap__stat_add(dev, ST_UNMAPS, 1);
 			dev->dma_ops->unmap_page(dev, addr, size, dir, attrs);
@@ -293,8 +293,7 @@ static inline void unmap_page_common(struct device *dev, dma_addr_t addr,
 				     size_t size, enum dma_data_direction dir,
 				     unsigned long attrs, enum dbg_type type)
 {
-	if (likely(dev && dev->fast_identity && addr != DMA_MAPPING_ERROR && size &&
-		   (unsigned int)dir <= DMA_FROM_DEVICE &&
+	if (likely(handle_args_ok(dev, addr, size, dir) && dev->fast_identity &&
 		   addr - dev->bounce_start >= dev->bounce_len && dmamap__shard_known())) {
 		dmamap__stat_add(dev, ST_UNMAPS, 1);
 		/* Host identity: no window to be outside of. */

@@ -693,18 +693,15 @@ struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t s
 		dmamap__set_error(err, -EINVAL, "device tree: no blob, or shorter than a header");
 		return NULL;
 	}
-	if (fdt_check_header(blob) || fdt_totalsize(blob) > size) {
+	/* libfdt's full check dereferences NULL on some pre-16 blobs; dtc writes 17. */
+	if (fdt_check_header(blob) || fdt_totalsize(blob) > size ||
+	    (fdt_version(blob) >= 16 && fdt_check_full(blob, size))) {
 		dmamap__set_error(err, -EINVAL, "device tree: corrupt or truncated blob");
 		return NULL;
 	}
-	/* libfdt's full check dereferences NULL on some pre-16 blobs; dtc writes 17. */
 	if (fdt_version(blob) < 16) {
 		dmamap__set_error(err, -EINVAL, "device tree: format version %u (16 or later needed)",
 				  (unsigned int)fdt_version(blob));
-		return NULL;
-	}
-	if (fdt_check_full(blob, size)) {
-		dmamap__set_error(err, -EINVAL, "device tree: corrupt or truncated blob");
 		return NULL;
 	}
 	ps = calloc(1, sizeof(*ps));

@@ -465,6 +465,12 @@ static __attribute__((noinline)) void release_spare(struct dmamap_iotlb *t, unsi
 	dmamap__spin_unlock(&ar->lock);
 }
 
+/* A live mapping's head whose run the short path can map into again (no in-slot offset). */
+static inline bool parkable(uint64_t state)
+{
+	return (state & (SLOT_HEAD | SLOT_USED)) == (SLOT_HEAD | SLOT_USED) && !head_offset(state);
+}
+
 /*
  * The mapping whose head is @head (@state) ended: park its run in shard
  * @c for the thread's next map. Returns the run parked there before, which
@@ -745,8 +751,7 @@ dma_addr_t dmamap__swiotlb_map_host(struct device *dev, phys_addr_t phys, size_t
 	dmamap__count_add(&c->bounced, 1);
 	dmamap__count_add(&c->to_dev, size);
 	ds = &dev->stats[me];
-	dmamap__stat_add_shard(ds, ST_MAPS, 1);
-	dmamap__stat_add_shard(ds, ST_BYTES_MAPPED, size);
+	dmamap__count_map_shard(ds, size);
 	dmamap__stat_add_shard(ds, ST_BYTES_BOUNCED, size);
 	/* On the host the slot's address is the handle, and memcpy returns it. */
 	return (dma_addr_t)(uintptr_t)memcpy((void *)(uintptr_t)(t->start +
@@ -766,7 +771,7 @@ unmap_host_general(struct device *dev, dma_addr_t addr, size_t size,
 
 		if (dir != DMA_TO_DEVICE)
 			bounce(t, addr, size, DMA_FROM_DEVICE);
-		if ((state & SLOT_HEAD) && head_offset(state) == 0) {
+		if (parkable(state)) {
 			spare = park(t, dmamap__my_shard(), head, state);
 			if (spare)
 				release_spare(t, spare);
@@ -798,8 +803,7 @@ void dmamap__swiotlb_unmap_host(struct device *dev, dma_addr_t addr, size_t size
 		return unmap_host_general(dev, addr, size, dir, attrs);
 	me = dmamap__my_shard();
 	state = st_get(t, head);
-	if (unlikely((state & (SLOT_HEAD | SLOT_USED)) != (SLOT_HEAD | SLOT_USED) ||
-		     head_offset(state)))
+	if (unlikely(!parkable(state)))
 		return unmap_host_general(dev, addr, size, dir, attrs);
 	spare = park(t, me, head, state);
 	dmamap__stat_add_shard(&dev->stats[me], ST_UNMAPS, 1);
