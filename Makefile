@@ -23,8 +23,8 @@ CFLAGS_BASE := -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 override CFLAGS := $(CFLAGS_BASE) $(CFLAGS)
 LDLIBS = -pthread -lm -ldl $(FDT_LIB)
 
-LIB_SRCS := $(sort $(wildcard src/core/*.c src/ops/*.c src/mm/*.c src/platform/*.c \
-	src/platform/sim/*.c src/platform/host/*.c src/debug/*.c src/models/*.c))
+# Every folder of src/ but of/, whose reader needs libfdt (below).
+LIB_SRCS := $(sort $(filter-out src/of/%,$(wildcard src/*/*.c src/*/*/*.c)))
 # Device trees need libfdt; NO_FDT=1 builds stubs that return -ENOSYS instead.
 ifeq ($(NO_FDT),1)
 LIB_SRCS += src/of/none/fdt_none.c
@@ -35,7 +35,8 @@ FDT_LIB := -lfdt
 endif
 DRV_SRCS := $(sort $(wildcard drivers/*.c))
 TOOL_SRCS := $(sort $(wildcard tools/*.c))
-TEST_SRCS := $(sort $(wildcard tests/test_*.c))
+# tests/*.c and one level of folders (tests/unit/ may include private headers).
+TEST_SRCS := $(sort $(wildcard tests/*.c tests/*/*.c))
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
@@ -45,7 +46,7 @@ LIB_OBJS += $(BUILD)/boards/embedded.o
 endif
 DRV_OBJS := $(DRV_SRCS:%.c=$(BUILD)/%.o)
 TOOL_OBJS := $(TOOL_SRCS:%.c=$(BUILD)/%.o)
-TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/tests/tap.o
+TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/%.o)
 
 SONAME := libdmamap.so.0
@@ -72,9 +73,12 @@ bench: deps
 	@$(MAKE) --no-print-directory $(CLI)
 	$(CLI) bench
 
-$(BUILD)/%.o: %.c $(wildcard include/dmamap/*.h include/dmamap/hw/*.h src/*.h src/*/*.h drivers/*.h tests/*.h)
+# -MMD -MP: each object depends on the headers it really includes.
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(if $(filter 1,$(V)),,@echo "  CC $<";) $(CC) $(CFLAGS) -c $< -o $@
+	$(if $(filter 1,$(V)),,@echo "  CC $<";) $(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(patsubst %.o,%.d,$(LIB_OBJS) $(DRV_OBJS) $(TOOL_OBJS) $(TEST_OBJS) $(BENCH_OBJS))
 
 # The boards/*.dts files, compiled with dtc and embedded in the library.
 $(BUILD)/boards/embedded.c: $(BOARD_DTS) mk/embed.sh
