@@ -599,14 +599,6 @@ int dmamap__direct_supported(struct device *dev, u64 mask);
 bool dmamap__direct_alloc_is(struct device *dev, phys_addr_t phys, size_t size);
 u64 dmamap__direct_required_mask(struct device *dev);
 
-/* ---- CMA (mm/cma.c) ------------------------------------------------------------ */
-struct dmamap_cma;
-struct dmamap_cma *dmamap__cma_create(phys_addr_t start, u64 size);
-void dmamap__cma_destroy(struct dmamap_cma *c);
-bool dmamap__cma_contains(const struct dmamap_cma *c, phys_addr_t phys);
-phys_addr_t dmamap__cma_alloc(struct dmamap_cma *c, unsigned long count);
-int dmamap__cma_release(struct dmamap_cma *c, phys_addr_t phys, unsigned long count);
-bool dmamap__cma_is_run(struct dmamap_cma *c, phys_addr_t phys, unsigned long count);
 
 /* ---- iommu (ops/iommu.c) ------------------------------------------------------ */
 struct dmamap_iommu_domain;

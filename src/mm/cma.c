@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../internal.h"
+#include "cma.h"
 
 #define CMA_MAX_ALIGN_ORDER 8 /* 1 MiB with 4 KiB pages */
 

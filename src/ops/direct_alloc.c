@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "../internal.h"
+#include "../mm/cma.h"
 
 /* Highest physical address whose device address is within @limit. */
 static phys_addr_t phys_limit(const struct device *dev, u64 limit)

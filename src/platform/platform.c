@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "../internal.h"
+#include "../mm/cma.h"
 #include "../debug/checker.h"
 
 #define HOST_ARENA_SIZE (256ULL << 20)
