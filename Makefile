@@ -23,14 +23,14 @@ CFLAGS_BASE := -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 override CFLAGS := $(CFLAGS_BASE) $(CFLAGS)
 LDLIBS = -pthread -lm -ldl $(FDT_LIB)
 
-# Every folder of src/ but of/, whose reader needs libfdt (below).
-LIB_SRCS := $(sort $(filter-out src/of/%,$(wildcard src/*/*.c src/*/*/*.c)))
+# Every folder of src/; the device tree reader needs libfdt (below).
+LIB_SRCS := $(sort $(filter-out src/of/fdt.c src/of/none/%,$(wildcard src/*/*.c src/*/*/*.c)))
 # Device trees need libfdt; NO_FDT=1 builds stubs that return -ENOSYS instead.
 ifeq ($(NO_FDT),1)
 LIB_SRCS += src/of/none/fdt_none.c
 FDT_LIB :=
 else
-LIB_SRCS += $(sort $(wildcard src/of/*.c))
+LIB_SRCS += src/of/fdt.c
 FDT_LIB := -lfdt
 endif
 DRV_SRCS := $(sort $(wildcard drivers/*.c))

@@ -4,8 +4,11 @@
  * mmap and sg_table views of it. A device's own coherent pool is tried
  * before its ops, as in the kernel.
  */
-#include "../internal.h"
+#include "../base/report.h"
 #include "../debug/checker.h"
+#include "../hw/hw.h"
+#include "../mm/mm.h"
+#include "core.h"
 
 static bool bad_alloc_args(struct device *dev, const void *out, size_t size,
 			   const char *func)
@@ -82,10 +85,10 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle
 		return NULL;
 	/* Zones come from the coherent mask, never from the caller. */
 	gfp &= ~(__GFP_DMA | __GFP_DMA32 | __GFP_HIGHMEM);
-	if (dmamap__fault(dev->plat, DMAMAP_FAULT_ALLOC))
+	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC))
 		return alloc_failed(dev, "dma_alloc_attrs", size, gfp | __GFP_NOWARN,
 				    attrs);
-	if (dev->pool)
+	if (dev->dma_mem)
 		cpu = dmamap__pool_alloc(dev, size, dma_handle);
 	if (!cpu) {
 		ops = get_dma_ops(dev);
@@ -232,7 +235,7 @@ void *dma_alloc_noncoherent(struct device *dev, size_t size,
 				  dir);
 		return NULL;
 	}
-	if (dmamap__fault(dev->plat, DMAMAP_FAULT_ALLOC))
+	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC))
 		return alloc_failed(dev, __func__, size, gfp | __GFP_NOWARN, 0);
 	ops = get_dma_ops(dev);
 	if (ops->alloc_noncoherent)

@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The streaming half of the driver API: argument checks, then the direct
- * backend without an indirect call, or the device's ops table. Scatter-gather
- * is built here on top of map_page for tables that do not provide map_sg.
+ * The streaming half of the driver API, shaped as Linux's
+ * kernel/dma/mapping.c: each entry point checks its arguments once, maps
+ * through the direct backend without an indirect call when the device has
+ * no ops table (the table otherwise), counts, and tells the checker, which
+ * costs one branch while it is off. Scatter-gather is built here on top of
+ * single mappings for the direct backend and for tables without map_sg.
  */
-#include "../internal.h"
+#include "../base/bus.h"
+#include "../base/report.h"
 #include "../debug/checker.h"
+#include "../ops/direct.h"
+#include "../platform/port.h"
+#include "core.h"
 
-static __attribute__((noinline, cold)) bool
-report_bad_args(struct device *dev, const void *obj, size_t size, int dir,
-		const char *func)
+bool dmamap__bad_args(struct device *dev, const void *obj, size_t size, int dir,
+		      const char *func)
 {
 	if (unlikely(!dev)) {
 		dmamap__api_error(NULL, func, DMAMAP_ERRK_NULL_ARG,
@@ -35,83 +41,74 @@ report_bad_args(struct device *dev, const void *obj, size_t size, int dir,
 	return false;
 }
 
+static inline bool map_args_ok(const struct device *dev, const void *obj, size_t size,
+			       int dir)
+{
+	return likely(dev && obj && valid_dma_direction(dir) && size);
+}
+
 /* Inline, so a good call pays four compares and no call. */
 static inline bool bad_map_args(struct device *dev, const void *obj, size_t size,
 				int dir, const char *func)
 {
-	if (likely(dev && obj && valid_dma_direction(dir) && size))
+	if (map_args_ok(dev, obj, size, dir))
 		return false;
-	return report_bad_args(dev, obj, size, dir, func);
+	return dmamap__bad_args(dev, obj, size, dir, func);
 }
 
-static dma_addr_t injected(struct device *dev, int *errp)
+/* A handle argument: as a buffer's, and never DMA_MAPPING_ERROR (a failed mapping used). */
+static __attribute__((noinline, cold)) void
+bad_handle(struct device *dev, dma_addr_t addr, size_t size, int dir, const char *func)
 {
-	*errp = -ENOMEM;
+	if (!dmamap__bad_args(dev, (void *)1, size, dir, func) && addr == DMA_MAPPING_ERROR)
+		dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_HANDLE, DMAMAP_DBG_UNMAP_INVALID,
+				  "called with DMA_MAPPING_ERROR (a failed mapping was used) [size=%zu]",
+				  size);
+}
+
+static inline bool handle_args_ok(const struct device *dev, dma_addr_t addr, size_t size,
+				  int dir)
+{
+	return likely(dev && addr != DMA_MAPPING_ERROR && size && valid_dma_direction(dir));
+}
+
+/* An injected fault stands for running out of memory, and is counted so. */
+static __attribute__((noinline, cold)) dma_addr_t injected(struct device *dev, int *errp)
+{
+	if (errp)
+		*errp = -ENOMEM;
 	dmamap__stat_add(dev, ST_ERR0 + DMAMAP_ERRK_NOMEM, 1);
 	return DMA_MAPPING_ERROR;
 }
 
-/* One mapping of a page range; the common path of single, page and sg. */
-static inline dma_addr_t map_one(struct device *dev, struct page *page,
-				 size_t offset, size_t size,
-				 enum dma_data_direction dir,
-				 unsigned long attrs, int *errp)
+static __attribute__((noinline)) dma_addr_t
+ops_map(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
+	unsigned long attrs, int *errp)
 {
-	const struct dma_map_ops *ops = dev->dma_ops;
-	dma_addr_t addr;
+	dma_addr_t addr = dev->dma_ops->map_page(dev, virt_to_page(ptr), offset_in_page(ptr),
+						 size, dir, attrs);
 
-	if (unlikely(dmamap__fault(dev->plat, DMAMAP_FAULT_MAP)))
-		return injected(dev, errp);
-	if (likely(!ops)) {
-		phys_addr_t phys = dmamap__linear_to_phys(dev->plat, page);
-
-		if (unlikely(phys == PHYS_NONE)) {
-			*errp = -EINVAL;
-			dmamap__api_error(dev, "dma_map_page", DMAMAP_ERRK_NOT_LINEAR,
-					  DMAMAP_DBG_NOT_LINEAR,
-					  "buffer %p is not in this board's linear map (stack, alias or foreign memory)",
-					  (void *)page);
-			return DMA_MAPPING_ERROR;
-		}
-		addr = dmamap__direct_map_phys(dev, phys + offset, size, dir,
-					       attrs, errp);
-	} else {
-		addr = ops->map_page(dev, page, offset, size, dir, attrs);
-		if (addr == DMA_MAPPING_ERROR)
-			*errp = -EIO;
-	}
-	if (likely(addr != DMA_MAPPING_ERROR))
-		dmamap__count_map(dev, size);
+	if (addr == DMA_MAPPING_ERROR && errp)
+		*errp = -EIO;
 	return addr;
-}
-
-static inline void unmap_one(struct device *dev, dma_addr_t addr, size_t size,
-			     enum dma_data_direction dir, unsigned long attrs)
-{
-	const struct dma_map_ops *ops = dev->dma_ops;
-
-	if (likely(!ops))
-		dmamap__direct_unmap(dev, addr, size, dir, attrs);
-	else if (ops->unmap_page)
-		ops->unmap_page(dev, addr, size, dir, attrs);
-	dmamap__stat_add(dev, ST_UNMAPS, 1);
 }
 
 /*
  * An address outside the device's window is the backend's error
  * (UNMAP_INVALID), reported with the checker on or off; the checker stays
- * out of it rather than report the same mistake twice.
+ * out of it rather than report the same mistake twice. Identity devices
+ * have no window.
  */
-static bool outside_window(struct device *dev, dma_addr_t addr, size_t size)
+static inline bool backend_reports(struct device *dev, dma_addr_t addr, size_t size)
 {
-	return dev->plat->kind == PLAT_SIM && (!dev->dma_ops || dev->dmabounce) &&
-	       dmamap__dev_dma_to_phys(dev, addr, size) == PHYS_NONE;
+	return !dev->direct_identity && (!dev->dma_ops || dev->dmabounce) &&
+	       dmamap__bus_to_phys(dev, addr, size) == PHYS_NONE;
 }
 
-static void dbg_unmap(struct device *dev, enum dbg_type type, dma_addr_t addr,
-		      size_t size, int dir)
+static __attribute__((noinline)) void dbg_unmap(struct device *dev, enum dbg_type type,
+						dma_addr_t addr, size_t size, int dir)
 {
-	if (type != DBG_RESOURCE && outside_window(dev, addr, size))
+	if (type != DBG_RESOURCE && backend_reports(dev, addr, size))
 		return;
 	dmamap__dbg_unmap_page(dev, type, addr, size, dir);
 }
@@ -128,103 +125,109 @@ static const char *unmap_func(enum dbg_type type)
 }
 
 /*
- * A device with an ops table, good arguments, checker off, no fault armed:
- * nothing for the core to do but count.
+ * One mapping of the page range at @ptr (a linear-map address), as every
+ * page, single and sg entry is mapped: fault injection, the direct
+ * backend or the table, the count. *@errp, when given, gets the reason
+ * for a failure.
  */
-static inline dma_addr_t
-map_page_ops(struct device *dev, struct page *page, size_t offset, size_t size,
-	     enum dma_data_direction dir, unsigned long attrs)
+static inline __attribute__((always_inline)) dma_addr_t
+map_one(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
+	unsigned long attrs, int *errp)
 {
-	dma_addr_t addr = dev->dma_ops->map_page(dev, page, offset, size, dir, attrs);
+	dma_addr_t addr;
 
+	if (unlikely(dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_MAP)))
+		return injected(dev, errp);
+	if (likely(!dev->dma_ops))
+		addr = dmamap__direct_map(dev, ptr, size, dir, attrs, errp);
+	else
+		addr = ops_map(dev, ptr, size, dir, attrs, errp);
 	if (likely(addr != DMA_MAPPING_ERROR))
 		dmamap__count_map(dev, size);
 	return addr;
 }
 
-/*
- * Everything the two short paths below leave: argument reports, fault
- * injection, the checker, ops tables, dma-direct's decisions. @ptr is the
- * buffer's linear-map address (page plus offset).
- */
 static __attribute__((noinline)) dma_addr_t
-map_general(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
-	    unsigned long attrs, enum dbg_type type, void *caller)
+map_page_general(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
+		 unsigned long attrs, enum dbg_type type, void *caller)
 {
-	struct page *page = virt_to_page(ptr);
-	size_t offset = offset_in_page(ptr);
-	dma_addr_t addr;
-	int err;
+	dma_addr_t addr = map_one(dev, ptr, size, dir, attrs, NULL);
 
-	if (unlikely(bad_map_args(dev, page, size, dir, map_func(type))))
-		return DMA_MAPPING_ERROR;
-	if (likely(dev->dma_ops && !dmamap__dbg_on(dev) &&
-		   !__atomic_load_n(&dev->plat->fault_classes, __ATOMIC_RELAXED)))
-		return map_page_ops(dev, page, offset, size, dir, attrs);
-	addr = map_one(dev, page, offset, size, dir, attrs, &err);
-	if (addr != DMA_MAPPING_ERROR && dmamap__dbg_on(dev))
+	if (dmamap__dbg_on(dev) && addr != DMA_MAPPING_ERROR)
 		dmamap__dbg_map_page(dev, type, addr, size, dir, ptr, caller);
 	return addr;
 }
 
-/* The general path with six arguments, so that getting there is a jump. */
-static __attribute__((noinline)) dma_addr_t
-map_single_slow(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
-		unsigned long attrs, void *caller)
+static __attribute__((noinline, cold)) dma_addr_t
+map_bad_args(struct device *dev, void *ptr, size_t size, int dir, enum dbg_type type)
 {
-	return map_general(dev, ptr, size, dir, attrs, DBG_SINGLE, caller);
-}
-
-static __attribute__((noinline)) dma_addr_t
-map_page_slow(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
-	      unsigned long attrs, void *caller)
-{
-	return map_general(dev, ptr, size, dir, attrs, DBG_PAGE, caller);
-}
-
-/* Ops table, checker off, no fault armed: nothing for the core to do but count. */
-static __attribute__((noinline)) dma_addr_t
-map_ops(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
-	unsigned long attrs)
-{
-	return map_page_ops(dev, virt_to_page(ptr), offset_in_page(ptr), size, dir, attrs);
+	dmamap__bad_args(dev, ptr, size, dir, map_func(type));
+	return DMA_MAPPING_ERROR;
 }
 
 /*
- * Host, coherent, identity: the address is the pointer, if it fits the
- * mask. With the checker off, an ops table is called and counted out of
- * line, and on the host a device whose every mapping bounces goes to the
- * swiotlb's short path, which counts too. Everything else, including every
- * bad argument, an armed fault and a thread's first mapping (its counter
- * shard is not known yet), goes to the general path. All leave by a jump
- * with at most six arguments, so this needs no stack frame. A page's @ptr
- * is NULL if the page is.
+ * The arguments checked once, then the direct backend's identity case
+ * (dmamap__direct_map_identity()) with no fault armed: a count, the one
+ * debug hook, the pointer. make bench shows this is a third of the pair
+ * and half of the checker's; everything else takes the general path.
  */
 static inline __attribute__((always_inline)) dma_addr_t
-map_common(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
-	   unsigned long attrs, enum dbg_type type, void *caller)
+map_page(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
+	 unsigned long attrs, enum dbg_type type, void *caller)
 {
-	if (likely(dev && virt_to_page(ptr) && size && (unsigned int)dir <= DMA_FROM_DEVICE &&
-		   !__atomic_load_n(&dev->plat->fault_classes, __ATOMIC_RELAXED))) {
-		dma_addr_t addr = (dma_addr_t)(uintptr_t)ptr;
+	dma_addr_t addr = (dma_addr_t)(uintptr_t)ptr;
 
-		if (likely(dev->fast_identity && dmamap__shard_known() &&
-			   addr + size - 1 >= addr && addr + size - 1 <= dev->map_limit)) {
-			dmamap__count_map(dev, size);
-			if (dmamap__dbg_on(dev))
-				return dmamap__dbg_map_identity(dev, type, addr, size, dir, caller);
-			return addr;
-		}
-		if (!dmamap__dbg_on(dev)) {
-			if (dev->dma_ops)
-				return map_ops(dev, ptr, size, dir, attrs);
-			if (dev->bounce_all) /* host: the pointer is the address */
-				return dmamap__swiotlb_map_host(dev, addr, size, attrs);
-		}
+	if (unlikely(!map_args_ok(dev, ptr, size, dir)))
+		return map_bad_args(dev, ptr, size, dir, type);
+	if (likely(dmamap__direct_map_identity(dev, ptr, size) &&
+		   !dmamap__fault_armed(&dev->plat->fault) && dmamap__shard_known())) {
+		dmamap__count_map(dev, size);
+		if (dmamap__dbg_on(dev))
+			return dmamap__dbg_map_identity(dev, type, addr, size, dir, caller);
+		return addr;
 	}
-	if (type == DBG_SINGLE)
-		return map_single_slow(dev, ptr, size, dir, attrs, caller);
-	return map_page_slow(dev, ptr, size, dir, attrs, caller);
+	return map_page_general(dev, ptr, size, dir, attrs, type, caller);
+}
+
+static inline __attribute__((always_inline)) void
+unmap_one(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir,
+	  unsigned long attrs)
+{
+	const struct dma_map_ops *ops = dev->dma_ops;
+
+	if (likely(!ops))
+		dmamap__direct_unmap(dev, addr, size, dir, attrs);
+	else if (ops->unmap_page)
+		ops->unmap_page(dev, addr, size, dir, attrs);
+	dmamap__stat_add(dev, ST_UNMAPS, 1);
+}
+
+static __attribute__((noinline)) void
+unmap_page_general(struct device *dev, dma_addr_t addr, size_t size,
+		   enum dma_data_direction dir, unsigned long attrs, enum dbg_type type)
+{
+	/* Before the unmap: its cache maintenance would hide what the CPU wrote meanwhile. */
+	if (dmamap__dbg_on(dev))
+		dbg_unmap(dev, type, addr, size, dir);
+	unmap_one(dev, addr, size, dir, attrs);
+}
+
+/* As map_page(): an identity handle is a count and the debug hook. */
+static inline __attribute__((always_inline)) void
+unmap_page(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir,
+	   unsigned long attrs, enum dbg_type type)
+{
+	if (unlikely(!handle_args_ok(dev, addr, size, dir))) {
+		bad_handle(dev, addr, size, dir, unmap_func(type));
+		return;
+	}
+	if (likely(dmamap__direct_identity_handle(dev, addr) && dmamap__shard_known())) {
+		dmamap__stat_add(dev, ST_UNMAPS, 1);
+		if (dmamap__dbg_on(dev))
+			dmamap__dbg_unmap_page(dev, type, addr, size, dir);
+		return;
+	}
+	unmap_page_general(dev, addr, size, dir, attrs, type);
 }
 
 static inline void *page_ptr(struct page *page, size_t offset)
@@ -232,128 +235,56 @@ static inline void *page_ptr(struct page *page, size_t offset)
 	return page ? (char *)page_address(page) + offset : NULL;
 }
 
-static inline bool bad_unmap_args(struct device *dev, dma_addr_t addr, size_t size,
-				  int dir, const char *func)
-{
-	if (bad_map_args(dev, (void *)1, size, dir, func))
-		return true;
-	if (likely(addr != DMA_MAPPING_ERROR))
-		return false;
-	dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_HANDLE, DMAMAP_DBG_UNMAP_INVALID,
-			  "called with DMA_MAPPING_ERROR (a failed mapping was used) [size=%zu]",
-			  size);
-	return true;
-}
-
-/* Arguments a handle call can go on with: the rest is the general path's to report. */
-static inline bool handle_args_ok(const struct device *dev, dma_addr_t addr, size_t size, int dir)
-{
-	return dev && addr != DMA_MAPPING_ERROR && size && (unsigned int)dir <= DMA_FROM_DEVICE;
-}
-
-static __attribute__((noinline)) void
-unmap_page_general(struct device *dev, dma_addr_t addr, size_t size,
-		   enum dma_data_direction dir, unsigned long attrs,
-		   enum dbg_type type)
-{
-	if (unlikely(bad_unmap_args(dev, addr, size, dir, unmap_func(type))))
-		return;
-	if (dmamap__dbg_on(dev))
-		dbg_unmap(dev, type, addr, size, dir);
-	unmap_one(dev, addr, size, dir, attrs);
-}
-
-/*
- * As map_common(), out of line: with good arguments, checker off, an ops
- * table's unmap is counted and then jumped to, and a host device whose
- * every mapping bounces goes to the swiotlb's short path. Only jumps, so
- * no stack frame.
- */
-static __attribute__((noinline)) void
-unmap_page_slow(struct device *dev, dma_addr_t addr, size_t size,
-		enum dma_data_direction dir, unsigned long attrs,
-		enum dbg_type type)
-{
-	if (likely(handle_args_ok(dev, addr, size, dir) && !dmamap__dbg_on(dev))) {
-		if (dev->dma_ops && dev->dma_ops->unmap_page && dmamap__shard_known()) {
-			dmamap__stat_add(dev, ST_UNMAPS, 1);
-			dev->dma_ops->unmap_page(dev, addr, size, dir, attrs);
-			return;
-		}
-		if (dev->bounce_all) {
-			dmamap__swiotlb_unmap_host(dev, addr, size, dir, attrs);
-			return;
-		}
-	}
-	unmap_page_general(dev, addr, size, dir, attrs, type);
-}
-
-/* As map_common(): anything but the plain host identity case leaves by a jump. */
-static inline void unmap_page_common(struct device *dev, dma_addr_t addr,
-				     size_t size, enum dma_data_direction dir,
-				     unsigned long attrs, enum dbg_type type)
-{
-	if (likely(handle_args_ok(dev, addr, size, dir) && dev->fast_identity &&
-		   addr - dev->bounce_start >= dev->bounce_len && dmamap__shard_known())) {
-		dmamap__stat_add(dev, ST_UNMAPS, 1);
-		/* Host identity: no window to be outside of. */
-		if (dmamap__dbg_on(dev))
-			dmamap__dbg_unmap_page(dev, type, addr, size, dir);
-		return;
-	}
-	unmap_page_slow(dev, addr, size, dir, attrs, type);
-}
-
 dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
 			      size_t offset, size_t size,
 			      enum dma_data_direction dir, unsigned long attrs)
 {
-	return map_common(dev, page_ptr(page, offset), size, dir, attrs, DBG_PAGE,
-			  __builtin_return_address(0));
+	return map_page(dev, page_ptr(page, offset), size, dir, attrs, DBG_PAGE,
+			__builtin_return_address(0));
 }
 
 void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size,
 			  enum dma_data_direction dir, unsigned long attrs)
 {
-	unmap_page_common(dev, addr, size, dir, attrs, DBG_PAGE);
+	unmap_page(dev, addr, size, dir, attrs, DBG_PAGE);
 }
 
 /* Single is built on page: same path, remembered as single by the checker. */
 dma_addr_t dma_map_single_attrs(struct device *dev, void *ptr, size_t size,
 				enum dma_data_direction dir, unsigned long attrs)
 {
-	return map_common(dev, ptr, size, dir, attrs, DBG_SINGLE, __builtin_return_address(0));
+	return map_page(dev, ptr, size, dir, attrs, DBG_SINGLE, __builtin_return_address(0));
 }
 
 void dma_unmap_single_attrs(struct device *dev, dma_addr_t addr, size_t size,
 			    enum dma_data_direction dir, unsigned long attrs)
 {
-	unmap_page_common(dev, addr, size, dir, attrs, DBG_SINGLE);
+	unmap_page(dev, addr, size, dir, attrs, DBG_SINGLE);
 }
 
 dma_addr_t dma_map_page(struct device *dev, struct page *page, size_t offset,
 			size_t size, enum dma_data_direction dir)
 {
-	return map_common(dev, page_ptr(page, offset), size, dir, 0, DBG_PAGE,
-			  __builtin_return_address(0));
+	return map_page(dev, page_ptr(page, offset), size, dir, 0, DBG_PAGE,
+			__builtin_return_address(0));
 }
 
 void dma_unmap_page(struct device *dev, dma_addr_t addr, size_t size,
 		    enum dma_data_direction dir)
 {
-	unmap_page_common(dev, addr, size, dir, 0, DBG_PAGE);
+	unmap_page(dev, addr, size, dir, 0, DBG_PAGE);
 }
 
 dma_addr_t dma_map_single(struct device *dev, void *ptr, size_t size,
 			  enum dma_data_direction dir)
 {
-	return map_common(dev, ptr, size, dir, 0, DBG_SINGLE, __builtin_return_address(0));
+	return map_page(dev, ptr, size, dir, 0, DBG_SINGLE, __builtin_return_address(0));
 }
 
 void dma_unmap_single(struct device *dev, dma_addr_t addr, size_t size,
 		      enum dma_data_direction dir)
 {
-	unmap_page_common(dev, addr, size, dir, 0, DBG_SINGLE);
+	unmap_page(dev, addr, size, dir, 0, DBG_SINGLE);
 }
 
 int dma_mapping_error(struct device *dev, dma_addr_t dma_addr)
@@ -371,20 +302,19 @@ dma_addr_t dma_map_resource(struct device *dev, phys_addr_t phys_addr,
 {
 	const struct dma_map_ops *ops;
 	dma_addr_t addr;
-	int err;
 
 	if (unlikely(bad_map_args(dev, (void *)1, size, dir, __func__)))
 		return DMA_MAPPING_ERROR;
-	if (dev->plat->kind == PLAT_SIM &&
-	    dmamap__bank_of_phys(dev->plat, phys_addr, 1)) {
+	/* On a board its RAM is no resource; on the host any address may be a device's. */
+	if (!dmamap__port_identity(dev->plat) && dmamap__port_is_ram(dev->plat, phys_addr, 1)) {
 		dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_ARG,
 				  DMAMAP_DBG_INVALID_ARGUMENT,
 				  "[phys=0x%llx] is RAM, not a resource: use dma_map_page",
 				  (unsigned long long)phys_addr);
 		return DMA_MAPPING_ERROR;
 	}
-	if (unlikely(dmamap__fault(dev->plat, DMAMAP_FAULT_MAP)))
-		return injected(dev, &err);
+	if (unlikely(dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_MAP)))
+		return injected(dev, NULL);
 	ops = get_dma_ops(dev);
 	addr = ops->map_resource ? ops->map_resource(dev, phys_addr, size, dir, attrs) :
 				   DMA_MAPPING_ERROR;
@@ -412,8 +342,10 @@ void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
 {
 	const struct dma_map_ops *ops;
 
-	if (unlikely(bad_unmap_args(dev, addr, size, dir, __func__)))
+	if (unlikely(!handle_args_ok(dev, addr, size, dir))) {
+		bad_handle(dev, addr, size, dir, __func__);
 		return;
+	}
 	if (dmamap__dbg_on(dev))
 		dbg_unmap(dev, DBG_RESOURCE, addr, size, dir);
 	ops = get_dma_ops(dev);
@@ -478,7 +410,7 @@ static int generic_map_sg(struct device *dev, struct scatterlist *sgl,
 					  !sg->length ? "empty" : "without a page");
 			goto unwind;
 		}
-		addr = map_one(dev, sg_page(sg), sg->offset, sg->length, dir,
+		addr = map_one(dev, page_ptr(sg_page(sg), sg->offset), sg->length, dir,
 			       attrs, &err);
 		if (addr == DMA_MAPPING_ERROR)
 			goto unwind;
@@ -527,7 +459,7 @@ static void dbg_unmap_sg(struct device *dev, struct scatterlist *sgl, int nents,
 			.dir = dir, .phys = PHYS_NONE, .sg_call_ents = nents,
 		};
 
-		if (!outside_window(dev, r.addr, r.size))
+		if (!backend_reports(dev, r.addr, r.size))
 			dmamap__dbg_unmap(dev, &r);
 	}
 }
@@ -638,78 +570,64 @@ void dma_unmap_sgtable(struct device *dev, struct sg_table *sgt,
 
 /* ---- syncs ------------------------------------------------------------------ */
 
-static void sync_one(struct device *dev, dma_addr_t addr, size_t size,
-		     enum dma_data_direction dir, bool for_cpu)
+static inline void sync_one(struct device *dev, dma_addr_t addr, size_t size,
+			    enum dma_data_direction dir, bool for_cpu)
 {
 	const struct dma_map_ops *ops = dev->dma_ops;
 
-	if (likely(!ops)) {
-		if (for_cpu)
-			dmamap__direct_sync_for_cpu(dev, addr, size, dir);
-		else
-			dmamap__direct_sync_for_device(dev, addr, size, dir);
-	} else if (for_cpu && ops->sync_single_for_cpu) {
+	if (likely(!ops))
+		dmamap__direct_sync(dev, addr, size, dir, for_cpu);
+	else if (for_cpu && ops->sync_single_for_cpu)
 		ops->sync_single_for_cpu(dev, addr, size, dir);
-	} else if (!for_cpu && ops->sync_single_for_device) {
+	else if (!for_cpu && ops->sync_single_for_device)
 		ops->sync_single_for_device(dev, addr, size, dir);
-	}
 	dmamap__stat_add(dev, for_cpu ? ST_SYNC_CPU : ST_SYNC_DEV, 1);
 }
 
-static __attribute__((noinline)) void
-sync_slow(struct device *dev, dma_addr_t addr, size_t size,
-	  enum dma_data_direction dir, bool for_cpu, const char *func)
+static __attribute__((noinline)) void dbg_sync(struct device *dev, dma_addr_t addr,
+					       size_t size, int dir, bool for_cpu)
 {
-	if (unlikely(bad_unmap_args(dev, addr, size, dir, func)))
-		return;
-	if (dmamap__dbg_on(dev) && !outside_window(dev, addr, size))
+	if (!backend_reports(dev, addr, size))
 		dmamap__dbg_sync(dev, addr, size, dir, for_cpu);
-	sync_one(dev, addr, size, dir, for_cpu);
 }
 
-/*
- * Host, coherent, identity, not a bounce slot: a sync has nothing to move,
- * so only the checker and the counter see it (as the unmap fast path).
- */
-static inline void sync_checked(struct device *dev, dma_addr_t addr, size_t size,
-				enum dma_data_direction dir, bool for_cpu,
-				const char *func)
+static inline __attribute__((always_inline)) void
+sync_single(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir,
+	    bool for_cpu, const char *func)
 {
-	if (likely(dev && dev->fast_identity && addr != DMA_MAPPING_ERROR && size &&
-		   addr + size - 1 >= addr && (unsigned int)dir <= DMA_FROM_DEVICE &&
-		   addr - dev->bounce_start >= dev->bounce_len)) {
-		if (dmamap__dbg_on(dev))
-			dmamap__dbg_sync(dev, addr, size, dir, for_cpu);
-		dmamap__stat_add(dev, for_cpu ? ST_SYNC_CPU : ST_SYNC_DEV, 1);
+	if (unlikely(!handle_args_ok(dev, addr, size, dir))) {
+		bad_handle(dev, addr, size, dir, func);
 		return;
 	}
-	sync_slow(dev, addr, size, dir, for_cpu, func);
+	if (dmamap__dbg_on(dev))
+		dbg_sync(dev, addr, size, dir, for_cpu);
+	sync_one(dev, addr, size, dir, for_cpu);
 }
 
 void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
 			     enum dma_data_direction dir)
 {
-	sync_checked(dev, addr, size, dir, true, __func__);
+	sync_single(dev, addr, size, dir, true, __func__);
 }
 
 void dma_sync_single_for_device(struct device *dev, dma_addr_t addr,
 				size_t size, enum dma_data_direction dir)
 {
-	sync_checked(dev, addr, size, dir, false, __func__);
+	sync_single(dev, addr, size, dir, false, __func__);
 }
 
 void dma_sync_single_range_for_cpu(struct device *dev, dma_addr_t addr,
 				   unsigned long offset, size_t size,
 				   enum dma_data_direction dir)
 {
-	sync_checked(dev, addr + offset, size, dir, true, __func__);
+	sync_single(dev, addr + offset, size, dir, true, __func__);
 }
 
 void dma_sync_single_range_for_device(struct device *dev, dma_addr_t addr,
 				      unsigned long offset, size_t size,
 				      enum dma_data_direction dir)
 {
-	sync_checked(dev, addr + offset, size, dir, false, __func__);
+	sync_single(dev, addr + offset, size, dir, false, __func__);
 }
 
 static void sync_sg(struct device *dev, struct scatterlist *sgl, int nelems,

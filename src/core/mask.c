@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Masks, limits and the ops table of a device. */
 #include <stdint.h>
-#include "../internal.h"
+#include "../base/report.h"
+#include "core.h"
 
 const struct dma_map_ops *get_dma_ops(struct device *dev)
 {

@@ -2,7 +2,8 @@
 /* Scatter-gather tables. Tables are CPU bookkeeping and live in host memory. */
 #include <stdlib.h>
 #include <string.h>
-#include "../internal.h"
+#include <errno.h>
+#include <dmamap/scatterlist.h>
 
 void sg_init_table(struct scatterlist *sgl, unsigned int nents)
 {

@@ -13,6 +13,12 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../base/observer.h"
+#include "../base/report.h"
+#include "../hw/hw.h"
+#include "../lib/spinlock.h"
+#include "../mm/mm.h"
+#include "../platform/port.h"
 #include "checker.h"
 
 #define HASH_BITS 16
@@ -144,7 +150,7 @@ static __attribute__((noinline)) bool mag_refill(struct dmamap_platform *p)
 	mag_claim(c);
 	if (!mag.free) {
 		pthread_mutex_lock(&c->pool_lock);
-		if (!c->pool && (c->dead || dmamap__fault(p, DMAMAP_FAULT_ALLOC) ||
+		if (!c->pool && (c->dead || dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC) ||
 				 !grow_pool(c))) {
 			pthread_mutex_unlock(&c->pool_lock);
 			checker_oom(p);
@@ -262,19 +268,31 @@ static struct dmamap_checker *checker_new(void)
  * Turning the checker on or off is not a hot-path operation: the caller
  * must not be mapping on other threads meanwhile. Off forgets every entry.
  */
+static void device_access(void *ctx, struct device *dev, dma_addr_t addr, u64 len,
+			  bool write);
+
+/* What the checker watches besides the API calls: the device side. */
+static const struct dmamap_observer checker_observer = {
+	.device_access = device_access,
+};
+
 void dmamap_debug_enable(struct dmamap_platform *p, bool on)
 {
 	if (!p)
 		return;
 	if (!on) {
 		__atomic_store_n(&p->debug, false, __ATOMIC_RELAXED);
+		if (p->checker)
+			dmamap__observer_remove(p, &checker_observer);
 		checker_free(p->checker);
 		p->checker = NULL;
 		return;
 	}
 	if (!p->checker) {
 		p->checker = checker_new();
-		if (!p->checker) {
+		if (!p->checker || dmamap__observer_add(p, &checker_observer)) {
+			checker_free(p->checker);
+			p->checker = NULL;
 			dmamap__report(p, NULL, DMAMAP_DBG_CHECKER_DISABLED,
 				       "debugging out of memory - disabling");
 			return;
@@ -302,6 +320,8 @@ static void checker_oom(struct dmamap_platform *p)
 
 void dmamap__dbg_platform_gone(struct dmamap_platform *p)
 {
+	if (p->checker)
+		dmamap__observer_remove(p, &checker_observer);
 	checker_free(p->checker);
 	p->checker = NULL;
 }
@@ -519,7 +539,7 @@ static bool tracks_lines(const struct device *dev, const struct dbg_entry *e)
 static void lines_of(const struct device *dev, const struct dbg_entry *e,
 		     phys_addr_t *first, phys_addr_t *last, phys_addr_t *step)
 {
-	unsigned int ls = dev->plat->line_size;
+	unsigned int ls = dev->plat->mach.line_size;
 	phys_addr_t mask = ~(phys_addr_t)(ls - 1);
 
 	*first = e->phys & mask;
@@ -562,9 +582,9 @@ static bool shares_lines(struct dmamap_platform *p, phys_addr_t phys, u64 size)
 {
 	phys_addr_t end = phys + size;
 
-	if (phys & (p->line_size - 1))
+	if (phys & (p->mach.line_size - 1))
 		return true;
-	return (end & (p->line_size - 1)) && dmamap__kmalloc_tail_shared(p, end);
+	return (end & (p->mach.line_size - 1)) && dmamap__kmalloc_tail_shared(p, end);
 }
 
 /* ---- the stack of the calling thread ------------------------------------- */
@@ -620,25 +640,25 @@ static __attribute__((noinline)) void map_cold(struct device *dev, bool on_stack
 		dmamap__report_at(p, dev, DMAMAP_DBG_MAP_UNALIGNED, ref->addr, ref->size,
 				  ref->dir, ref->caller,
 				  "non-coherent %s mapping is not aligned to the %u-byte cache line [phys=0x%llx] [size=%llu bytes]: it shares lines with other data",
-				  dmamap__dir_name(ref->dir), p->line_size,
+				  dmamap__dir_name(ref->dir), p->mach.line_size,
 				  (unsigned long long)ref->phys,
 				  (unsigned long long)ref->size);
 	if (ref->type == DBG_SG) {
 		dma_addr_t last = ref->addr + ref->size - 1;
 
-		if (ref->size > dev->max_segment_size)
+		if (ref->size > dev->dma_parms.max_segment_size)
 			dmamap__report_at(p, dev, DMAMAP_DBG_SG_SEGMENT_TOO_LONG, ref->addr,
 					  ref->size, ref->dir, ref->caller,
 					  "mapping sg segment longer than device claims to support [len=%llu] [max=%u]",
 					  (unsigned long long)ref->size,
-					  dev->max_segment_size);
-		if ((ref->addr ^ last) & ~(dma_addr_t)dev->segment_boundary_mask)
+					  dev->dma_parms.max_segment_size);
+		if ((ref->addr ^ last) & ~(dma_addr_t)dev->dma_parms.segment_boundary_mask)
 			dmamap__report_at(p, dev, DMAMAP_DBG_SG_SEGMENT_BOUNDARY, ref->addr,
 					  ref->size, ref->dir, ref->caller,
 					  "mapping sg segment across boundary [start=0x%016llx] [end=0x%016llx] [boundary=0x%016llx]",
 					  (unsigned long long)ref->addr,
 					  (unsigned long long)last,
-					  (unsigned long long)dev->segment_boundary_mask);
+					  (unsigned long long)dev->dma_parms.segment_boundary_mask);
 	}
 }
 
@@ -740,7 +760,7 @@ map_page_leaf(struct device *dev, enum dbg_type type, dma_addr_t addr, u64 size,
 	struct dbg_entry *e;
 	struct bucket *b;
 
-	if (unlikely(!c || !dev->fast_identity || is_large(size) || !my_stack.size ||
+	if (unlikely(!c || !dev->direct_identity || is_large(size) || !my_stack.size ||
 		     (uintptr_t)cpu - my_stack.lo < my_stack.size ||
 		     mag.owner != c->serial || !(e = mag.free)))
 		goto general;
@@ -824,10 +844,10 @@ static void check_cpu_writes(struct device *dev, const struct dbg_entry *e,
 {
 	long off;
 
-	if (dev->coherent || dev->plat->kind != PLAT_SIM || !streaming(e->type) ||
+	if (dev->coherent || !streaming(e->type) ||
 	    e->phys == PHYS_NONE)
 		return;
-	off = dmamap__sim_cpu_dirty_offset(dev->plat, phys, size);
+	off = dmamap__cpu_dirty_offset(dev->plat, phys, size);
 	if (off >= 0)
 		off += (long)(phys - e->phys);
 	if (off >= 0)
@@ -906,7 +926,7 @@ static inline bool nothing_to_check(const struct device *dev, const struct dbg_e
 		return false;
 	if ((e->type == DBG_COHERENT || e->type == DBG_NONCOHERENT) && ref->cpu != e->cpu)
 		return false;
-	return dev->coherent || dev->plat->kind != PLAT_SIM || !streaming(e->type);
+	return dev->coherent || !streaming(e->type);
 }
 
 /* An unmap whose first candidate is not an exact match: score the twins. */
@@ -1023,7 +1043,7 @@ void dmamap__dbg_unmap_page(struct device *dev, enum dbg_type type, dma_addr_t a
 	struct dbg_entry *e, **pp;
 	struct bucket *b;
 
-	if (unlikely(!c || !dev->fast_identity || mag.owner != c->serial ||
+	if (unlikely(!c || !dev->direct_identity || mag.owner != c->serial ||
 		     mag.n >= 2 * MAG_REFILL))
 		goto general;
 	b = bucket_of(c, dev, addr >> PAGE_SHIFT);
@@ -1093,14 +1113,16 @@ void dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
 				 MIN(size, e.size - (addr - e.addr)), "sync for cpu");
 }
 
-void dmamap__dbg_device_access(struct device *dev, dma_addr_t addr, u64 len,
-			       bool write)
+/* The observer the checker registers: a bus master's access, before its bytes move. */
+static void device_access(void *ctx, struct device *dev, dma_addr_t addr, u64 len,
+			  bool write)
 {
 	struct dmamap_platform *p = dev->plat;
 	struct dmamap_checker *c = p->checker;
 	dma_addr_t at = addr, end = addr + len;
 
-	if (!c)
+	(void)ctx;
+	if (!c || !dmamap__dbg_on(dev))
 		return;
 	/* The range may span several adjacent mappings: cover it piece by piece. */
 	while (at < end) {

@@ -6,7 +6,8 @@
 #ifndef DMAMAP_DEBUG_CHECKER_H
 #define DMAMAP_DEBUG_CHECKER_H
 
-#include "../internal.h"
+#include "../base/device.h"
+#include "../hw/hw.h"
 
 enum dbg_type { DBG_SINGLE, DBG_PAGE, DBG_SG, DBG_COHERENT, DBG_NONCOHERENT,
 		DBG_RESOURCE };
@@ -76,7 +77,7 @@ static inline bool dmamap__dbg_on(const struct device *dev)
 static inline phys_addr_t dmamap__dbg_device_phys(struct device *dev, dma_addr_t addr,
 						  u64 size)
 {
-	if (dev->fast_identity) /* host: the address is the memory */
+	if (dev->direct_identity) /* host: the address is the memory */
 		return addr;
 	return dmamap__dev_dma_to_phys(dev, addr, size);
 }
@@ -87,9 +88,8 @@ void dmamap__dbg_unmap(struct device *dev, const struct dbg_ref *ref);
 void dmamap__dbg_map_page(struct device *dev, enum dbg_type type, dma_addr_t addr,
 			  u64 size, int dir, const void *cpu, void *caller);
 /*
- * dmamap__dbg_map_page() of a host identity mapping (the buffer is at
- * @addr), returning @addr: six arguments and a result, so the core's short
- * path can jump here.
+ * dmamap__dbg_map_page() of an identity mapping (the buffer is at @addr),
+ * returning @addr, for the core's identity case to end with.
  */
 dma_addr_t dmamap__dbg_map_identity(struct device *dev, enum dbg_type type, dma_addr_t addr,
 				    u64 size, int dir, void *caller);
@@ -114,12 +114,9 @@ static inline void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr
 }
 void dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
 		      bool to_cpu);
-void dmamap__dbg_device_access(struct device *dev, dma_addr_t addr, u64 len,
-			       bool write);
 void dmamap__dbg_device_gone(struct device *dev);
 /* map_sg's return value recorded for the sg entry at @addr, 0 if none. */
 int dmamap__dbg_sg_mapped_ents(struct device *dev, dma_addr_t addr);
 void dmamap__dbg_platform_gone(struct dmamap_platform *p);
-const char *dmamap__dir_name(int dir);
 
 #endif

@@ -7,8 +7,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "../internal.h"
+#include <pthread.h>
+#include "../lib/lib.h"
 #include "cma.h"
+#include "zones.h"
 
 #define CMA_MAX_ALIGN_ORDER 8 /* 1 MiB with 4 KiB pages */
 
@@ -115,7 +117,7 @@ int dmamap_cma_stats(struct dmamap_platform *p, struct dmamap_cma_stats *s)
 
 	if (!p || !s)
 		return -EINVAL;
-	if (!(c = p->cma))
+	if (!(c = p->mm->cma))
 		return -ENODEV;
 	memset(s, 0, sizeof(*s));
 	pthread_mutex_lock(&c->lock);

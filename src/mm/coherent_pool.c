@@ -6,7 +6,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "../internal.h"
+#include "../base/report.h"
+#include "../platform/port.h"
+#include "mm.h"
 
 struct dmamap_coherent_pool {
 	pthread_mutex_t lock;
@@ -42,25 +44,22 @@ int dma_declare_coherent_memory(struct device *dev, phys_addr_t phys_addr,
 		return -EINVAL;
 	}
 	p = dev->plat;
-	if (p->kind == PLAT_SIM) {
-		cpu = dmamap__bank_of_phys(p, phys_addr, size) ?
-			      dmamap__phys_to_view(p, phys_addr, VIEW_MEM) : NULL;
-		if (!cpu) {
-			dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_ARG,
-					  DMAMAP_DBG_INVALID_ARGUMENT,
-					  "[phys=0x%llx] [size=%zu] is not RAM of this board",
-					  (unsigned long long)phys_addr, size);
-			return -EINVAL;
-		}
-	} else {
-		cpu = (uint8_t *)(uintptr_t)phys_addr;
+	/* The device reaches it uncached: a board's memory view, or the host's memory itself. */
+	cpu = dmamap__port_identity(p) || dmamap__port_is_ram(p, phys_addr, size) ?
+		      dmamap__phys_to_view(p, phys_addr, VIEW_MEM) : NULL;
+	if (!cpu) {
+		dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_ARG,
+				  DMAMAP_DBG_INVALID_ARGUMENT,
+				  "[phys=0x%llx] [size=%zu] is not RAM of this board",
+				  (unsigned long long)phys_addr, size);
+		return -EINVAL;
 	}
-	if (dev->pool)
+	if (dev->dma_mem)
 		return -EBUSY;
 	pool = calloc(1, sizeof(*pool));
 	if (pool)
 		pool->used = calloc(size >> PAGE_SHIFT, 1);
-	if (!pool || !pool->used || dmamap__fault(p, DMAMAP_FAULT_ALLOC)) {
+	if (!pool || !pool->used || dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC)) {
 		if (pool)
 			free(pool->used);
 		free(pool);
@@ -73,14 +72,16 @@ int dma_declare_coherent_memory(struct device *dev, phys_addr_t phys_addr,
 	pool->npages = (unsigned long)(size >> PAGE_SHIFT);
 	pool->cpu = cpu;
 	dmamap__reset_range(p, phys_addr, size, false);
-	dev->pool = pool;
+	dev->dma_mem = pool;
+	dev->dma_mem_window = (struct dmamap_dma_range){ .cpu_start = phys_addr,
+							 .dma_start = device_addr, .size = size };
 	dmamap__device_refresh(dev);
 	return 0;
 }
 
 void *dmamap__pool_alloc(struct device *dev, size_t size, dma_addr_t *dma)
 {
-	struct dmamap_coherent_pool *pool = dev->pool;
+	struct dmamap_coherent_pool *pool = dev->dma_mem;
 	unsigned int order = dmamap__get_order(size);
 	unsigned long run = 1UL << order;
 	void *ret = NULL;
@@ -109,7 +110,7 @@ void *dmamap__pool_alloc(struct device *dev, size_t size, dma_addr_t *dma)
 
 int dmamap__pool_free(struct device *dev, size_t size, void *vaddr)
 {
-	struct dmamap_coherent_pool *pool = dev->pool;
+	struct dmamap_coherent_pool *pool = dev->dma_mem;
 	uintptr_t off;
 	unsigned long i;
 	unsigned int order = dmamap__get_order(size);
@@ -132,23 +133,13 @@ int dmamap__pool_free(struct device *dev, size_t size, void *vaddr)
 	return 1;
 }
 
-phys_addr_t dmamap__pool_dma_to_phys(const struct device *dev, dma_addr_t dma,
-				     u64 len)
-{
-	const struct dmamap_coherent_pool *pool = dev->pool;
-
-	if (!pool || dma < pool->dev_addr || dma - pool->dev_addr >= pool->size ||
-	    len > pool->size - (dma - pool->dev_addr))
-		return PHYS_NONE;
-	return pool->phys + (dma - pool->dev_addr);
-}
-
 void dmamap__pool_destroy(struct device *dev)
 {
-	if (!dev->pool)
+	if (!dev->dma_mem)
 		return;
-	pthread_mutex_destroy(&dev->pool->lock);
-	free(dev->pool->used);
-	free(dev->pool);
-	dev->pool = NULL;
+	pthread_mutex_destroy(&dev->dma_mem->lock);
+	free(dev->dma_mem->used);
+	free(dev->dma_mem);
+	dev->dma_mem = NULL;
+	dev->dma_mem_window.size = 0;
 }

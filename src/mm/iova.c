@@ -6,7 +6,10 @@
  * shared allocator only when a magazine runs empty or full.
  */
 #include <stdlib.h>
-#include "../internal.h"
+#include <pthread.h>
+#include "../lib/lib.h"
+#include "../lib/shard.h"
+#include "../lib/spinlock.h"
 #include "buddy.h"
 #include "iova.h"
 

@@ -2,7 +2,7 @@
 #ifndef DMAMAP_MM_IOVA_H
 #define DMAMAP_MM_IOVA_H
 
-#include "../internal.h"
+#include <dmamap/types.h>
 
 struct dmamap_iova;
 

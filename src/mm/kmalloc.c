@@ -7,9 +7,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "../internal.h"
+#include "../base/report.h"
+#include "../platform/port.h"
 #include "buddy.h"
-#include "slab.h"
+#include "zones.h"
 
 static const unsigned int class_size[KMALLOC_CLASSES] = {
 	8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192
@@ -44,7 +45,7 @@ struct dmamap_slab_cache {
 
 int dmamap__slab_init(struct dmamap_platform *p)
 {
-	if (p->kind == PLAT_HOST)
+	if (dmamap__port_identity(p))
 		return 0;
 	for (unsigned int z = 0; z <= ZONE_NORMAL_IDX; z++) {
 		for (unsigned int c = 0; c < KMALLOC_CLASSES; c++) {
@@ -57,7 +58,7 @@ int dmamap__slab_init(struct dmamap_platform *p)
 			sc->order = sc->size * 2 > PAGE_SIZE ?
 					    dmamap__get_order(sc->size * 2) : 0;
 			sc->zone = z;
-			p->kmalloc[z][c] = sc;
+			p->mm->kmalloc[z][c] = sc;
 		}
 	}
 	return 0;
@@ -77,14 +78,14 @@ void dmamap__slab_fini(struct dmamap_platform *p)
 {
 	for (unsigned int z = 0; z < NR_ZONES; z++) {
 		for (unsigned int c = 0; c < KMALLOC_CLASSES; c++) {
-			struct dmamap_slab_cache *sc = p->kmalloc[z][c];
+			struct dmamap_slab_cache *sc = p->mm->kmalloc[z][c];
 
 			if (!sc)
 				continue;
 			free_list(sc->partial);
 			free_list(sc->full);
 			free(sc);
-			p->kmalloc[z][c] = NULL;
+			p->mm->kmalloc[z][c] = NULL;
 		}
 	}
 }
@@ -218,7 +219,7 @@ static void *host_kmalloc(struct dmamap_platform *p, size_t size, gfp_t flags)
 	void *ptr;
 
 	if (flags & DMAMAP_GFP_DMA_ALIGN) {
-		size_t a = p->line_size;
+		size_t a = p->mach.line_size;
 
 		if (size > SIZE_MAX - a)
 			return NULL;
@@ -239,14 +240,14 @@ void *dmamap_kmalloc(struct dmamap_platform *p, size_t size, gfp_t flags)
 
 	if (!p || !size)
 		return NULL;
-	if (dmamap__fault(p, DMAMAP_FAULT_ALLOC))
+	if (dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC))
 		return NULL;
-	if (p->kind == PLAT_HOST)
+	if (dmamap__port_identity(p))
 		return host_kmalloc(p, size, flags);
 	zone = (flags & __GFP_DMA) ? ZONE_DMA_IDX : ZONE_NORMAL_IDX;
 	asked = size;
 	if (flags & DMAMAP_GFP_DMA_ALIGN) {
-		need_align = p->line_size;
+		need_align = p->mach.line_size;
 		if (size > SIZE_MAX - need_align)
 			return NULL;
 		size = (size + need_align - 1) / need_align * need_align;
@@ -254,7 +255,7 @@ void *dmamap_kmalloc(struct dmamap_platform *p, size_t size, gfp_t flags)
 	for (unsigned int c = 0; c < KMALLOC_CLASSES; c++) {
 		if (class_size[c] >= size &&
 		    align_of_class(class_size[c]) >= need_align) {
-			ptr = slab_alloc(p, p->kmalloc[zone][c], asked);
+			ptr = slab_alloc(p, p->mm->kmalloc[zone][c], asked);
 			goto done;
 		}
 	}
@@ -282,7 +283,7 @@ void dmamap_kfree(struct dmamap_platform *p, void *ptr)
 
 	if (!p || !ptr)
 		return;
-	if (p->kind == PLAT_HOST) {
+	if (dmamap__port_identity(p)) {
 		free(ptr);
 		return;
 	}
@@ -309,10 +310,10 @@ void dmamap_kfree(struct dmamap_platform *p, void *ptr)
 
 bool dmamap__kmalloc_tail_shared(struct dmamap_platform *p, phys_addr_t end)
 {
-	struct dmamap_arena *a = p->kind == PLAT_SIM ? dmamap__arena_of(p, end - 1) : NULL;
+	struct dmamap_arena *a = !dmamap__port_identity(p) ? dmamap__arena_of(p, end - 1) : NULL;
 	struct dmamap_slab *s;
 	struct dmamap_slab_cache *sc;
-	phys_addr_t line_end = (end + p->line_size - 1) & ~(phys_addr_t)(p->line_size - 1);
+	phys_addr_t line_end = (end + p->mach.line_size - 1) & ~(phys_addr_t)(p->mach.line_size - 1);
 	unsigned int i;
 	bool shared = false;
 

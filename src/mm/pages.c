@@ -6,9 +6,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "../internal.h"
+#include "../base/report.h"
+#include "../platform/port.h"
 #include "buddy.h"
-#include "slab.h"
+#include "cma.h"
+#include "zones.h"
 
 unsigned int dmamap__gfp_zone(gfp_t gfp)
 {
@@ -30,9 +32,9 @@ static int add_arena(struct dmamap_platform *p, struct dmamap_bank *b,
 	end &= ~(phys_addr_t)(PAGE_SIZE - 1);
 	if (end <= start)
 		return 0;
-	if (p->nr_arenas >= ARRAY_SIZE(p->arenas))
+	if (p->mm->nr_arenas >= ARRAY_SIZE(p->mm->arenas))
 		return -ENOSPC;
-	a = &p->arenas[p->nr_arenas];
+	a = &p->mm->arenas[p->mm->nr_arenas];
 	a->bank = b;
 	a->start = start;
 	a->npages = (unsigned long)((end - start) >> PAGE_SHIFT);
@@ -45,7 +47,7 @@ static int add_arena(struct dmamap_platform *p, struct dmamap_bank *b,
 		free(a->slabs);
 		return -ENOMEM;
 	}
-	p->nr_arenas++;
+	p->mm->nr_arenas++;
 	return 0;
 }
 
@@ -54,7 +56,7 @@ static int add_zoned(struct dmamap_platform *p, struct dmamap_bank *b,
 		     phys_addr_t s, phys_addr_t e)
 {
 	const phys_addr_t four_g = 0x100000000ULL;
-	phys_addr_t dma_end = p->zone_dma_limit ? p->zone_dma_limit + 1 : 0;
+	phys_addr_t dma_end = p->mm->zone_dma_limit ? p->mm->zone_dma_limit + 1 : 0;
 	int ret;
 
 	if (dma_end > s) {
@@ -69,15 +71,15 @@ static int add_zoned(struct dmamap_platform *p, struct dmamap_bank *b,
 			return ret;
 		s = MIN(e, four_g);
 	}
-	if (p->highmem_start && s < p->highmem_start && s < e) {
-		ret = add_arena(p, b, s, MIN(e, p->highmem_start), ZONE_NORMAL_IDX);
+	if (p->mm->highmem_start && s < p->mm->highmem_start && s < e) {
+		ret = add_arena(p, b, s, MIN(e, p->mm->highmem_start), ZONE_NORMAL_IDX);
 		if (ret)
 			return ret;
-		s = MIN(e, p->highmem_start);
+		s = MIN(e, p->mm->highmem_start);
 	}
 	if (s < e)
 		return add_arena(p, b, s, e,
-				 p->highmem_start && s >= p->highmem_start ?
+				 p->mm->highmem_start && s >= p->mm->highmem_start ?
 					 ZONE_HIGHMEM_IDX : ZONE_NORMAL_IDX);
 	return 0;
 }
@@ -86,19 +88,10 @@ static int add_zoned(struct dmamap_platform *p, struct dmamap_bank *b,
  * The bounce pool, CMA and the board's reserved regions are carved off
  * before the page allocator sees RAM: each bank is cut around them.
  */
-int dmamap__mm_init(struct dmamap_platform *p)
+static int add_banks(struct dmamap_platform *p, const struct dmamap_mm_layout *l)
 {
-	struct dmamap_ram_bank holes[2 + DMAMAP_MAX_RESERVED];
-	unsigned int nh = 0;
-
-	if (p->swiotlb_bytes)
-		holes[nh++] = (struct dmamap_ram_bank){ p->swiotlb_start, p->swiotlb_bytes };
-	if (p->cma_bytes)
-		holes[nh++] = (struct dmamap_ram_bank){ p->cma_start, p->cma_bytes };
-	for (unsigned int i = 0; i < p->nr_reserved; i++)
-		holes[nh++] = p->reserved[i];
-	for (unsigned int i = 0; i < p->nr_banks; i++) {
-		struct dmamap_bank *b = &p->banks[i];
+	for (unsigned int i = 0; i < p->mach.nr_banks; i++) {
+		struct dmamap_bank *b = &p->mach.banks[i];
 		phys_addr_t s = b->start, e = b->start + b->size;
 
 		while (s < e) {
@@ -106,8 +99,8 @@ int dmamap__mm_init(struct dmamap_platform *p)
 			int ret;
 
 			/* The nearest hole at or after s cuts this piece short. */
-			for (unsigned int h = 0; h < nh; h++) {
-				phys_addr_t hs = holes[h].start, he = hs + holes[h].size;
+			for (unsigned int h = 0; h < l->nr_holes; h++) {
+				phys_addr_t hs = l->holes[h].start, he = hs + l->holes[h].size;
 
 				if (he <= s || hs >= e)
 					continue;
@@ -124,24 +117,55 @@ int dmamap__mm_init(struct dmamap_platform *p)
 			s = next < e ? resume : e;
 		}
 	}
-	return dmamap__slab_init(p);
+	return 0;
+}
+
+int dmamap__mm_init(struct dmamap_platform *p, const struct dmamap_mm_layout *l)
+{
+	int ret;
+
+	p->mm = calloc(1, sizeof(*p->mm));
+	if (!p->mm)
+		return -ENOMEM;
+	p->mm->zone_dma_limit = l->zone_dma_limit;
+	p->mm->highmem_start = l->highmem_start;
+	if (l->cma.size && !(p->mm->cma = dmamap__cma_create(l->cma.start, l->cma.size)))
+		return -ENOMEM;
+	ret = add_banks(p, l);
+	return ret ? ret : dmamap__slab_init(p);
 }
 
 void dmamap__mm_fini(struct dmamap_platform *p)
 {
+	struct dmamap_mm *mm = p->mm;
+
+	if (!mm)
+		return;
 	dmamap__slab_fini(p);
-	for (unsigned int i = 0; i < p->nr_arenas; i++) {
-		dmamap__buddy_destroy(p->arenas[i].buddy);
-		free(p->arenas[i].slabs);
+	for (unsigned int i = 0; i < mm->nr_arenas; i++) {
+		dmamap__buddy_destroy(mm->arenas[i].buddy);
+		free(mm->arenas[i].slabs);
 	}
-	p->nr_arenas = 0;
+	dmamap__cma_destroy(mm->cma);
+	free(mm);
+	p->mm = NULL;
+}
+
+phys_addr_t dmamap__zone_dma_limit(const struct dmamap_platform *p)
+{
+	return p->mm->zone_dma_limit;
+}
+
+phys_addr_t dmamap__highmem_start(const struct dmamap_platform *p)
+{
+	return p->mm->highmem_start;
 }
 
 struct dmamap_arena *dmamap__arena_of(struct dmamap_platform *p,
 				      phys_addr_t phys)
 {
-	for (unsigned int i = 0; i < p->nr_arenas; i++) {
-		struct dmamap_arena *a = &p->arenas[i];
+	for (unsigned int i = 0; i < p->mm->nr_arenas; i++) {
+		struct dmamap_arena *a = &p->mm->arenas[i];
 
 		if (phys >= a->start &&
 		    phys - a->start < ((u64)a->npages << PAGE_SHIFT))
@@ -155,17 +179,17 @@ phys_addr_t dmamap__pages_alloc(struct dmamap_platform *p, unsigned int order,
 {
 	unsigned int lowest = NR_ZONES;
 
-	if (order > DMAMAP_MAX_ORDER || dmamap__fault(p, DMAMAP_FAULT_ALLOC))
+	if (order > DMAMAP_MAX_ORDER || dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC))
 		return PHYS_NONE;
 	/* A board without the zone asked for serves it from its lowest zone, as a
 	 * kernel without CONFIG_ZONE_DMA treats GFP_DMA. */
-	for (unsigned int i = 0; i < p->nr_arenas; i++)
-		lowest = MIN(lowest, p->arenas[i].zone);
+	for (unsigned int i = 0; i < p->mm->nr_arenas; i++)
+		lowest = MIN(lowest, p->mm->arenas[i].zone);
 	if (lowest < NR_ZONES && max_zone < lowest && lowest != ZONE_HIGHMEM_IDX)
 		max_zone = lowest;
 	for (int z = (int)max_zone; z >= 0; z--) {
-		for (unsigned int i = 0; i < p->nr_arenas; i++) {
-			struct dmamap_arena *a = &p->arenas[i];
+		for (unsigned int i = 0; i < p->mm->nr_arenas; i++) {
+			struct dmamap_arena *a = &p->mm->arenas[i];
 			long idx;
 
 			if (a->zone != (unsigned int)z)

@@ -15,7 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <stdarg.h>
-#include "../internal.h"
+#include <dmamap/of.h>
+#include "../lib/lib.h"
+#include "../lib/log.h"
+#include "of.h"
 
 #define MAX_DEVICES 256
 
@@ -207,7 +210,7 @@ static int dma_ranges(struct parse *ps, int dev_node, int bus, struct dmamap_dev
 		if (!size)
 			continue;
 		if (!translate_up(ps, node, &cpu)) {
-			dmamap__log(NULL, DMAMAP_LOG_WARN,
+			dmamap__log_line(NULL, DMAMAP_LOG_WARN,
 				    "dmamap: %s: dma-ranges entry at 0x%llx not reachable from the CPU, dropped",
 				    fdt_get_name(ps->fdt, dev_node, NULL),
 				    (unsigned long long)dma);
@@ -382,7 +385,7 @@ static int device_of(struct parse *ps, int node, bool coherent_default, bool liv
 
 	if (i == MAX_DEVICES && !live) {
 		if (!ps->warned_devices)
-			dmamap__log(NULL, DMAMAP_LOG_WARN,
+			dmamap__log_line(NULL, DMAMAP_LOG_WARN,
 				    "dmamap: %s: more than %d devices; the rest are not configured",
 				    fdt_get_name(ps->fdt, node, NULL), MAX_DEVICES);
 		ps->warned_devices = true;
@@ -580,7 +583,7 @@ static int reserved_memory(struct parse *ps)
 	if (cells_of(ps, rm, "#address-cells", 1) != addr_cells(ps, 0) ||
 	    cells_of(ps, rm, "#size-cells", 1) != size_cells(ps, 0) ||
 	    !fdt_getprop(ps->fdt, rm, "ranges", NULL)) {
-		dmamap__log(NULL, DMAMAP_LOG_WARN,
+		dmamap__log_line(NULL, DMAMAP_LOG_WARN,
 			    "dmamap: /reserved-memory ignored: its cells differ from the root's or it has no ranges");
 		return 0;
 	}
@@ -712,7 +715,7 @@ struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t s
 	ps->fdt = blob;
 	ps->err = err;
 	if (!fdt_getprop(blob, 0, "#address-cells", NULL) || !fdt_getprop(blob, 0, "#size-cells", NULL))
-		dmamap__log(NULL, DMAMAP_LOG_WARN,
+		dmamap__log_line(NULL, DMAMAP_LOG_WARN,
 			    "dmamap: device tree root lacks #address-cells/#size-cells: assuming 1");
 	ret = board_props(ps);
 	/* ARM boards: not coherent unless a node says dma-coherent. */
@@ -813,13 +816,6 @@ out:
 	return p;
 }
 
-/* The boards/NAME.dts files embedded at build time (mk/embed.sh). */
-struct dmamap__dt_board {
-	const char *name;
-	const unsigned char *dtb;
-	size_t size;
-};
-extern const struct dmamap__dt_board dmamap__dt_boards[];
 
 struct dmamap_platform *dmamap__dt_builtin(const char *name, struct dmamap_error *err)
 {

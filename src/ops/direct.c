@@ -1,15 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The direct backend's streaming side: phys -> dma through the device's
- * ranges, a reachability check against min(mask, bus limit), and cache
- * maintenance when the device does not snoop.
+ * ranges, a reachability check against min(mask, bus limit), bouncing
+ * through swiotlb when the device cannot reach a buffer (or must not),
+ * and cache maintenance when the device does not snoop.
  */
-#include "../internal.h"
+#include "../base/bus.h"
+#include "../base/report.h"
+#include "../platform/port.h"
+#include "direct.h"
+#include "swiotlb.h"
 
-static dma_addr_t unreachable(struct device *dev, phys_addr_t phys, size_t size,
-			      int *errp)
+void dmamap__direct_refresh(struct device *dev)
 {
-	*errp = -EIO;
+	dev->direct_identity = dmamap__port_identity(dev->plat) && !dev->dma_ops &&
+			       dev->coherent && !dev->nr_ranges && !dev->dma_mem &&
+			       !dmamap__swiotlb_force_bounce(dev);
+}
+
+static void set_err(int *errp, int err)
+{
+	if (errp)
+		*errp = err;
+}
+
+static dma_addr_t unreachable(struct device *dev, phys_addr_t phys, size_t size, int *errp)
+{
+	set_err(errp, -EIO);
 	dmamap__api_error(dev, "dma_map", DMAMAP_ERRK_UNREACHABLE,
 			  DMAMAP_DBG_UNREACHABLE,
 			  "buffer [phys=0x%llx] [size=%zu] is beyond the device's reach [mask=0x%llx] [bus limit=0x%llx]",
@@ -19,27 +36,48 @@ static dma_addr_t unreachable(struct device *dev, phys_addr_t phys, size_t size,
 	return DMA_MAPPING_ERROR;
 }
 
-dma_addr_t dmamap__direct_map_phys(struct device *dev, phys_addr_t phys,
-				   size_t size, enum dma_data_direction dir,
-				   unsigned long attrs, int *errp)
+/* Map RAM at @phys: in reach and not told to bounce, or bounced. */
+static dma_addr_t map_phys(struct device *dev, phys_addr_t phys, size_t size,
+			   enum dma_data_direction dir, unsigned long attrs, int *errp)
 {
 	dma_addr_t dma = dmamap__reach(dev, phys, size, dev->map_limit);
+	int err;
 
-	/* Out of reach (the whole buffer, in one window range), or told to: bounce. */
 	if (unlikely(dma == DMA_MAPPING_ERROR || dmamap__swiotlb_wanted(dev, phys, size, dir))) {
-		if (!dev->restricted && (!dev->plat->swiotlb || dev->plat->swiotlb_off))
+		if (!dmamap__swiotlb_active(dev))
 			return unreachable(dev, phys, size, errp);
-		return dmamap__swiotlb_map(dev, phys, size, dir, attrs, errp);
+		return dmamap__swiotlb_map(dev, phys, size, dir, attrs, errp ? errp : &err);
 	}
 	if (!dev->coherent && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
-		dmamap__sim_sync_for_device(dev, phys, size, dir);
+		dmamap_arch_sync_dma_for_device(dev, phys, size, dir);
 	return dma;
+}
+
+dma_addr_t dmamap__direct_map_slow(struct device *dev, void *ptr, size_t size,
+				   enum dma_data_direction dir, unsigned long attrs, int *errp)
+{
+	phys_addr_t phys;
+
+	/* The host's devices that bounce everything take swiotlb's short path. */
+	if (dev->bounce_all)
+		return dmamap__swiotlb_map_host(dev, (phys_addr_t)(uintptr_t)ptr, size, attrs,
+						errp);
+	phys = dmamap__linear_to_phys(dev->plat, ptr);
+	if (unlikely(phys == PHYS_NONE)) {
+		set_err(errp, -EINVAL);
+		dmamap__api_error(dev, "dma_map_page", DMAMAP_ERRK_NOT_LINEAR,
+				  DMAMAP_DBG_NOT_LINEAR,
+				  "buffer %p is not in this board's linear map (stack, alias or foreign memory)",
+				  ptr);
+		return DMA_MAPPING_ERROR;
+	}
+	return map_phys(dev, phys, size, dir, attrs, errp);
 }
 
 static phys_addr_t handle_to_phys(struct device *dev, dma_addr_t addr,
 				  size_t size, const char *func)
 {
-	phys_addr_t phys = dmamap__dev_dma_to_phys(dev, addr, size);
+	phys_addr_t phys = dmamap__bus_to_phys(dev, addr, size);
 
 	if (unlikely(phys == PHYS_NONE))
 		dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_HANDLE,
@@ -49,8 +87,8 @@ static phys_addr_t handle_to_phys(struct device *dev, dma_addr_t addr,
 	return phys;
 }
 
-void dmamap__direct_unmap(struct device *dev, dma_addr_t addr, size_t size,
-			  enum dma_data_direction dir, unsigned long attrs)
+static void unmap_phys(struct device *dev, dma_addr_t addr, size_t size,
+		       enum dma_data_direction dir, unsigned long attrs)
 {
 	phys_addr_t phys = handle_to_phys(dev, addr, size, "dma_unmap");
 	struct dmamap_iotlb *t;
@@ -61,7 +99,15 @@ void dmamap__direct_unmap(struct device *dev, dma_addr_t addr, size_t size,
 	if (unlikely(t))
 		dmamap__swiotlb_unmap(dev, t, phys, size, dir, attrs);
 	else if (!dev->coherent && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
-		dmamap__sim_sync_for_cpu(dev, phys, size, dir);
+		dmamap_arch_sync_dma_for_cpu(dev, phys, size, dir);
+}
+
+void dmamap__direct_unmap_slow(struct device *dev, dma_addr_t addr, size_t size,
+			       enum dma_data_direction dir, unsigned long attrs)
+{
+	if (dev->bounce_all && dmamap__swiotlb_unmap_host(dev, addr, size, dir))
+		return;
+	unmap_phys(dev, addr, size, dir, attrs);
 }
 
 static void direct_sync(struct device *dev, dma_addr_t addr, size_t size,
@@ -77,9 +123,9 @@ static void direct_sync(struct device *dev, dma_addr_t addr, size_t size,
 	if (unlikely(t))
 		dmamap__swiotlb_sync(dev, t, phys, size, dir, for_cpu);
 	else if (!dev->coherent && for_cpu)
-		dmamap__sim_sync_for_cpu(dev, phys, size, dir);
+		dmamap_arch_sync_dma_for_cpu(dev, phys, size, dir);
 	else if (!dev->coherent)
-		dmamap__sim_sync_for_device(dev, phys, size, dir);
+		dmamap_arch_sync_dma_for_device(dev, phys, size, dir);
 }
 
 void dmamap__direct_sync_for_cpu(struct device *dev, dma_addr_t addr,
@@ -105,7 +151,7 @@ static dma_addr_t direct_map_page(struct device *dev, struct page *page,
 
 	if (phys == PHYS_NONE)
 		return DMA_MAPPING_ERROR;
-	return dmamap__direct_map_phys(dev, phys + offset, size, dir, attrs, &err);
+	return map_phys(dev, phys + offset, size, dir, attrs, &err);
 }
 
 static dma_addr_t direct_map_resource(struct device *dev, phys_addr_t phys,
@@ -120,16 +166,9 @@ static dma_addr_t direct_map_resource(struct device *dev, phys_addr_t phys,
 	return phys;
 }
 
-
-
-/* A device that may bounce can map no more than a bounce pool segment. */
 static size_t direct_max_mapping_size(struct device *dev)
 {
-	/* A min_align_mask offset can cost up to one more slot, as the kernel counts. */
-	if (dev->restricted || (dev->plat->swiotlb && !dev->plat->swiotlb_off))
-		return DMAMAP_SWIOTLB_MAX_MAPPING -
-		       ((dev->min_align_mask + IO_TLB_SIZE - 1) & ~(IO_TLB_SIZE - 1));
-	return SIZE_MAX;
+	return dmamap__swiotlb_max_mapping_size(dev);
 }
 
 const struct dma_map_ops dmamap_direct_ops = {
@@ -141,7 +180,7 @@ const struct dma_map_ops dmamap_direct_ops = {
 	.alloc_noncoherent = dmamap__direct_alloc_noncoherent,
 	.free_noncoherent = dmamap__direct_free_noncoherent,
 	.map_page = direct_map_page,
-	.unmap_page = dmamap__direct_unmap,
+	.unmap_page = unmap_phys,
 	.map_resource = direct_map_resource,
 	.sync_single_for_cpu = dmamap__direct_sync_for_cpu,
 	.sync_single_for_device = dmamap__direct_sync_for_device,
@@ -149,17 +188,3 @@ const struct dma_map_ops dmamap_direct_ops = {
 	.get_required_mask = dmamap__direct_required_mask,
 	.max_mapping_size = direct_max_mapping_size,
 };
-
-void dmamap_arch_sync_dma_for_device(struct device *dev, phys_addr_t phys,
-				     size_t size, enum dma_data_direction dir)
-{
-	if (dev && size && !dev->coherent && dev->plat->kind == PLAT_SIM)
-		dmamap__sim_sync_for_device(dev, phys, size, dir);
-}
-
-void dmamap_arch_sync_dma_for_cpu(struct device *dev, phys_addr_t phys,
-				  size_t size, enum dma_data_direction dir)
-{
-	if (dev && size && !dev->coherent && dev->plat->kind == PLAT_SIM)
-		dmamap__sim_sync_for_cpu(dev, phys, size, dir);
-}

@@ -5,11 +5,14 @@
  * kernel does), an uncached or write-combining alias for devices that do
  * not snoop, mmap of the same RAM, and sg_table descriptions.
  */
-#define _GNU_SOURCE
 #include <string.h>
-#include <sys/mman.h>
-#include "../internal.h"
-#include "../mm/cma.h"
+#include "../base/bus.h"
+#include "../base/report.h"
+#include "../mm/mm.h"
+#include "../platform/port.h"
+#include "direct.h"
+#include "ops_helpers.h"
+#include "swiotlb.h"
 
 /* Highest physical address whose device address is within @limit. */
 static phys_addr_t phys_limit(const struct device *dev, u64 limit)
@@ -34,7 +37,9 @@ static unsigned int zone_for(const struct device *dev, u64 mask)
 {
 	phys_addr_t pl = phys_limit(dev, dmamap__reach_limit(dev, mask));
 
-	if (dev->plat->zone_dma_limit && pl <= dev->plat->zone_dma_limit)
+	phys_addr_t dma_zone = dmamap__zone_dma_limit(dev->plat);
+
+	if (dma_zone && pl <= dma_zone)
 		return ZONE_DMA_IDX;
 	if (pl <= 0xffffffffULL)
 		return ZONE_DMA32_IDX;
@@ -76,17 +81,17 @@ void *dmamap__direct_alloc(struct device *dev, size_t size,
 
 	size = PAGE_ALIGN(size);
 	/* A device restricted to its pool gets its coherent memory there too. */
-	if (dev->restricted)
+	if (dev->dma_io_tlb_mem)
 		return dmamap__swiotlb_alloc(dev, size, dma_handle);
 	phys = PHYS_NONE;
 	/* Large blocking allocations, and contiguous-by-request ones, come from CMA. */
-	if (p->cma && ((attrs & DMA_ATTR_FORCE_CONTIGUOUS) ||
-		       (size > PAGE_SIZE && (gfp & __GFP_DIRECT_RECLAIM)))) {
-		if (dmamap__fault(p, DMAMAP_FAULT_ALLOC))
+	if (dmamap__has_cma(p) && ((attrs & DMA_ATTR_FORCE_CONTIGUOUS) ||
+				   (size > PAGE_SIZE && (gfp & __GFP_DIRECT_RECLAIM)))) {
+		if (dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC))
 			return NULL;
-		phys = dmamap__cma_alloc(p->cma, size >> PAGE_SHIFT);
+		phys = dmamap__alloc_from_cma(p, size);
 		if (phys != PHYS_NONE && !reachable(dev, phys, size, dev->coherent_dma_mask)) {
-			dmamap__cma_release(p->cma, phys, size >> PAGE_SHIFT);
+			dmamap__free_contiguous(p, phys, size);
 			phys = PHYS_NONE;
 		}
 	}
@@ -137,11 +142,11 @@ void dmamap__direct_free(struct device *dev, size_t size, void *cpu_addr,
 				  cpu_addr, (unsigned long long)dma_handle);
 		return;
 	}
-	if (dmamap__cma_contains(p->cma, phys)) {
+	if (dmamap__in_cma(p, phys)) {
 		/* The size is checked before the views are touched. */
-		if (dmamap__cma_is_run(p->cma, phys, size >> PAGE_SHIFT)) {
+		if (dmamap__is_contiguous(p, phys, size)) {
 			dmamap__reset_range(p, phys, size, false);
-			dmamap__cma_release(p->cma, phys, size >> PAGE_SHIFT);
+			dmamap__free_contiguous(p, phys, size);
 		} else {
 			dmamap__api_error(dev, "dma_free_attrs", DMAMAP_ERRK_BAD_HANDLE,
 					  DMAMAP_DBG_FREE_INVALID,
@@ -151,7 +156,7 @@ void dmamap__direct_free(struct device *dev, size_t size, void *cpu_addr,
 		return;
 	}
 	/* Check the size before touching anything: a wrong one must change nothing. */
-	if (!dmamap__pages_is_block(p, phys, dmamap__get_order(size))) {
+	if (!dmamap__is_contiguous(p, phys, size)) {
 		dmamap__api_error(dev, "dma_free_attrs", DMAMAP_ERRK_BAD_HANDLE,
 				  DMAMAP_DBG_FREE_INVALID,
 				  "frees DMA memory with a different size [device address=0x%llx] [size=%zu]",
@@ -159,73 +164,31 @@ void dmamap__direct_free(struct device *dev, size_t size, void *cpu_addr,
 		return;
 	}
 	dmamap__reset_range(p, phys, size, false);
-	dmamap__pages_free(p, phys, dmamap__get_order(size));
+	dmamap__free_contiguous(p, phys, size);
 }
 
 int dmamap__direct_mmap(struct device *dev, struct vm_area_struct *vma,
 			void *cpu_addr, dma_addr_t dma_addr, size_t size,
 			unsigned long attrs)
 {
-	struct dmamap_platform *p = dev->plat;
-	unsigned long npages = PAGE_ALIGN(size) >> PAGE_SHIFT;
-	unsigned long len = vma->vm_end - vma->vm_start;
-	phys_addr_t phys = dmamap__dev_dma_to_phys(dev, dma_addr, size);
-	enum dmamap_view view;
-	bool in_pool;
-	int prot = 0, flags = MAP_SHARED, fd;
-	u64 off;
-	void *m;
+	const struct dmamap_dma_range *pool = &dev->dma_mem_window;
+	bool in_pool = pool->size && dma_addr - pool->dma_start < pool->size;
 
 	(void)cpu_addr;
 	(void)attrs;
-	if (phys == PHYS_NONE || !len || (len & (PAGE_SIZE - 1)) ||
-	    (vma->vm_start & (PAGE_SIZE - 1)))
-		return -EINVAL;
-	if (vma->vm_pgoff >= npages || (len >> PAGE_SHIFT) > npages - vma->vm_pgoff)
-		return -ENXIO;
 	/* Memory a non-coherent device shares, and pool memory, is reached uncached. */
-	in_pool = dmamap__pool_dma_to_phys(dev, dma_addr, 1) != PHYS_NONE;
-	view = dev->coherent && !in_pool ? VIEW_CPU : VIEW_MEM;
-	fd = dmamap__view_fd(p, phys, view, &off);
-	if (fd < 0)
-		return -ENXIO;
-	prot = dmamap__vma_prot(vma);
-	if (vma->vm_start)
-		flags |= MAP_FIXED_NOREPLACE;
-	m = mmap((void *)vma->vm_start, len, prot, flags, fd,
-		 (off_t)(off + ((u64)vma->vm_pgoff << PAGE_SHIFT)));
-	if (m == MAP_FAILED)
-		return -ENOMEM;
-	vma->vm_start = (unsigned long)m;
-	vma->vm_end = vma->vm_start + len;
-	return 0;
-}
-
-/* mmap(2) protection for what a vma asks for. */
-int dmamap__vma_prot(const struct vm_area_struct *vma)
-{
-	return ((vma->vm_page_prot & DMAMAP_PROT_READ) ? PROT_READ : 0) |
-	       ((vma->vm_page_prot & DMAMAP_PROT_WRITE) ? PROT_WRITE : 0);
+	return dmamap__common_mmap(dev, vma, dmamap__bus_to_phys(dev, dma_addr, size), size,
+				   dev->coherent && !in_pool ? VIEW_CPU : VIEW_MEM);
 }
 
 int dmamap__direct_get_sgtable(struct device *dev, struct sg_table *sgt,
 			       void *cpu_addr, dma_addr_t dma_addr, size_t size,
 			       unsigned long attrs)
 {
-	phys_addr_t phys = dmamap__dev_dma_to_phys(dev, dma_addr, size);
-	void *va;
-	int ret;
-
 	(void)cpu_addr;
 	(void)attrs;
-	va = phys == PHYS_NONE ? NULL : dmamap__phys_to_view(dev->plat, phys, VIEW_CPU);
-	if (!va)
-		return -ENXIO;
-	ret = sg_alloc_table(sgt, 1, GFP_KERNEL);
-	if (ret)
-		return ret;
-	sg_set_page(sgt->sgl, virt_to_page(va), (unsigned int)PAGE_ALIGN(size), 0);
-	return 0;
+	return dmamap__common_get_sgtable(dev, sgt, dmamap__bus_to_phys(dev, dma_addr, size),
+					  size);
 }
 
 void *dmamap__direct_alloc_noncoherent(struct device *dev, size_t size,
@@ -267,16 +230,12 @@ int dmamap__direct_supported(struct device *dev, u64 mask)
 {
 	struct dmamap_platform *p = dev->plat;
 	phys_addr_t min_mask = 0xffffffffULL;
-	phys_addr_t top = 0;
+	phys_addr_t dma_zone = dmamap__zone_dma_limit(p);
 	dma_addr_t need;
 
-	if (p->kind == PLAT_HOST)
-		return mask >= DMA_BIT_MASK(32);
-	for (unsigned int i = 0; i < p->nr_banks; i++)
-		top = MAX(top, p->banks[i].start + p->banks[i].size - 1);
-	if (p->zone_dma_limit)
-		min_mask = p->zone_dma_limit;
-	min_mask = MIN(min_mask, top);
+	if (dma_zone)
+		min_mask = dma_zone;
+	min_mask = MIN(min_mask, dmamap__port_ram_last(p));
 	/* The lowest zone must be reachable: that is where a fallback comes from. */
 	need = dmamap_phys_to_dma(dev, min_mask);
 	if (need == DMA_MAPPING_ERROR)
@@ -286,14 +245,12 @@ int dmamap__direct_supported(struct device *dev, u64 mask)
 
 u64 dmamap__direct_required_mask(struct device *dev)
 {
-	struct dmamap_platform *p = dev->plat;
+	struct dmamap_ram_bank ram[DMAMAP_MAX_BANKS];
+	unsigned int n = dmamap__port_ram_ranges(dev->plat, ram, DMAMAP_MAX_BANKS);
 	dma_addr_t max_dma = 0;
 
-	if (p->kind == PLAT_HOST)
-		return DMA_BIT_MASK(sizeof(void *) * 8);
-	for (unsigned int i = 0; i < p->nr_banks; i++) {
-		phys_addr_t last = p->banks[i].start + p->banks[i].size - 1;
-		dma_addr_t d = dmamap_phys_to_dma(dev, last);
+	for (unsigned int i = 0; i < n && i < DMAMAP_MAX_BANKS; i++) {
+		dma_addr_t d = dmamap_phys_to_dma(dev, ram[i].start + ram[i].size - 1);
 
 		if (d != DMA_MAPPING_ERROR)
 			max_dma = MAX(max_dma, d);
@@ -301,14 +258,4 @@ u64 dmamap__direct_required_mask(struct device *dev)
 	if (!max_dma)
 		return DMA_BIT_MASK(32);
 	return DMA_BIT_MASK(64 - __builtin_clzll(max_dma));
-}
-
-bool dmamap__direct_alloc_is(struct device *dev, phys_addr_t phys, size_t size)
-{
-	struct dmamap_platform *p = dev->plat;
-
-	size = PAGE_ALIGN(size);
-	if (dmamap__cma_contains(p->cma, phys))
-		return dmamap__cma_is_run(p->cma, phys, size >> PAGE_SHIFT);
-	return dmamap__pages_is_block(p, phys, dmamap__get_order(size));
 }

@@ -9,7 +9,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "../internal.h"
+#include <dmamap/dmabounce.h>
+#include "../base/bus.h"
+#include "../base/report.h"
+#include "../mm/mm.h"
+#include "../platform/port.h"
+#include "direct.h"
+#include "dmabounce.h"
 
 struct safe_buffer {
 	struct safe_buffer *next;
@@ -214,7 +220,7 @@ static dma_addr_t db_map_page(struct device *dev, struct page *page,
 	if (phys == PHYS_NONE)
 		return DMA_MAPPING_ERROR;
 	phys += offset;
-	if (dev->plat->highmem_start && phys + size > dev->plat->highmem_start) {
+	if (dmamap__highmem_start(dev->plat) && phys + size > dmamap__highmem_start(dev->plat)) {
 		dmamap__api_error(dev, "dmabounce", DMAMAP_ERRK_BAD_ARG,
 				  DMAMAP_DBG_INVALID_ARGUMENT,
 				  "DMA buffer bouncing of HIGHMEM pages is not supported [phys=0x%llx]",
@@ -350,7 +356,7 @@ static int registered(struct device *dev, unsigned long small, unsigned long lar
 		return -EINVAL;
 	if (dev->dmabounce)
 		return -EBUSY;
-	if (dmamap__fault(dev->plat, DMAMAP_FAULT_ALLOC) ||
+	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC) ||
 	    !(db = calloc(1, sizeof(*db))))
 		return -ENOMEM;
 	pthread_mutex_init(&db->lock, NULL);
@@ -359,7 +365,8 @@ static int registered(struct device *dev, unsigned long small, unsigned long lar
 	db->small.size = small;
 	db->large.size = large;
 	dev->dmabounce = db;
-	set_dma_ops(dev, &dmabounce_ops);
+	dev->dma_ops = &dmabounce_ops;
+	dmamap__device_refresh(dev);
 	return 0;
 }
 
@@ -407,7 +414,8 @@ void dmabounce_unregister_dev(struct device *dev)
 	if (!dev || !dev->dmabounce)
 		return;
 	dmamap__dmabounce_release(dev);
-	set_dma_ops(dev, NULL);
+	dev->dma_ops = NULL;
+	dmamap__device_refresh(dev);
 }
 
 int dmamap_dmabounce_stats(struct device *dev, struct dmamap_dmabounce_stats *s)

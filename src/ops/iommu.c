@@ -13,9 +13,14 @@
 #include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../internal.h"
+#include "../base/report.h"
+#include "../hw/iopt.h"
+#include "../lib/spinlock.h"
 #include "../mm/iova.h"
-#include "../platform/iommu_hw.h"
+#include "../mm/mm.h"
+#include "../platform/port.h"
+#include "iommu.h"
+#include "ops_helpers.h"
 
 #define IOVA_BASE (1ULL << 20)
 #define IOVA_END (1ULL << 32)
@@ -49,11 +54,15 @@ struct dmamap_iommu_domain {
 	struct dmamap_iova *iova;
 	bool lazy;
 	uint64_t queue_flushes;
-	dmamap_iommu_fault_fn fault_fn;
-	void *fault_ctx;
 	pthread_mutex_t bufs_lock; /* scattered coherent buffers; not a mapping path */
 	struct iommu_buf *bufs;
 	struct flush_queue fq[DMAMAP_STAT_SHARDS];
+};
+
+/* A platform's domains: devices naming the same IOMMU and group share one. */
+struct dmamap_iommu {
+	pthread_mutex_t lock; /* never taken on a mapping path */
+	struct dmamap_iommu_domain *domains;
 };
 
 static inline unsigned int order_of(u64 npages)
@@ -192,7 +201,7 @@ iova_error(struct device *dev, const char *what, size_t size, unsigned long attr
 static inline __attribute__((always_inline)) u64 map_range(struct device *dev, phys_addr_t phys_page, u64 npages,
 		     enum dma_data_direction dir, size_t size, unsigned long attrs)
 {
-	struct dmamap_iommu_domain *d = dev->domain;
+	struct dmamap_iommu_domain *d = dev->iommu_domain;
 	unsigned int order = order_of(npages);
 	u64 iova = dmamap__iova_alloc(d->iova, order);
 
@@ -233,7 +242,7 @@ static __attribute__((noinline)) void
 sync_iova_pages(struct device *dev, dma_addr_t dma, size_t size,
 		enum dma_data_direction dir, bool for_cpu)
 {
-	struct dmamap_iommu_domain *d = dev->domain;
+	struct dmamap_iommu_domain *d = dev->iommu_domain;
 
 	if (range_too_big(dma, size))
 		return;
@@ -243,20 +252,20 @@ sync_iova_pages(struct device *dev, dma_addr_t dma, size_t size,
 
 		if (phys != PHYS_NONE) {
 			if (for_cpu)
-				dmamap__sim_sync_for_cpu(dev, phys, chunk, dir);
+				dmamap_arch_sync_dma_for_cpu(dev, phys, chunk, dir);
 			else
-				dmamap__sim_sync_for_device(dev, phys, chunk, dir);
+				dmamap_arch_sync_dma_for_device(dev, phys, chunk, dir);
 		}
 		dma += chunk;
 		size -= chunk;
 	}
 }
 
-/* Only a non-coherent device on the simulator has caches to maintain. */
+/* Only a device that does not snoop has caches to maintain. */
 static inline void sync_iova(struct device *dev, dma_addr_t dma, size_t size,
 			     enum dma_data_direction dir, bool for_cpu)
 {
-	if (!dev->coherent && dev->plat->kind == PLAT_SIM)
+	if (!dev->coherent)
 		sync_iova_pages(dev, dma, size, dir, for_cpu);
 }
 
@@ -297,7 +306,7 @@ iommu_unmap_range(struct device *dev, dma_addr_t dma, size_t size,
 			      enum dma_data_direction dir, unsigned long attrs,
 			      bool ram)
 {
-	struct dmamap_iommu_domain *d = dev->domain;
+	struct dmamap_iommu_domain *d = dev->iommu_domain;
 	u64 npages = pages_spanned(dma, size);
 
 	if (range_too_big(dma, size)) {
@@ -364,7 +373,7 @@ static void iommu_sync_for_device(struct device *dev, dma_addr_t dma, size_t siz
 static int iommu_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 			enum dma_data_direction dir, unsigned long attrs)
 {
-	struct dmamap_iommu_domain *d = dev->domain;
+	struct dmamap_iommu_domain *d = dev->iommu_domain;
 	struct scatterlist *sg, *out = sgl;
 	u64 total = 0, iova, at;
 	int i, count = 0;
@@ -406,9 +415,9 @@ static int iommu_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 		if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
 			sync_iova(dev, dma, sg->length, dir, false);
 		if (count && sg_dma_address(out) + seg_len == dma &&
-		    seg_len + sg->length <= dev->max_segment_size &&
+		    seg_len + sg->length <= dev->dma_parms.max_segment_size &&
 		    !((sg_dma_address(out) ^ (dma + sg->length - 1)) &
-		      ~(dma_addr_t)dev->segment_boundary_mask)) {
+		      ~(dma_addr_t)dev->dma_parms.segment_boundary_mask)) {
 			seg_len += sg->length;
 		} else {
 			if (count)
@@ -433,7 +442,7 @@ static int iommu_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 static void iommu_unmap_sg(struct device *dev, struct scatterlist *sgl, int nents,
 			   enum dma_data_direction dir, unsigned long attrs)
 {
-	struct dmamap_iommu_domain *d = dev->domain;
+	struct dmamap_iommu_domain *d = dev->iommu_domain;
 	dma_addr_t iova = sg_dma_address(sgl) & PAGE_MASK;
 	struct scatterlist *sg;
 	u64 total = 0;
@@ -510,7 +519,7 @@ static struct iommu_buf *buf_find(struct dmamap_iommu_domain *d, dma_addr_t iova
 
 static void *alloc_scattered(struct device *dev, size_t size, dma_addr_t *dma_handle)
 {
-	struct dmamap_iommu_domain *d = dev->domain;
+	struct dmamap_iommu_domain *d = dev->iommu_domain;
 	unsigned long n = PAGE_ALIGN(size) >> PAGE_SHIFT;
 	struct iommu_buf *b = calloc(1, sizeof(*b) + n * sizeof(b->phys[0]));
 	void *va;
@@ -557,24 +566,49 @@ fail:
 	return NULL;
 }
 
+/* The CPU's way to a contiguous buffer: cached for a snooping device, else an uncached alias. */
+static enum dmamap_view coherent_view(const struct device *dev, unsigned long attrs)
+{
+	if (dev->coherent || (attrs & DMA_ATTR_NO_KERNEL_MAPPING))
+		return VIEW_CPU;
+	return (attrs & DMA_ATTR_WRITE_COMBINE) ? VIEW_WC : VIEW_MEM;
+}
+
+/*
+ * Contiguous memory from mm (CMA for the large and the asked-for, else
+ * pages; any zone, the IOMMU reaches them all), mapped at a fresh IOVA.
+ */
 static void *iommu_alloc_contiguous(struct device *dev, size_t size,
 				    dma_addr_t *dma_handle, gfp_t gfp,
 				    unsigned long attrs)
 {
-	dma_addr_t phys;
-	void *cpu = dmamap__direct_alloc(dev, size, &phys, gfp, attrs);
+	struct dmamap_platform *p = dev->plat;
+	phys_addr_t phys = PHYS_NONE;
+	void *cpu;
 	u64 iova;
 
-	if (!cpu)
+	size = PAGE_ALIGN(size);
+	if (dmamap__has_cma(p) && ((attrs & DMA_ATTR_FORCE_CONTIGUOUS) ||
+				   (size > PAGE_SIZE && (gfp & __GFP_DIRECT_RECLAIM)))) {
+		if (dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC))
+			return NULL;
+		phys = dmamap__alloc_from_cma(p, size);
+	}
+	if (phys == PHYS_NONE)
+		phys = dmamap__pages_alloc(p, dmamap__get_order(size), ZONE_NORMAL_IDX);
+	if (phys == PHYS_NONE)
 		return NULL;
-	iova = map_range(dev, phys, PAGE_ALIGN(size) >> PAGE_SHIFT, DMA_BIDIRECTIONAL,
-			 size, attrs);
+	/* All views equal and zero before any is handed out (arch_dma_prep_coherent). */
+	dmamap__reset_range(p, phys, size, true);
+	iova = map_range(dev, phys, size >> PAGE_SHIFT, DMA_BIDIRECTIONAL, size, attrs);
 	if (!iova) {
-		dmamap__direct_free(dev, size, cpu, phys, attrs);
+		dmamap__reset_range(p, phys, size, false);
+		dmamap__free_contiguous(p, phys, size);
 		return NULL;
 	}
 	*dma_handle = iova;
-	return cpu;
+	cpu = dmamap__phys_to_view(p, phys, coherent_view(dev, attrs));
+	return (attrs & DMA_ATTR_NO_KERNEL_MAPPING) ? (void *)virt_to_page(cpu) : cpu;
 }
 
 static void *iommu_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle,
@@ -583,7 +617,7 @@ static void *iommu_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle
 	/* Pages need not be contiguous: the IOMMU and a CPU remap make them so. */
 	if (size > PAGE_SIZE && !(attrs & (DMA_ATTR_FORCE_CONTIGUOUS |
 					   DMA_ATTR_NO_KERNEL_MAPPING)) &&
-	    !dev->restricted) {
+	    !dev->dma_io_tlb_mem) {
 		void *cpu = alloc_scattered(dev, size, dma_handle);
 
 		if (cpu)
@@ -606,30 +640,37 @@ static void unmap_now(struct dmamap_iommu_domain *d, dma_addr_t dma, u64 npages)
 	dmamap__iova_free(d->iova, dma, order_of(npages));
 }
 
-/* Unmap an allocation's IOVA range after checking it is one of this size. */
-static bool allocation_gone(struct device *dev, dma_addr_t dma, size_t size,
-			    phys_addr_t phys, const char *func)
+/*
+ * An allocation's range goes: its IOVA, its CPU address and its size must
+ * be the allocation's, checked before anything changes.
+ */
+static bool allocation_gone(struct device *dev, dma_addr_t dma, size_t size, const void *cpu,
+			    enum dmamap_view view, phys_addr_t *physp, const char *func)
 {
-	struct dmamap_iommu_domain *d = dev->domain;
-	u64 npages = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	struct dmamap_iommu_domain *d = dev->iommu_domain;
+	phys_addr_t phys = dmamap__iopt_walk(&d->pt, dma);
+	const void *want = phys == PHYS_NONE ? NULL : dmamap__phys_to_view(dev->plat, phys, view);
 
-	if (phys == PHYS_NONE || !dmamap__direct_alloc_is(dev, phys, size)) {
+	if (phys == PHYS_NONE || (dma & (PAGE_SIZE - 1)) ||
+	    !dmamap__is_contiguous(dev->plat, phys, size) || (cpu != want &&
+							      cpu != (void *)virt_to_page(want))) {
 		dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_HANDLE, DMAMAP_DBG_FREE_INVALID,
-				  "[IOVA=0x%llx] [size=%zu] is not an allocation of this size mapped in the IOMMU",
-				  (unsigned long long)dma, size);
+				  "[IOVA=0x%llx] [size=%zu] [cpu=%p] is not an allocation of this size mapped in the IOMMU",
+				  (unsigned long long)dma, size, cpu);
 		return false;
 	}
-	unmap_now(d, dma, npages);
+	unmap_now(d, dma, PAGE_ALIGN(size) >> PAGE_SHIFT);
+	*physp = phys;
 	return true;
 }
 
 static void iommu_free(struct device *dev, size_t size, void *cpu,
 		       dma_addr_t dma, unsigned long attrs)
 {
-	struct dmamap_iommu_domain *d = dev->domain;
-	phys_addr_t phys = dmamap__iopt_walk(&d->pt, dma);
+	struct dmamap_iommu_domain *d = dev->iommu_domain;
 	u64 npages = PAGE_ALIGN(size) >> PAGE_SHIFT;
 	struct iommu_buf *b = buf_find(d, dma, false);
+	phys_addr_t phys;
 
 	if (b) {
 		if (b->cpu != cpu || b->npages != npages) {
@@ -644,24 +685,35 @@ static void iommu_free(struct device *dev, size_t size, void *cpu,
 		buf_release(dev, b);
 		return;
 	}
-
-	if (allocation_gone(dev, dma, size, phys, "dma_free_attrs"))
-		dmamap__direct_free(dev, size, cpu, phys, attrs);
+	if (allocation_gone(dev, dma, size, cpu, coherent_view(dev, attrs), &phys,
+			    "dma_free_attrs")) {
+		/* The model forgets what the uncached alias did before the pages go back. */
+		dmamap__reset_range(dev->plat, phys, PAGE_ALIGN(size), false);
+		dmamap__free_contiguous(dev->plat, phys, size);
+	}
 }
 
+/* Pages the CPU reaches cached and syncs by hand, mapped at a fresh IOVA. */
 static void *iommu_alloc_noncoherent(struct device *dev, size_t size,
 				     dma_addr_t *dma_handle,
 				     enum dma_data_direction dir, gfp_t gfp)
 {
-	dma_addr_t phys;
-	void *cpu = dmamap__direct_alloc_noncoherent(dev, size, &phys, dir, gfp);
+	struct dmamap_platform *p = dev->plat;
+	phys_addr_t phys;
+	void *cpu;
 	u64 iova;
 
-	if (!cpu)
+	(void)gfp;
+	size = PAGE_ALIGN(size);
+	phys = dmamap__pages_alloc(p, dmamap__get_order(size), ZONE_NORMAL_IDX);
+	if (phys == PHYS_NONE)
 		return NULL;
-	iova = map_range(dev, phys, PAGE_ALIGN(size) >> PAGE_SHIFT, dir, size, 0);
+	cpu = dmamap__phys_to_view(p, phys, VIEW_CPU);
+	/* Zeroed through the cache, as the kernel does: the driver syncs before use. */
+	memset(cpu, 0, size);
+	iova = map_range(dev, phys, size >> PAGE_SHIFT, dir, size, 0);
 	if (!iova) {
-		dmamap__direct_free_noncoherent(dev, size, cpu, phys, dir);
+		dmamap__pages_free(p, phys, dmamap__get_order(size));
 		return NULL;
 	}
 	*dma_handle = iova;
@@ -671,11 +723,11 @@ static void *iommu_alloc_noncoherent(struct device *dev, size_t size,
 static void iommu_free_noncoherent(struct device *dev, size_t size, void *cpu,
 				   dma_addr_t dma, enum dma_data_direction dir)
 {
-	struct dmamap_iommu_domain *d = dev->domain;
-	phys_addr_t phys = dmamap__iopt_walk(&d->pt, dma);
+	phys_addr_t phys;
 
-	if (allocation_gone(dev, dma, size, phys, "dma_free_noncoherent"))
-		dmamap__direct_free_noncoherent(dev, size, cpu, phys, dir);
+	(void)dir;
+	if (allocation_gone(dev, dma, size, cpu, VIEW_CPU, &phys, "dma_free_noncoherent"))
+		dmamap__free_contiguous(dev->plat, phys, size);
 }
 
 /* Cache maintenance for a list, from its CPU side: the device segments may be merged. */
@@ -685,7 +737,7 @@ static void iommu_sync_sg(struct device *dev, struct scatterlist *sgl, int nents
 	struct scatterlist *sg;
 	int i;
 
-	if (dev->coherent || dev->plat->kind != PLAT_SIM)
+	if (dev->coherent)
 		return;
 	for_each_sg(sgl, sg, nents, i) {
 		phys_addr_t phys;
@@ -696,9 +748,9 @@ static void iommu_sync_sg(struct device *dev, struct scatterlist *sgl, int nents
 		if (phys == PHYS_NONE)
 			continue;
 		if (for_cpu)
-			dmamap__sim_sync_for_cpu(dev, phys + sg->offset, sg->length, dir);
+			dmamap_arch_sync_dma_for_cpu(dev, phys + sg->offset, sg->length, dir);
 		else
-			dmamap__sim_sync_for_device(dev, phys + sg->offset, sg->length, dir);
+			dmamap_arch_sync_dma_for_device(dev, phys + sg->offset, sg->length, dir);
 	}
 }
 
@@ -717,13 +769,18 @@ static void iommu_sync_sg_for_device(struct device *dev, struct scatterlist *sg,
 static int iommu_mmap(struct device *dev, struct vm_area_struct *vma, void *cpu,
 		      dma_addr_t dma, size_t size, unsigned long attrs)
 {
-	struct iommu_buf *b = buf_find(dev->domain, dma, false);
+	struct iommu_buf *b = buf_find(dev->iommu_domain, dma, false);
 	unsigned long len = vma->vm_end - vma->vm_start, n;
 	int prot = 0;
 	void *va;
 
+	(void)cpu;
+	(void)attrs;
+	/* A contiguous buffer: one run of RAM, as the direct table maps it. */
 	if (!b)
-		return dmamap__direct_mmap(dev, vma, cpu, dma, size, attrs);
+		return dmamap__common_mmap(dev, vma,
+					   dmamap__iopt_walk(&dev->iommu_domain->pt, dma), size,
+					   dev->coherent ? VIEW_CPU : VIEW_MEM);
 	n = len >> PAGE_SHIFT;
 	if (!len || (len & (PAGE_SIZE - 1)) || (vma->vm_start & (PAGE_SIZE - 1)))
 		return -EINVAL;
@@ -746,12 +803,16 @@ static int iommu_mmap(struct device *dev, struct vm_area_struct *vma, void *cpu,
 static int iommu_get_sgtable(struct device *dev, struct sg_table *sgt, void *cpu,
 			     dma_addr_t dma, size_t size, unsigned long attrs)
 {
-	struct iommu_buf *b = buf_find(dev->domain, dma, false);
+	struct iommu_buf *b = buf_find(dev->iommu_domain, dma, false);
 	struct scatterlist *sg;
 	int ret, i;
 
+	(void)cpu;
+	(void)attrs;
 	if (!b)
-		return dmamap__direct_get_sgtable(dev, sgt, cpu, dma, size, attrs);
+		return dmamap__common_get_sgtable(dev, sgt,
+						  dmamap__iopt_walk(&dev->iommu_domain->pt, dma),
+						  size);
 	ret = sg_alloc_table(sgt, (unsigned int)b->npages, GFP_KERNEL);
 	if (ret)
 		return ret;
@@ -784,91 +845,77 @@ static const struct dma_map_ops iommu_ops = {
 
 /* ---- attach, the device side, the public calls ------------------------------- */
 
+int dmamap__iommu_init(struct dmamap_platform *p)
+{
+	p->iommu = calloc(1, sizeof(*p->iommu));
+	if (!p->iommu)
+		return -ENOMEM;
+	pthread_mutex_init(&p->iommu->lock, NULL);
+	return 0;
+}
+
+void dmamap__iommu_fini(struct dmamap_platform *p)
+{
+	if (!p->iommu)
+		return;
+	pthread_mutex_destroy(&p->iommu->lock);
+	free(p->iommu);
+	p->iommu = NULL;
+}
+
 int dmamap__iommu_attach(struct device *dev, const char *iommu, unsigned int group,
 			 bool lazy)
 {
-	struct dmamap_platform *p = dev->plat;
+	struct dmamap_iommu *io = dev->plat->iommu;
 	struct dmamap_iommu_domain *d = NULL;
 
-	pthread_mutex_lock(&p->dev_lock);
+	pthread_mutex_lock(&io->lock);
 	if (group) {
-		for (d = p->domains; d; d = d->next)
+		for (d = io->domains; d; d = d->next)
 			if (d->group == group && !strcmp(d->iommu, iommu))
 				break;
 	}
 	if (!d) {
 		d = domain_new(dev, iommu, group);
 		if (!d) {
-			pthread_mutex_unlock(&p->dev_lock);
+			pthread_mutex_unlock(&io->lock);
 			return -ENOMEM;
 		}
 		d->lazy = lazy;
-		d->next = p->domains;
-		p->domains = d;
+		d->next = io->domains;
+		io->domains = d;
 	}
 	d->refs++;
-	pthread_mutex_unlock(&p->dev_lock);
-	dev->domain = d;
-	set_dma_ops(dev, &iommu_ops);
+	pthread_mutex_unlock(&io->lock);
+	dev->iommu_domain = d;
+	dev->iommu_hw = &d->pt;
+	dev->dma_ops = &iommu_ops;
 	return 0;
 }
 
 void dmamap__iommu_detach(struct device *dev)
 {
-	struct dmamap_platform *p = dev->plat;
-	struct dmamap_iommu_domain *d = dev->domain, **pp;
+	struct dmamap_iommu *io = dev->plat->iommu;
+	struct dmamap_iommu_domain *d = dev->iommu_domain, **pp;
 	bool last;
 
 	if (!d)
 		return;
-	dev->domain = NULL;
-	pthread_mutex_lock(&p->dev_lock);
+	dev->iommu_domain = NULL;
+	dev->iommu_hw = NULL;
+	if (dev->dma_ops == &iommu_ops)
+		dev->dma_ops = NULL;
+	pthread_mutex_lock(&io->lock);
 	last = --d->refs == 0;
 	if (last)
-		for (pp = &p->domains; *pp; pp = &(*pp)->next)
+		for (pp = &io->domains; *pp; pp = &(*pp)->next)
 			if (*pp == d) {
 				*pp = d->next;
 				break;
 			}
-	pthread_mutex_unlock(&p->dev_lock);
+	pthread_mutex_unlock(&io->lock);
 	if (last)
 		domain_free(d);
-}
-
-int dmamap__iommu_access(struct device *dev, dma_addr_t iova, uint8_t *buf,
-			 size_t len, bool write, phys_addr_t *first_phys)
-{
-	struct dmamap_iommu_domain *d = dev->domain;
-	const char *why = NULL;
-
-	/* Translate every page first: a faulting access moves nothing. */
-	for (dma_addr_t at = iova & PAGE_MASK; at < iova + len; at += PAGE_SIZE) {
-		if (dmamap__iommu_translate(&d->pt, at, write, &why) == PHYS_NONE) {
-			if (d->fault_fn)
-				d->fault_fn(d->fault_ctx, dev, at < iova ? iova : at, write, why);
-			return dmamap__device_fault(dev, iova, len, write, why);
-		}
-	}
-	*first_phys = PHYS_NONE;
-	while (len) {
-		size_t chunk = MIN(len, (size_t)(PAGE_SIZE - (iova & (PAGE_SIZE - 1))));
-		phys_addr_t phys = dmamap__iommu_translate(&d->pt, iova, write, &why);
-
-		if (*first_phys == PHYS_NONE)
-			*first_phys = phys;
-		if (dmamap__device_copy(dev, phys, buf, chunk, write))
-			return dmamap__device_fault(dev, iova, chunk, write,
-						    "no RAM behind the IOMMU mapping");
-		iova += chunk;
-		buf += chunk;
-		len -= chunk;
-	}
-	return 0;
-}
-
-phys_addr_t dmamap__iommu_walk(const struct device *dev, dma_addr_t iova)
-{
-	return dmamap__iopt_walk(&dev->domain->pt, iova);
 }
 
 int dmamap_iommu_stats(struct device *dev, struct dmamap_iommu_stats *s)
@@ -878,7 +925,7 @@ int dmamap_iommu_stats(struct device *dev, struct dmamap_iommu_stats *s)
 
 	if (!dev || !s)
 		return -EINVAL;
-	if (!(d = dev->domain))
+	if (!(d = dev->iommu_domain))
 		return -ENODEV;
 	memset(s, 0, sizeof(*s));
 	for (unsigned int i = 0; i < DMAMAP_STAT_SHARDS; i++) {
@@ -905,11 +952,11 @@ int dmamap_iommu_set_flush(struct device *dev, enum dmamap_iommu_flush mode)
 {
 	if (!dev || (mode != DMAMAP_IOMMU_STRICT && mode != DMAMAP_IOMMU_LAZY))
 		return -EINVAL;
-	if (!dev->domain)
+	if (!dev->iommu_domain)
 		return -ENODEV;
 	if (mode == DMAMAP_IOMMU_STRICT)
-		fq_flush_all(dev->domain);
-	__atomic_store_n(&dev->domain->lazy, mode == DMAMAP_IOMMU_LAZY, __ATOMIC_RELAXED);
+		fq_flush_all(dev->iommu_domain);
+	__atomic_store_n(&dev->iommu_domain->lazy, mode == DMAMAP_IOMMU_LAZY, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -917,9 +964,9 @@ int dmamap_iommu_flush(struct device *dev)
 {
 	if (!dev)
 		return -EINVAL;
-	if (!dev->domain)
+	if (!dev->iommu_domain)
 		return -ENODEV;
-	fq_flush_all(dev->domain);
+	fq_flush_all(dev->iommu_domain);
 	return 0;
 }
 
@@ -928,21 +975,21 @@ int dmamap_iommu_set_fault_handler(struct device *dev, dmamap_iommu_fault_fn fn,
 {
 	if (!dev)
 		return -EINVAL;
-	if (!dev->domain)
+	if (!dev->iommu_domain)
 		return -ENODEV;
-	dev->domain->fault_ctx = ctx;
-	dev->domain->fault_fn = fn;
+	dev->iommu_domain->pt.fault_ctx = ctx;
+	dev->iommu_domain->pt.fault_fn = fn;
 	return 0;
 }
 
 phys_addr_t dmamap_iommu_iova_to_phys(struct device *dev, dma_addr_t iova)
 {
-	if (!dev || !dev->domain)
+	if (!dev || !dev->iommu_domain)
 		return PHYS_NONE;
-	return dmamap__iopt_walk(&dev->domain->pt, iova);
+	return dmamap__iopt_walk(&dev->iommu_domain->pt, iova);
 }
 
 const char *dmamap__iommu_name(const struct device *dev)
 {
-	return dev->domain ? dev->domain->iommu : "";
+	return dev->iommu_domain ? dev->iommu_domain->iommu : "";
 }

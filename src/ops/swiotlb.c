@@ -17,8 +17,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../internal.h"
-#include "../debug/checker.h"
+#include <dmamap/swiotlb.h>
+#include "../base/bus.h"
+#include "../base/report.h"
+#include "../hw/hw.h"
+#include "../lib/spinlock.h"
+#include "../mm/mm.h"
+#include "../platform/port.h"
+#include "swiotlb.h"
 
 #define AREAS 4
 
@@ -176,7 +182,17 @@ static inline void *cpu_at(struct dmamap_platform *p, phys_addr_t phys)
 	return dmamap__phys_to_view(p, phys, VIEW_CPU);
 }
 
-void dmamap__iotlb_destroy(struct dmamap_iotlb *t)
+/* The default pool, the mode it is in, and the arm64 rule for small kmalloc buffers. */
+struct dmamap_swiotlb {
+	struct dmamap_iotlb *pool; /* NULL: none */
+	phys_addr_t start;
+	u64 bytes;
+	bool force;
+	bool off;
+	bool bounce_small_kmalloc; /* dma_kmalloc_needs_bounce() */
+};
+
+static void iotlb_destroy(struct dmamap_iotlb *t)
 {
 	if (!t)
 		return;
@@ -184,9 +200,8 @@ void dmamap__iotlb_destroy(struct dmamap_iotlb *t)
 	free(t);
 }
 
-struct dmamap_iotlb *dmamap__iotlb_create(struct dmamap_platform *p,
-					  const char *name, phys_addr_t start,
-					  u64 bytes)
+static struct dmamap_iotlb *iotlb_create(struct dmamap_platform *p, const char *name,
+					 phys_addr_t start, u64 bytes)
 {
 	struct dmamap_iotlb *t;
 	unsigned long n = (unsigned long)(bytes >> IO_TLB_SHIFT);
@@ -204,7 +219,7 @@ struct dmamap_iotlb *dmamap__iotlb_create(struct dmamap_platform *p,
 	t->nslots = n;
 	t->slots = calloc(n, sizeof(*t->slots));
 	if (!t->slots) {
-		dmamap__iotlb_destroy(t);
+		iotlb_destroy(t);
 		return NULL;
 	}
 	/* Areas of whole segments, so no mapping straddles two locks. */
@@ -220,7 +235,7 @@ struct dmamap_iotlb *dmamap__iotlb_create(struct dmamap_platform *p,
 	return t;
 }
 
-bool dmamap__iotlb_contains(const struct dmamap_iotlb *t, phys_addr_t phys)
+static bool iotlb_contains(const struct dmamap_iotlb *t, phys_addr_t phys)
 {
 	return t && phys >= t->start &&
 	       phys - t->start < ((u64)t->nslots << IO_TLB_SHIFT);
@@ -591,26 +606,114 @@ static inline void bounce(struct dmamap_iotlb *t, phys_addr_t tlb, size_t size,
 	}
 }
 
+/* ---- the platform's pool --------------------------------------------------- */
+
+int dmamap__swiotlb_init(struct dmamap_platform *p, phys_addr_t start, u64 bytes,
+			 bool bounce_small_kmalloc)
+{
+	struct dmamap_swiotlb *sw = calloc(1, sizeof(*sw));
+
+	if (!sw)
+		return -ENOMEM;
+	p->swiotlb = sw;
+	sw->bounce_small_kmalloc = bounce_small_kmalloc;
+	if (!bytes)
+		return 0;
+	sw->pool = iotlb_create(p, "swiotlb", start, bytes);
+	if (!sw->pool)
+		return -ENOMEM;
+	sw->start = start;
+	sw->bytes = bytes;
+	return 0;
+}
+
+void dmamap__swiotlb_fini(struct dmamap_platform *p)
+{
+	if (!p->swiotlb)
+		return;
+	iotlb_destroy(p->swiotlb->pool);
+	free(p->swiotlb);
+	p->swiotlb = NULL;
+}
+
+struct dmamap_ram_bank dmamap__swiotlb_area(const struct dmamap_platform *p)
+{
+	const struct dmamap_swiotlb *sw = p->swiotlb;
+
+	return (struct dmamap_ram_bank){ sw && sw->pool ? sw->start : 0,
+					 sw && sw->pool ? sw->bytes : 0 };
+}
+
+void dmamap__swiotlb_release(struct device *dev)
+{
+	iotlb_destroy(dev->dma_io_tlb_mem);
+	dev->dma_io_tlb_mem = NULL;
+}
+
 /* ---- the dma-direct side ---------------------------------------------------- */
 
 static struct dmamap_iotlb *pool_for(const struct device *dev)
 {
-	return dev->restricted ? dev->restricted : dev->plat->swiotlb;
+	return dev->dma_io_tlb_mem ? dev->dma_io_tlb_mem : dev->plat->swiotlb->pool;
+}
+
+bool dmamap__swiotlb_force_bounce(const struct device *dev)
+{
+	const struct dmamap_swiotlb *sw = dev->plat->swiotlb;
+
+	return dev->dma_io_tlb_mem || (sw->pool && sw->force);
+}
+
+bool dmamap__swiotlb_active(const struct device *dev)
+{
+	const struct dmamap_swiotlb *sw = dev->plat->swiotlb;
+
+	return dev->dma_io_tlb_mem || (sw->pool && !sw->off);
 }
 
 bool dmamap__swiotlb_wanted(const struct device *dev, phys_addr_t phys,
 			    size_t size, enum dma_data_direction dir)
 {
 	struct dmamap_platform *p = dev->plat;
+	const struct dmamap_swiotlb *sw = p->swiotlb;
 
-	if (dev->restricted || (p->swiotlb && p->swiotlb_force))
+	if (dmamap__swiotlb_force_bounce(dev))
 		return true;
-	if (p->swiotlb_off)
+	if (sw->off)
 		return false;
 	/* Sub-line kmalloc buffers on a non-coherent device share lines: bounce them. */
-	return p->bounce_small_kmalloc && p->swiotlb && !dev->coherent &&
-	       dir != DMA_TO_DEVICE && size < 2 * (size_t)p->line_size &&
+	return sw->bounce_small_kmalloc && sw->pool && !dev->coherent &&
+	       dir != DMA_TO_DEVICE && size < 2 * (size_t)p->mach.line_size &&
 	       dmamap__kmalloc_tail_shared(p, phys + size);
+}
+
+size_t dmamap__swiotlb_max_mapping_size(const struct device *dev)
+{
+	/* A min_align_mask offset can cost up to one more slot, as the kernel counts. */
+	if (dmamap__swiotlb_active(dev))
+		return DMAMAP_SWIOTLB_MAX_MAPPING -
+		       ((dev->dma_parms.min_align_mask + IO_TLB_SIZE - 1) & ~(IO_TLB_SIZE - 1));
+	return SIZE_MAX;
+}
+
+void dmamap__swiotlb_refresh(struct device *dev)
+{
+	const struct dmamap_swiotlb *sw = dev->plat->swiotlb;
+	struct dmamap_iotlb *t = pool_for(dev);
+
+	dev->bounce_start = sw->start;
+	dev->bounce_len = sw->pool ? sw->bytes : 0;
+	dev->bounce_all = NULL;
+	/*
+	 * The host's short path: a coherent identity device whose every
+	 * mapping bounces, every slot of its pool within reach (so the short
+	 * path checks nothing).
+	 */
+	if (t && dmamap__port_identity(dev->plat) && !dev->dma_ops && !dev->iommu_domain &&
+	    dev->coherent && !dev->nr_ranges && !dev->dma_mem &&
+	    dmamap__swiotlb_force_bounce(dev) &&
+	    t->start + ((u64)t->nslots << IO_TLB_SHIFT) - 1 <= dev->map_limit)
+		dev->bounce_all = t;
 }
 
 dma_addr_t dmamap__swiotlb_map(struct device *dev, phys_addr_t phys, size_t size,
@@ -625,7 +728,7 @@ dma_addr_t dmamap__swiotlb_map(struct device *dev, phys_addr_t phys, size_t size
 		*errp = -EIO;
 		return DMA_MAPPING_ERROR;
 	}
-	tlb = slots_get(dev, t, phys, size, dev->min_align_mask, attrs);
+	tlb = slots_get(dev, t, phys, size, dev->dma_parms.min_align_mask, attrs);
 	if (tlb == PHYS_NONE) {
 		*errp = -ENOMEM;
 		dmamap__stat_add(dev, ST_ERR0 + DMAMAP_ERRK_NOMEM, 1);
@@ -650,17 +753,16 @@ dma_addr_t dmamap__swiotlb_map(struct device *dev, phys_addr_t phys, size_t size
 	COUNT(t, bounced, 1);
 	dmamap__stat_add(dev, ST_BYTES_BOUNCED, size);
 	if (!dev->coherent && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
-		dmamap__sim_sync_for_device(dev, tlb, size, dir);
+		dmamap_arch_sync_dma_for_device(dev, tlb, size, dir);
 	return dma;
 }
 
-/* The pool holding @phys for this device, if it is a bounce address. */
 struct dmamap_iotlb *dmamap__swiotlb_of(const struct device *dev, phys_addr_t phys)
 {
-	if (dev->restricted && dmamap__iotlb_contains(dev->restricted, phys))
-		return dev->restricted;
-	if (dmamap__iotlb_contains(dev->plat->swiotlb, phys))
-		return dev->plat->swiotlb;
+	if (dev->dma_io_tlb_mem && iotlb_contains(dev->dma_io_tlb_mem, phys))
+		return dev->dma_io_tlb_mem;
+	if (iotlb_contains(dev->plat->swiotlb->pool, phys))
+		return dev->plat->swiotlb->pool;
 	return NULL;
 }
 
@@ -671,7 +773,7 @@ void dmamap__swiotlb_unmap(struct device *dev, struct dmamap_iotlb *t,
 	if (!slot_live(t, tlb))
 		return; /* not a live bounce buffer: the checker says why */
 	if (!dev->coherent && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
-		dmamap__sim_sync_for_cpu(dev, tlb, size, dir);
+		dmamap_arch_sync_dma_for_cpu(dev, tlb, size, dir);
 	if (dir == DMA_FROM_DEVICE || dir == DMA_BIDIRECTIONAL)
 		bounce(t, tlb, size, DMA_FROM_DEVICE);
 	slots_put(t, tlb);
@@ -679,118 +781,100 @@ void dmamap__swiotlb_unmap(struct device *dev, struct dmamap_iotlb *t,
 
 /* ---- the host's short path -------------------------------------------------------- */
 
-struct dmamap_iotlb *dmamap__swiotlb_bounce_all(const struct device *dev)
-{
-	struct dmamap_iotlb *t = pool_for(dev);
-
-	if (!t || dev->plat->kind != PLAT_HOST || dev->dma_ops || dev->domain ||
-	    !dev->coherent || dev->nr_ranges || dev->pool ||
-	    (!dev->restricted && !dev->plat->swiotlb_force))
-		return NULL;
-	/* Every slot within reach: the short path checks nothing. */
-	if (t->start + ((u64)t->nslots << IO_TLB_SHIFT) - 1 > dev->map_limit)
-		return NULL;
-	return t;
-}
-
 /*
- * What the core's general path would do for a device that always bounces.
- * The map copies in whatever the direction, and such a device is coherent,
- * so the direction has nothing to decide.
+ * What the direct backend's general path would do for a device that
+ * always bounces. The map copies in whatever the direction, and such a
+ * device is coherent, so the direction has nothing to decide.
  */
 static __attribute__((noinline)) dma_addr_t
-map_host_general(struct device *dev, phys_addr_t phys, size_t size, unsigned long attrs)
+map_host_general(struct device *dev, phys_addr_t phys, size_t size, unsigned long attrs,
+		 int *errp)
 {
 	int err;
-	dma_addr_t addr = dmamap__swiotlb_map(dev, phys, size, DMA_BIDIRECTIONAL, attrs, &err);
 
-	if (addr != DMA_MAPPING_ERROR)
-		dmamap__count_map(dev, size);
-	return addr;
+	return dmamap__swiotlb_map(dev, phys, size, DMA_BIDIRECTIONAL, attrs, errp ? errp : &err);
 }
 
 /* The parked run does not fit this mapping: give it back, then the general path. */
 static __attribute__((noinline)) dma_addr_t
-map_host_unparked(struct device *dev, phys_addr_t phys, size_t size, unsigned long spare)
+map_host_unparked(struct device *dev, phys_addr_t phys, size_t size, unsigned long spare,
+		  int *errp)
 {
 	release_spare(dev->bounce_all, spare);
-	return map_host_general(dev, phys, size, 0);
+	return map_host_general(dev, phys, size, 0, errp);
 }
 
 /*
  * The common case only: the run this thread unmapped last is parked and
  * fits. Taking it is one exchange and two stores, with no lock, search or
- * accounting (the area still counts the run). No call but the copy, last,
- * so no stack frame: next to the copy's stores, every other memory access
- * costs. Anything else goes to the general path before anything changes.
+ * accounting (the area still counts the run). No call but the copy, last:
+ * next to the copy's stores, every other memory access costs. Anything
+ * else goes to the general path before anything changes.
  */
 dma_addr_t dmamap__swiotlb_map_host(struct device *dev, phys_addr_t phys, size_t size,
-				    unsigned long attrs)
+				    unsigned long attrs, int *errp)
 {
 	struct dmamap_iotlb *t = dev->bounce_all;
 	unsigned long nslots = slots_for(0, size), spare, head;
-	struct dmamap_stat_shard *ds;
 	struct tlb_counters *c;
 	unsigned int me;
 	uint64_t state;
 
-	if (unlikely(attrs || !dmamap__shard_known() || dev->min_align_mask ||
+	if (unlikely(attrs || !dmamap__shard_known() || dev->dma_parms.min_align_mask ||
 		     size > DMAMAP_SWIOTLB_MAX_MAPPING))
-		return map_host_general(dev, phys, size, attrs);
+		return map_host_general(dev, phys, size, attrs, errp);
 	me = dmamap__my_shard();
 	c = &t->count[me];
 	spare = __atomic_exchange_n(&c->spare, 0, __ATOMIC_ACQUIRE);
 	if (unlikely(!spare))
-		return map_host_general(dev, phys, size, 0);
+		return map_host_general(dev, phys, size, 0, errp);
 	head = spare - 1;
 	state = st_get(t, head);
 	if (unlikely(head_nused(state) != nslots || (head & (stride_for(size, 0) - 1))))
-		return map_host_unparked(dev, phys, size, spare);
+		return map_host_unparked(dev, phys, size, spare, errp);
 	t->slots[head].orig = phys;
 	st_set(t, head, head_state(size, 0, nslots, head_area(state)));
 	dmamap__count_add(&c->bounced, 1);
 	dmamap__count_add(&c->to_dev, size);
-	ds = &dev->stats[me];
-	dmamap__count_map_shard(ds, size);
-	dmamap__stat_add_shard(ds, ST_BYTES_BOUNCED, size);
+	dmamap__stat_add_shard(&dev->stats[me], ST_BYTES_BOUNCED, size);
 	/* On the host the slot's address is the handle, and memcpy returns it. */
 	return (dma_addr_t)(uintptr_t)memcpy((void *)(uintptr_t)(t->start +
 								 ((u64)head << IO_TLB_SHIFT)),
 					     (const void *)(uintptr_t)phys, size);
 }
 
-static __attribute__((noinline)) void
+static __attribute__((noinline)) bool
 unmap_host_general(struct device *dev, dma_addr_t addr, size_t size,
-		   enum dma_data_direction dir, unsigned long attrs)
+		   enum dma_data_direction dir)
 {
 	struct dmamap_iotlb *t = dev->bounce_all;
+	unsigned long head, spare;
+	uint64_t state;
 
-	if (dmamap__iotlb_contains(t, addr) && slot_live(t, addr)) {
-		unsigned long head = slot_of(t, addr), spare;
-		uint64_t state = st_get(t, head);
-
-		if (dir != DMA_TO_DEVICE)
-			bounce(t, addr, size, DMA_FROM_DEVICE);
-		if (parkable(state)) {
-			spare = park(t, dmamap__my_shard(), head, state);
-			if (spare)
-				release_spare(t, spare);
-		} else {
-			slots_put(t, addr);
-		}
+	if (!iotlb_contains(t, addr) || !slot_live(t, addr))
+		return false;
+	head = slot_of(t, addr);
+	state = st_get(t, head);
+	if (dir != DMA_TO_DEVICE)
+		bounce(t, addr, size, DMA_FROM_DEVICE);
+	if (parkable(state)) {
+		spare = park(t, dmamap__my_shard(), head, state);
+		if (spare)
+			release_spare(t, spare);
 	} else {
-		dmamap__direct_unmap(dev, addr, size, dir, attrs);
+		slots_put(t, addr);
 	}
-	dmamap__stat_add(dev, ST_UNMAPS, 1);
+	return true;
 }
 
 /*
  * As the map: a mapping's head, nothing to copy back; its run is parked
  * for this thread's next map, and the run parked before goes back to its
- * area. Anything else goes to the general path.
+ * area. Anything else goes to the general path. False: @addr is not a
+ * live mapping of the pool, for the direct backend to judge.
  */
-void dmamap__swiotlb_unmap_host(struct device *dev, dma_addr_t addr, size_t size,
-				enum dma_data_direction dir, unsigned long attrs)
+bool dmamap__swiotlb_unmap_host(struct device *dev, dma_addr_t addr, size_t size,
+				enum dma_data_direction dir)
 {
 	struct dmamap_iotlb *t = dev->bounce_all;
 	u64 off = addr - t->start;
@@ -800,15 +884,15 @@ void dmamap__swiotlb_unmap_host(struct device *dev, dma_addr_t addr, size_t size
 
 	if (unlikely(off >= ((u64)t->nslots << IO_TLB_SHIFT) || dir != DMA_TO_DEVICE ||
 		     !dmamap__shard_known()))
-		return unmap_host_general(dev, addr, size, dir, attrs);
+		return unmap_host_general(dev, addr, size, dir);
 	me = dmamap__my_shard();
 	state = st_get(t, head);
 	if (unlikely(!parkable(state)))
-		return unmap_host_general(dev, addr, size, dir, attrs);
+		return unmap_host_general(dev, addr, size, dir);
 	spare = park(t, me, head, state);
-	dmamap__stat_add_shard(&dev->stats[me], ST_UNMAPS, 1);
 	if (unlikely(spare))
 		release_spare(t, spare);
+	return true;
 }
 
 void dmamap__swiotlb_sync(struct device *dev, struct dmamap_iotlb *t,
@@ -819,14 +903,14 @@ void dmamap__swiotlb_sync(struct device *dev, struct dmamap_iotlb *t,
 		return;
 	if (for_cpu) {
 		if (!dev->coherent)
-			dmamap__sim_sync_for_cpu(dev, tlb, size, dir);
+			dmamap_arch_sync_dma_for_cpu(dev, tlb, size, dir);
 		if (dir == DMA_FROM_DEVICE || dir == DMA_BIDIRECTIONAL)
 			bounce(t, tlb, size, DMA_FROM_DEVICE);
 	} else {
 		if (dir == DMA_TO_DEVICE || dir == DMA_BIDIRECTIONAL)
 			bounce(t, tlb, size, DMA_TO_DEVICE);
 		if (!dev->coherent)
-			dmamap__sim_sync_for_device(dev, tlb, size, dir);
+			dmamap_arch_sync_dma_for_device(dev, tlb, size, dir);
 	}
 }
 
@@ -834,7 +918,7 @@ void dmamap__swiotlb_sync(struct device *dev, struct dmamap_iotlb *t,
 
 void *dmamap__swiotlb_alloc(struct device *dev, size_t size, dma_addr_t *dma)
 {
-	struct dmamap_iotlb *t = dev->restricted;
+	struct dmamap_iotlb *t = dev->dma_io_tlb_mem;
 	phys_addr_t tlb;
 
 	if (!t)
@@ -851,14 +935,14 @@ void *dmamap__swiotlb_alloc(struct device *dev, size_t size, dma_addr_t *dma)
 
 bool dmamap__swiotlb_free(struct device *dev, void *vaddr)
 {
-	struct dmamap_iotlb *t = dev->restricted;
+	struct dmamap_iotlb *t = dev->dma_io_tlb_mem;
 	enum dmamap_view view;
 	phys_addr_t phys;
 
 	if (!t)
 		return false;
 	phys = dmamap__addr_to_phys(dev->plat, vaddr, &view);
-	if (!dmamap__iotlb_contains(t, phys))
+	if (!iotlb_contains(t, phys))
 		return false;
 	if (slot_live(t, phys)) {
 		unsigned long n = head_nused(st_get(t, head_of(t, phys)));
@@ -879,7 +963,7 @@ int dmamap_swiotlb_stats(struct dmamap_platform *p, struct device *dev,
 
 	if ((!p && !dev) || !s)
 		return -EINVAL;
-	t = dev ? pool_for(dev) : p->swiotlb;
+	t = dev ? pool_for(dev) : p->swiotlb->pool;
 	if (!t)
 		return -ENODEV;
 	memset(s, 0, sizeof(*s));
@@ -906,14 +990,11 @@ int dmamap_swiotlb_set_mode(struct dmamap_platform *p,
 {
 	if (!p || (unsigned int)mode > DMAMAP_SWIOTLB_NOFORCE)
 		return -EINVAL;
-	if (!p->swiotlb && mode != DMAMAP_SWIOTLB_NOFORCE)
+	if (!p->swiotlb->pool && mode != DMAMAP_SWIOTLB_NOFORCE)
 		return -ENODEV;
-	p->swiotlb_force = mode == DMAMAP_SWIOTLB_FORCE;
-	p->swiotlb_off = mode == DMAMAP_SWIOTLB_NOFORCE;
-	pthread_mutex_lock(&p->dev_lock);
-	for (unsigned int i = 0; i < p->nr_devices; i++)
-		dmamap__device_refresh(p->devices[i]);
-	pthread_mutex_unlock(&p->dev_lock);
+	p->swiotlb->force = mode == DMAMAP_SWIOTLB_FORCE;
+	p->swiotlb->off = mode == DMAMAP_SWIOTLB_NOFORCE;
+	dmamap__device_for_each(p, dmamap__device_refresh);
 	return 0;
 }
 
@@ -927,13 +1008,14 @@ int dmamap_swiotlb_restricted_pool(struct device *dev, phys_addr_t phys,
 	    size % DMAMAP_SWIOTLB_MAX_MAPPING)
 		return -EINVAL;
 	p = dev->plat;
-	if (p->kind == PLAT_SIM && !dmamap__bank_of_phys(p, phys, size))
+	/* On the host any memory will do; on a board it must be RAM. */
+	if (!dmamap__port_identity(p) && !dmamap__port_is_ram(p, phys, size))
 		return -EINVAL;
-	if (dev->restricted)
+	if (dev->dma_io_tlb_mem)
 		return -EBUSY;
 	snprintf(name, sizeof(name), "restricted:%.50s", dev->name);
-	dev->restricted = dmamap__iotlb_create(p, name, phys, size);
-	if (!dev->restricted)
+	dev->dma_io_tlb_mem = iotlb_create(p, name, phys, size);
+	if (!dev->dma_io_tlb_mem)
 		return -ENOMEM;
 	dmamap__reset_range(p, phys, size, false);
 	dmamap__device_refresh(dev);
@@ -954,11 +1036,11 @@ int dma_set_min_align_mask(struct device *dev, unsigned int min_align_mask)
 {
 	if (!dev)
 		return -EINVAL;
-	dev->min_align_mask = min_align_mask;
+	dev->dma_parms.min_align_mask = min_align_mask;
 	return 0;
 }
 
 unsigned int dma_get_min_align_mask(struct device *dev)
 {
-	return dev ? dev->min_align_mask : 0;
+	return dev ? dev->dma_parms.min_align_mask : 0;
 }

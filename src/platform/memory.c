@@ -4,21 +4,11 @@
  * of them (linear map, uncached alias, write-combining alias). A process-wide
  * registry of linear maps lets page_to_phys() work without a platform.
  */
+#include <pthread.h>
 #include <string.h>
-#include "../internal.h"
-
-struct dmamap_bank *dmamap__bank_of_phys(struct dmamap_platform *p,
-					 phys_addr_t phys, u64 len)
-{
-	for (unsigned int i = 0; i < p->nr_banks; i++) {
-		struct dmamap_bank *b = &p->banks[i];
-
-		if (phys >= b->start && phys - b->start < b->size &&
-		    len <= b->size - (phys - b->start))
-			return b;
-	}
-	return NULL;
-}
+#include "port.h"
+#include "memory.h"
+#include "../base/ram.h"
 
 static bool in_view(const uint8_t *base, u64 size, const void *addr, u64 *off)
 {
@@ -36,8 +26,8 @@ phys_addr_t dmamap__addr_to_phys(struct dmamap_platform *p, const void *addr,
 	u64 off;
 
 	*view = VIEW_NONE;
-	for (unsigned int i = 0; i < p->nr_banks; i++) {
-		struct dmamap_bank *b = &p->banks[i];
+	for (unsigned int i = 0; i < p->mach.nr_banks; i++) {
+		struct dmamap_bank *b = &p->mach.banks[i];
 
 		if (in_view(b->cpu, b->size, addr, &off)) {
 			*view = VIEW_CPU;
@@ -52,7 +42,7 @@ phys_addr_t dmamap__addr_to_phys(struct dmamap_platform *p, const void *addr,
 			return b->start + off;
 		}
 	}
-	if (p->kind == PLAT_HOST) {
+	if (p->mach.kind == MACHINE_HOST) {
 		*view = VIEW_CPU;
 		return (phys_addr_t)(uintptr_t)addr;
 	}
@@ -76,6 +66,17 @@ void *dmamap__bank_view(struct dmamap_platform *p, phys_addr_t phys,
 	return base + (phys - b->start);
 }
 
+int dmamap__view_fd(struct dmamap_platform *p, phys_addr_t phys,
+		    enum dmamap_view view, u64 *offset)
+{
+	struct dmamap_bank *b = dmamap__bank_of_phys(p, phys, 1);
+
+	if (!b)
+		return -1;
+	*offset = phys - b->start;
+	return view == VIEW_CPU ? b->fd_cpu : b->fd_mem;
+}
+
 void *dmamap_phys_to_virt(struct dmamap_platform *p, phys_addr_t phys)
 {
 	if (!p)
@@ -97,17 +98,15 @@ static pthread_rwlock_t linear_lock = PTHREAD_RWLOCK_INITIALIZER;
 
 void dmamap__linear_register(struct dmamap_platform *p)
 {
-	if (p->kind != PLAT_SIM)
-		return;
 	pthread_rwlock_wrlock(&linear_lock);
-	for (unsigned int b = 0; b < p->nr_banks; b++) {
+	for (unsigned int b = 0; b < p->mach.nr_banks; b++) {
 		for (unsigned int i = 0; i < LINEAR_SLOTS; i++) {
 			if (linear[i].p)
 				continue;
 			linear[i].p = p;
-			linear[i].cpu = (uintptr_t)p->banks[b].cpu;
-			linear[i].size = p->banks[b].size;
-			linear[i].phys = p->banks[b].start;
+			linear[i].cpu = (uintptr_t)p->mach.banks[b].cpu;
+			linear[i].size = p->mach.banks[b].size;
+			linear[i].phys = p->mach.banks[b].start;
 			break;
 		}
 	}

@@ -6,11 +6,12 @@
  * anonymous snapshot of both at each line's last fill or clean.
  */
 #define _GNU_SOURCE
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "../../internal.h"
+#include "sim.h"
 
 static void *map_fd(int fd, u64 size)
 {
@@ -33,32 +34,33 @@ static int make_fd(const char *name, u64 size)
 	return fd;
 }
 
-static void bank_fini(struct dmamap_bank *b)
+static void bank_fini(struct dmamap_bank *b, struct sim_bank *sb)
 {
 	size_t sz = (size_t)b->size;
 
-	if (b->wc && b->wc != b->mem)
+	if (b->wc)
 		munmap(b->wc, sz);
-	if (b->mem && b->mem != b->cpu)
+	if (b->mem)
 		munmap(b->mem, sz);
 	if (b->cpu)
 		munmap(b->cpu, sz);
-	if (b->snap)
-		munmap(b->snap, sz);
-	if (b->fd_mem >= 0 && b->fd_mem != b->fd_cpu)
+	if (sb->snap)
+		munmap(sb->snap, sz);
+	if (b->fd_mem >= 0)
 		close(b->fd_mem);
 	if (b->fd_cpu >= 0)
 		close(b->fd_cpu);
-	free(b->line_writer);
-	free(b->line_flags);
+	free(sb->line_writer);
+	free(sb->line_flags);
 	memset(b, 0, sizeof(*b));
+	memset(sb, 0, sizeof(*sb));
 	b->fd_cpu = b->fd_mem = -1;
 }
 
-static int bank_init(struct dmamap_platform *p, struct dmamap_bank *b,
+static int bank_init(struct dmamap_platform *p, struct dmamap_bank *b, struct sim_bank *sb,
 		     phys_addr_t start, u64 size)
 {
-	size_t nlines = (size_t)(size >> p->line_shift);
+	size_t nlines = (size_t)(size >> p->mach.line_shift);
 	void *snap;
 
 	b->start = start;
@@ -72,26 +74,38 @@ static int bank_init(struct dmamap_platform *p, struct dmamap_bank *b,
 	b->wc = map_fd(b->fd_mem, size);
 	snap = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	b->snap = snap == MAP_FAILED ? NULL : snap;
-	b->line_writer = calloc(nlines, sizeof(uint16_t));
-	b->line_flags = calloc(nlines, 1);
-	if (!b->cpu || !b->mem || !b->wc || !b->snap || !b->line_writer ||
-	    !b->line_flags)
+	sb->snap = snap == MAP_FAILED ? NULL : snap;
+	sb->line_writer = calloc(nlines, sizeof(uint16_t));
+	sb->line_flags = calloc(nlines, 1);
+	if (!b->cpu || !b->mem || !b->wc || !sb->snap || !sb->line_writer ||
+	    !sb->line_flags)
 		return -ENOMEM;
 	return 0;
 }
 
-int dmamap__sim_ram_init(struct dmamap_platform *p,
-			 const struct dmamap_board *board,
-			 struct dmamap_error *err)
+int dmamap__sim_init(struct dmamap_platform *p, const struct dmamap_board *board,
+		     struct dmamap_error *err)
 {
+	struct dmamap_sim *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		dmamap__set_error(err, -ENOMEM, "board %s: out of memory", p->name);
+		return -ENOMEM;
+	}
+	s->arch = board->arch;
+	s->edge = board->edge_policy;
+	pthread_mutex_init(&s->ev_lock, NULL);
+	pthread_mutex_init(&s->chaos.lock, NULL);
+	for (unsigned int i = 0; i < STRIPE_LOCKS; i++)
+		pthread_mutex_init(&s->stripe[i], NULL);
+	p->sim = s;
 	for (unsigned int i = 0; i < board->nr_banks; i++) {
-		struct dmamap_bank *b = &p->banks[i];
+		struct dmamap_bank *b = &p->mach.banks[i];
 		int ret;
 
 		b->fd_cpu = b->fd_mem = -1;
-		p->nr_banks = i + 1;
-		ret = bank_init(p, b, board->banks[i].start, board->banks[i].size);
+		p->mach.nr_banks = i + 1;
+		ret = bank_init(p, b, &s->banks[i], board->banks[i].start, board->banks[i].size);
 		if (ret) {
 			dmamap__set_error(err, ret,
 					  "cannot reserve RAM bank %u (0x%llx bytes at 0x%llx)",
@@ -103,42 +117,19 @@ int dmamap__sim_ram_init(struct dmamap_platform *p,
 	return 0;
 }
 
-void dmamap__sim_ram_fini(struct dmamap_platform *p)
+void dmamap__sim_fini(struct dmamap_platform *p)
 {
-	for (unsigned int i = 0; i < p->nr_banks; i++)
-		bank_fini(&p->banks[i]);
-	p->nr_banks = 0;
-}
+	struct dmamap_sim *s = p->sim;
 
-/* The host arena: one memfd mapped once; physical address = virtual address. */
-int dmamap__host_arena_init(struct dmamap_platform *p, u64 size)
-{
-	struct dmamap_bank *b = &p->banks[0];
-
-	memset(b, 0, sizeof(*b));
-	b->fd_cpu = b->fd_mem = make_fd("dmamap-host-arena", size);
-	if (b->fd_cpu < 0)
-		return -ENOMEM;
-	b->size = size;
-	b->cpu = map_fd(b->fd_cpu, size);
-	if (!b->cpu) {
-		close(b->fd_cpu);
-		b->fd_cpu = b->fd_mem = -1;
-		return -ENOMEM;
-	}
-	b->mem = b->wc = b->cpu;
-	b->start = (phys_addr_t)(uintptr_t)b->cpu;
-	p->nr_banks = 1;
-	return 0;
-}
-
-int dmamap__view_fd(struct dmamap_platform *p, phys_addr_t phys,
-		    enum dmamap_view view, u64 *offset)
-{
-	struct dmamap_bank *b = dmamap__bank_of_phys(p, phys, 1);
-
-	if (!b)
-		return -1;
-	*offset = phys - b->start;
-	return view == VIEW_CPU ? b->fd_cpu : b->fd_mem;
+	if (!s)
+		return;
+	for (unsigned int i = 0; i < p->mach.nr_banks; i++)
+		bank_fini(&p->mach.banks[i], &s->banks[i]);
+	p->mach.nr_banks = 0;
+	pthread_mutex_destroy(&s->ev_lock);
+	pthread_mutex_destroy(&s->chaos.lock);
+	for (unsigned int i = 0; i < STRIPE_LOCKS; i++)
+		pthread_mutex_destroy(&s->stripe[i]);
+	free(s);
+	p->sim = NULL;
 }

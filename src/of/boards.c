@@ -7,7 +7,8 @@
  * at 0x0, and a non-coherent one limited to 32-bit addresses.
  */
 #include <string.h>
-#include "../../internal.h"
+#include <dmamap/platform.h>
+#include "of.h"
 
 #define MiB (1ULL << 20)
 

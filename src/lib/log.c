@@ -2,11 +2,12 @@
 /* Reports and log lines: one place decides what is counted, printed or fatal. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "../internal.h"
+#include "log.h"
 
 static const char *const kind_names[DMAMAP_DBG_KIND_COUNT] = {
 	[0] = "none",
@@ -54,79 +55,72 @@ const char *dmamap_dbg_kind_name(enum dmamap_dbg_kind kind)
 	return kind_names[kind];
 }
 
-/* Reports about no platform (NULL device) land here. */
-static struct {
-	pthread_mutex_t lock;
-	dmamap_log_fn fn;
-	void *ctx;
-	unsigned long reports[DMAMAP_DBG_KIND_COUNT];
-	int strict; /* -1: read DMAMAP_STRICT */
-	uint64_t rl_window;
-	unsigned int rl_count;
-} global = { PTHREAD_MUTEX_INITIALIZER, NULL, NULL, { 0 }, -1, 0, 0 };
+/* Reports about no platform (a NULL device) land here. */
+static struct dmamap_log process_log = { .strict = -1 };
+/* Serialises the default printer, so lines from threads never interleave. */
+static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+void dmamap__log_init(struct dmamap_log *log)
+{
+	memset(log, 0, sizeof(*log));
+	log->strict = -1;
+}
 
-static bool env_flag(const char *name)
+struct dmamap_log *dmamap__log_process(void)
+{
+	return &process_log;
+}
+
+bool dmamap__env_flag(const char *name)
 {
 	const char *v = getenv(name);
 
 	return v && *v && strcmp(v, "0") != 0;
 }
 
+/* DMAMAP_STRICT, read once and kept in the process sink. */
 static bool process_strict(void)
 {
-	int s = __atomic_load_n(&global.strict, __ATOMIC_RELAXED);
+	int s = __atomic_load_n(&process_log.strict, __ATOMIC_RELAXED);
 
 	if (s < 0) {
-		s = env_flag("DMAMAP_STRICT");
-		__atomic_store_n(&global.strict, s, __ATOMIC_RELAXED);
+		s = dmamap__env_flag("DMAMAP_STRICT");
+		__atomic_store_n(&process_log.strict, s, __ATOMIC_RELAXED);
 	}
 	return s > 0;
 }
 
-bool dmamap__env_debug(void)
-{
-	return env_flag("DMAMAP_DEBUG");
-}
-
-/* The default sink: stderr, at most 10 lines a second, as printk_ratelimit. */
-static void default_sink(uint64_t *window, unsigned int *count, int level,
-			 const char *line)
+/* The default printer: stderr, at most 10 lines a second, as printk_ratelimit. */
+static void default_sink(struct dmamap_log *log, const char *line)
 {
 	struct timespec ts;
 	uint64_t now;
-	bool print;
 
-	(void)level;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = (uint64_t)ts.tv_sec;
-	pthread_mutex_lock(&log_lock);
-	if (*window != now) {
-		if (*count > 10)
-			fprintf(stderr, "dmamap: %u lines suppressed\n", *count - 10);
-		*window = now;
-		*count = 0;
+	pthread_mutex_lock(&print_lock);
+	if (log->rl_window != now) {
+		if (log->rl_count > 10)
+			fprintf(stderr, "dmamap: %u lines suppressed\n", log->rl_count - 10);
+		log->rl_window = now;
+		log->rl_count = 0;
 	}
-	print = ++*count <= 10;
-	if (print)
+	if (++log->rl_count <= 10)
 		fprintf(stderr, "%s\n", line);
-	pthread_mutex_unlock(&log_lock);
+	pthread_mutex_unlock(&print_lock);
 }
 
-static void emit(struct dmamap_platform *p, int level, const char *line)
+static void emit(struct dmamap_log *log, int level, const char *line)
 {
-	if (p && p->log_fn)
-		p->log_fn(p->log_ctx, level, line);
-	else if (!p && global.fn)
-		global.fn(global.ctx, level, line);
-	else if (p)
-		default_sink(&p->rl_window, &p->rl_count, level, line);
+	dmamap_log_fn fn = __atomic_load_n(&log->log_fn, __ATOMIC_ACQUIRE);
+
+	if (fn)
+		fn(log->log_ctx, level, line);
 	else
-		default_sink(&global.rl_window, &global.rl_count, level, line);
+		default_sink(log, line);
 }
 
-void dmamap__log(struct dmamap_platform *p, int level, const char *fmt, ...)
+void dmamap__log_line(struct dmamap_log *log, int level, const char *fmt, ...)
 {
 	char line[512];
 	va_list ap;
@@ -134,7 +128,7 @@ void dmamap__log(struct dmamap_platform *p, int level, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	emit(p, level, line);
+	emit(log ? log : &process_log, level, line);
 }
 
 /* "function+0xoff" when the symbol is known (-rdynamic), else the address. */
@@ -149,113 +143,61 @@ static void symbolize(void *addr, char *out, size_t len)
 		snprintf(out, len, "%p", addr);
 }
 
-static bool filtered_out(struct dmamap_platform *p, const struct device *dev)
-{
-	return p->filter[0] && (!dev || strcmp(p->filter, dev->name) != 0);
-}
-
-static void vreport(struct dmamap_platform *p, const struct device *dev,
-		    enum dmamap_dbg_kind kind, dma_addr_t addr, u64 size, int dir,
-		    void *mapped_at, const char *fmt, va_list ap)
+void dmamap__log_vreport(struct dmamap_log *log, bool verbose, const char *device,
+			 enum dmamap_dbg_kind kind, dma_addr_t addr, u64 size, int dir,
+			 void *mapped_at, const char *fmt, va_list ap)
 {
 	struct dmamap_report r;
 	char line[800];
-	bool strict;
-	bool print;
+	bool strict, print;
 
 	if ((unsigned int)kind >= DMAMAP_DBG_KIND_COUNT)
 		kind = DMAMAP_DBG_INVALID_ARGUMENT;
-	if (p) {
-		__atomic_fetch_add(&p->reports[kind], 1, __ATOMIC_RELAXED);
-		strict = p->strict >= 0 ? p->strict > 0 : process_strict();
-		/* Device faults are logged always, as hardware errors are. */
-		print = (p->debug || kind == DMAMAP_DBG_DEVICE_FAULT || strict) &&
-			!filtered_out(p, dev);
-		if (print && p->print_limit &&
-		    __atomic_fetch_add(&p->printed, 1, __ATOMIC_RELAXED) >= p->print_limit)
-			print = false;
-	} else {
-		__atomic_fetch_add(&global.reports[kind], 1, __ATOMIC_RELAXED);
+	if (!log)
+		log = &process_log;
+	__atomic_fetch_add(&log->reports[kind], 1, __ATOMIC_RELAXED);
+	if (log == &process_log) {
 		strict = process_strict();
 		print = true;
+	} else {
+		strict = log->strict >= 0 ? log->strict > 0 : process_strict();
+		/* Device faults are logged always, as hardware errors are. */
+		print = (verbose || kind == DMAMAP_DBG_DEVICE_FAULT || strict) &&
+			!(log->filter[0] && (!device || strcmp(log->filter, device) != 0));
+		if (print && log->print_limit &&
+		    __atomic_fetch_add(&log->printed, 1, __ATOMIC_RELAXED) >= log->print_limit)
+			print = false;
 	}
-	if (!print && !strict && !(p && p->report_fn))
+	if (!print && !strict && !log->report_fn)
 		return;
 	memset(&r, 0, sizeof(r));
 	r.kind = kind;
-	if (dev)
-		snprintf(r.device, sizeof(r.device), "%s", dev->name);
+	if (device)
+		snprintf(r.device, sizeof(r.device), "%s", device);
 	r.addr = addr;
 	r.size = size;
 	r.direction = dir;
 	r.mapped_at = mapped_at;
 	vsnprintf(r.text, sizeof(r.text), fmt, ap);
-	if (p && p->report_fn)
-		p->report_fn(p->report_ctx, &r);
+	if (log->report_fn)
+		log->report_fn(log->report_ctx, &r);
 	if (mapped_at) {
 		char where[160];
 
 		symbolize(mapped_at, where, sizeof(where));
 		snprintf(line, sizeof(line), "DMA-API: %s: %s [mapped at %s] [%s]",
-			 dev ? dev->name : "(null device)", r.text, where,
+			 device ? device : "(null device)", r.text, where,
 			 dmamap_dbg_kind_name(kind));
-	}
-	else
+	} else {
 		snprintf(line, sizeof(line), "DMA-API: %s: %s [%s]",
-			 dev ? dev->name : "(null device)", r.text,
-			 dmamap_dbg_kind_name(kind));
+			 device ? device : "(null device)", r.text, dmamap_dbg_kind_name(kind));
+	}
 	if (print || strict)
-		emit(p, DMAMAP_LOG_ERR, line);
+		emit(log, DMAMAP_LOG_ERR, line);
 	if (strict) {
 		fprintf(stderr, "%s\ndmamap: strict mode: aborting\n", line);
 		abort();
 	}
-}
-
-void dmamap__report(struct dmamap_platform *p, const struct device *dev,
-		    enum dmamap_dbg_kind kind, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport(p, dev, kind, 0, 0, DMA_NONE, NULL, fmt, ap);
-	va_end(ap);
-}
-
-void dmamap__report_at(struct dmamap_platform *p, const struct device *dev,
-		       enum dmamap_dbg_kind kind, dma_addr_t addr, u64 size,
-		       int dir, void *mapped_at, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport(p, dev, kind, addr, size, dir, mapped_at, fmt, ap);
-	va_end(ap);
-}
-
-void dmamap_set_report_hook(struct dmamap_platform *p, dmamap_report_fn fn,
-			    void *ctx)
-{
-	if (!p)
-		return;
-	p->report_fn = fn;
-	p->report_ctx = ctx;
-}
-
-int dmamap_debug_set_filter(struct dmamap_platform *p, const char *device)
-{
-	if (!p || (device && strlen(device) >= sizeof(p->filter)))
-		return -EINVAL;
-	snprintf(p->filter, sizeof(p->filter), "%s", device ? device : "");
-	return 0;
-}
-
-void dmamap_debug_set_print_limit(struct dmamap_platform *p, unsigned long n)
-{
-	if (!p)
-		return;
-	p->print_limit = n;
-	__atomic_store_n(&p->printed, 0, __ATOMIC_RELAXED);
 }
 
 static const char *const dir_names[] = { "DMA_BIDIRECTIONAL", "DMA_TO_DEVICE",
@@ -312,22 +254,6 @@ int dmamap_report_json(const struct dmamap_report *r, char *buf, size_t len)
 	return (size_t)n >= len ? -ENOSPC : n;
 }
 
-void dmamap__api_error(struct device *dev, const char *func,
-		       enum dmamap_err_kind ek, enum dmamap_dbg_kind dk,
-		       const char *fmt, ...)
-{
-	char msg[320];
-	va_list ap;
-
-	if (dev) {
-		dmamap__stat_add(dev, (enum dmamap_stat)(ST_ERR0 + ek), 1);
-	}
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	dmamap__report(dev ? dev->plat : NULL, dev, dk, "%s: %s", func, msg);
-}
-
 void dmamap__set_error(struct dmamap_error *err, int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -338,55 +264,4 @@ void dmamap__set_error(struct dmamap_error *err, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
-}
-
-void dmamap_set_log_hook(struct dmamap_platform *p, dmamap_log_fn fn, void *ctx)
-{
-	if (p) {
-		p->log_fn = fn;
-		p->log_ctx = ctx;
-		return;
-	}
-	pthread_mutex_lock(&global.lock);
-	global.fn = fn;
-	global.ctx = ctx;
-	pthread_mutex_unlock(&global.lock);
-}
-
-void dmamap_set_strict(struct dmamap_platform *p, bool strict)
-{
-	if (p)
-		p->strict = strict;
-	else
-		__atomic_store_n(&global.strict, strict ? 1 : 0, __ATOMIC_RELAXED);
-}
-
-
-
-bool dmamap_debug_enabled(const struct dmamap_platform *p)
-{
-	return p && p->debug;
-}
-
-unsigned long dmamap_report_count(struct dmamap_platform *p,
-				  enum dmamap_dbg_kind kind)
-{
-	unsigned long *r = p ? p->reports : global.reports;
-	unsigned long n = 0;
-
-	if ((unsigned int)kind >= DMAMAP_DBG_KIND_COUNT)
-		return 0;
-	if (kind)
-		return __atomic_load_n(&r[kind], __ATOMIC_RELAXED);
-	for (unsigned int k = 1; k < DMAMAP_DBG_KIND_COUNT; k++)
-		n += __atomic_load_n(&r[k], __ATOMIC_RELAXED);
-	return n;
-}
-
-void dmamap_report_reset(struct dmamap_platform *p)
-{
-	unsigned long *r = p ? p->reports : global.reports;
-
-	for (unsigned int k = 0; k < DMAMAP_DBG_KIND_COUNT; k++)
-		__atomic_store_n(&r[k], 0, __ATOMIC_RELAXED);
 }

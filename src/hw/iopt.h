@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef DMAMAP_PLATFORM_IOMMU_HW_H
-#define DMAMAP_PLATFORM_IOMMU_HW_H
+/*
+ * IOMMU hardware: a domain's IO page table and IOTLB, as the hardware holds
+ * them. The IOMMU driver (ops/iommu) programs it; a bus master behind the
+ * IOMMU reaches memory only through dmamap__iommu_translate().
+ */
+#ifndef DMAMAP_HW_IOPT_H
+#define DMAMAP_HW_IOPT_H
 
 #include <stddef.h>
-#include "../internal.h"
+#include <dmamap/iommu.h>
+#include "../base/device.h"
 
 /* Counters by thread shard, so the hot paths never share a written line. */
 struct dmamap_iopt_counts {
@@ -12,11 +18,13 @@ struct dmamap_iopt_counts {
 	uint64_t map_calls, unmap_calls;
 } __attribute__((aligned(64)));
 
-/* One domain's IO page table and IOTLB, as the hardware holds them. */
+/* One domain's IO page table and IOTLB, and whom the IOMMU tells of a fault. */
 struct dmamap_iopt {
 	unsigned long id; /* never reused: names this table in per-thread caches */
 	void *root;
 	void *iotlb;
+	dmamap_iommu_fault_fn fault_fn;
+	void *fault_ctx;
 	struct dmamap_iopt_counts counts[DMAMAP_STAT_SHARDS];
 };
 

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dmamap/hw/memcpy-engine.h>
-#include "../internal.h"
+#include <pthread.h>
+#include <dmamap/model.h>
 
 #define CHUNK 4096
 

@@ -14,8 +14,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "../internal.h"
-#include "iommu_hw.h"
+#include "../lib/spinlock.h"
+#include "iopt.h"
 
 #define LEVELS 4
 #define BITS 9

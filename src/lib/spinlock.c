@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <sched.h>
-#include "../internal.h"
+#include "spinlock.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #define cpu_relax() __builtin_ia32_pause()

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Device models by name, and the MMIO entry points that reach them. */
+/* Device models by name, a device's model, and the MMIO entry points that reach it. */
 #include <string.h>
-#include "../internal.h"
+#include "hw.h"
 
 #define MAX_MODELS 32
+
+extern const struct dmamap_device_model dmamap__memcpy_engine_model;
 
 static pthread_mutex_t models_lock = PTHREAD_MUTEX_INITIALIZER;
 static const struct dmamap_device_model *models[MAX_MODELS] = {
@@ -47,6 +49,35 @@ const struct dmamap_device_model *dmamap_model_find(const char *name)
 	}
 	pthread_mutex_unlock(&models_lock);
 	return m;
+}
+
+int dmamap__model_attach(struct device *dev, const char *name)
+{
+	const struct dmamap_device_model *m = dmamap_model_find(name);
+	int ret;
+
+	if (!m)
+		return -EINVAL;
+	if (m->probe) {
+		ret = m->probe(dev, &dev->model_priv);
+		if (ret)
+			return ret;
+	}
+	dev->model = m;
+	return 0;
+}
+
+void dmamap__model_detach(struct device *dev)
+{
+	if (dev->model && dev->model->remove)
+		dev->model->remove(dev, dev->model_priv);
+	dev->model = NULL;
+	dev->model_priv = NULL;
+}
+
+const char *dmamap_device_model_name(const struct device *dev)
+{
+	return dev && dev->model ? dev->model->name : "";
 }
 
 int dmamap_mmio_write32(struct device *dev, uint32_t reg, uint32_t val)

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Platforms: a board description becomes a machine (the port), memory
+ * management, bounce pools and CMA carved where the kernel puts them, and
+ * the board's devices; the host platform is this process. Destruction
+ * undoes it in reverse.
+ */
+#include <stdio.h>
+#include <dmamap/swiotlb.h>
+#include "../debug/checker.h"
+#include "../mm/mm.h"
+#include "../ops/iommu.h"
+#include "../ops/swiotlb.h"
+#include "../platform/port.h"
+#include "core.h"
+
+#define HOST_SWIOTLB_SIZE (8ULL << 20)
+
+struct dmamap_platform *dmamap__platform_alloc(const char *name)
+{
+	struct dmamap_platform *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	snprintf(p->name, sizeof(p->name), "%s", name ? name : "board");
+	dmamap__log_init(&p->log);
+	pthread_mutex_init(&p->devices.lock, NULL);
+	pthread_mutex_init(&p->observers.lock, NULL);
+	p->refresh = dmamap__core_refresh;
+	if (dmamap__iommu_init(p)) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static int check_board(const struct dmamap_board *board,
+		       struct dmamap_error *err)
+{
+	const char *name = board->name ? board->name : "?";
+	unsigned int ls = board->cache_line_size ? board->cache_line_size : 64;
+	u64 total = 0;
+
+	if (ls < 16 || ls > 256 || (ls & (ls - 1))) {
+		dmamap__set_error(err, -EINVAL,
+				  "board %s: cache line size %u is not a power of two in 16..256",
+				  name, ls);
+		return -EINVAL;
+	}
+	if (!board->nr_banks || board->nr_banks > DMAMAP_MAX_BANKS) {
+		dmamap__set_error(err, -EINVAL, "board %s: %u RAM banks (need 1..%d)",
+				  name, board->nr_banks, DMAMAP_MAX_BANKS);
+		return -EINVAL;
+	}
+	for (unsigned int i = 0; i < board->nr_banks; i++) {
+		const struct dmamap_ram_bank *b = &board->banks[i];
+
+		if (!b->size || (b->start | b->size) & (PAGE_SIZE - 1) ||
+		    b->start + b->size < b->start ||
+		    b->size > ((u64)SIZE_MAX >> 3)) {
+			dmamap__set_error(err, -EINVAL,
+					  "board %s: RAM bank %u (0x%llx+0x%llx) is empty, unaligned or too large",
+					  name, i, (unsigned long long)b->start,
+					  (unsigned long long)b->size);
+			return -EINVAL;
+		}
+		total += b->size;
+		if (total > DMAMAP_SIM_RAM_MAX) {
+			dmamap__set_error(err, -EINVAL,
+					  "board %s: more than %llu MiB of RAM to simulate",
+					  name, (unsigned long long)(DMAMAP_SIM_RAM_MAX >> 20));
+			return -EINVAL;
+		}
+		for (unsigned int j = 0; j < i; j++) {
+			const struct dmamap_ram_bank *o = &board->banks[j];
+
+			if (b->start < o->start + o->size &&
+			    o->start < b->start + b->size) {
+				dmamap__set_error(err, -EINVAL,
+						  "board %s: RAM banks %u and %u overlap",
+						  name, j, i);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * The default bounce pool sits at the bottom of the lowest bank, where
+ * every device reaches, as the kernel puts it in low memory. @want: 0 for
+ * the default size (64 MiB, at most 1/32 of RAM), ~0 for none.
+ */
+static int swiotlb_setup(struct dmamap_platform *p, u64 want, bool small_kmalloc,
+			 struct dmamap_error *err)
+{
+	const struct dmamap_bank *low = dmamap__port_lowest_bank(p);
+	phys_addr_t start = 0;
+
+	if (want != ~0ULL) {
+		if (!want)
+			want = MIN(64ULL << 20, dmamap__port_ram_total(p) / 32);
+		want -= want % DMAMAP_SWIOTLB_MAX_MAPPING;
+		if (!want || want >= low->size) {
+			dmamap__set_error(err, -EINVAL,
+					  "board %s: swiotlb pool of 0x%llx bytes does not fit the lowest RAM bank",
+					  p->name, (unsigned long long)want);
+			return -EINVAL;
+		}
+		start = low->start;
+	} else {
+		want = 0;
+	}
+	if (dmamap__swiotlb_init(p, start, want, small_kmalloc)) {
+		dmamap__set_error(err, -ENOMEM, "board %s: cannot set up swiotlb", p->name);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The CMA area: where the board says, else at the top of the lowest bank, above the bounce pool. */
+static int cma_place(struct dmamap_platform *p, u64 size, phys_addr_t start,
+		     struct dmamap_ram_bank *out, struct dmamap_error *err)
+{
+	const struct dmamap_bank *low = dmamap__port_lowest_bank(p);
+	struct dmamap_ram_bank pool = dmamap__swiotlb_area(p);
+
+	size = PAGE_ALIGN(size);
+	if (!size)
+		return 0;
+	if (start) {
+		if (!dmamap__port_is_ram(p, start, size) || (start & (PAGE_SIZE - 1))) {
+			dmamap__set_error(err, -EINVAL, "board %s: CMA area at 0x%llx is not RAM",
+					  p->name, (unsigned long long)start);
+			return -EINVAL;
+		}
+		*out = (struct dmamap_ram_bank){ start, size };
+		return 0;
+	}
+	if (size + (pool.size && pool.start == low->start ? pool.size : 0) >= low->size) {
+		dmamap__set_error(err, -EINVAL,
+				  "board %s: CMA area of 0x%llx bytes does not fit the lowest RAM bank",
+				  p->name, (unsigned long long)size);
+		return -EINVAL;
+	}
+	*out = (struct dmamap_ram_bank){ low->start + low->size - size, size };
+	return 0;
+}
+
+/* What the page allocator must keep out of: the bounce pool, CMA, the board's reserved regions. */
+static void layout_holes(struct dmamap_platform *p, struct dmamap_mm_layout *l,
+			 const struct dmamap_ram_bank *reserved, unsigned int nr_reserved)
+{
+	struct dmamap_ram_bank pool = dmamap__swiotlb_area(p);
+
+	if (pool.size)
+		l->holes[l->nr_holes++] = pool;
+	if (l->cma.size)
+		l->holes[l->nr_holes++] = l->cma;
+	for (unsigned int i = 0; i < nr_reserved && i < DMAMAP_MAX_RESERVED; i++)
+		l->holes[l->nr_holes++] = reserved[i];
+}
+
+struct dmamap_platform *dmamap_platform_create(const struct dmamap_board *board,
+					       struct dmamap_error *err)
+{
+	struct dmamap_mm_layout layout = { 0 };
+	struct dmamap_platform *p;
+	int ret;
+
+	if (!board) {
+		dmamap__set_error(err, -EINVAL, "no board description");
+		return NULL;
+	}
+	if (check_board(board, err))
+		return NULL;
+	p = dmamap__platform_alloc(board->name);
+	if (!p) {
+		dmamap__set_error(err, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	p->default_mask = DMA_BIT_MASK(32);
+	layout.zone_dma_limit = board->zone_dma_limit;
+	layout.highmem_start = board->highmem_start;
+	ret = dmamap__port_init_board(p, board, err);
+	if (!ret)
+		ret = swiotlb_setup(p, board->swiotlb_size, board->bounce_unaligned_kmalloc, err);
+	if (!ret)
+		ret = cma_place(p, board->cma_size, board->cma_start, &layout.cma, err);
+	if (!ret) {
+		layout_holes(p, &layout, board->reserved, board->nr_reserved);
+		ret = dmamap__mm_init(p, &layout);
+		if (ret)
+			dmamap__set_error(err, ret, "board %s: cannot set up page allocator",
+					  p->name);
+	}
+	if (ret) {
+		dmamap_platform_destroy(p);
+		return NULL;
+	}
+	if (dmamap__env_flag("DMAMAP_DEBUG"))
+		dmamap_debug_enable(p, true);
+	for (unsigned int i = 0; i < board->nr_devices; i++) {
+		if (!dmamap_device_create(p, &board->devices[i], err)) {
+			dmamap_platform_destroy(p);
+			return NULL;
+		}
+	}
+	return p;
+}
+
+struct dmamap_platform *dmamap_platform_host(struct dmamap_error *err)
+{
+	struct dmamap_mm_layout layout = { 0 };
+	struct dmamap_platform *p = dmamap__platform_alloc("host");
+	const struct dmamap_bank *arena;
+
+	if (!p) {
+		dmamap__set_error(err, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	p->default_mask = DMA_BIT_MASK(64);
+	if (dmamap__port_init_host(p, err))
+		goto fail;
+	arena = dmamap__port_lowest_bank(p);
+	if (dmamap__swiotlb_init(p, arena->start, HOST_SWIOTLB_SIZE, false))
+		goto nomem;
+	layout_holes(p, &layout, NULL, 0);
+	if (dmamap__mm_init(p, &layout))
+		goto nomem;
+	if (dmamap__env_flag("DMAMAP_DEBUG"))
+		dmamap_debug_enable(p, true);
+	return p;
+nomem:
+	dmamap__set_error(err, -ENOMEM, "host: cannot create the coherent arena");
+fail:
+	dmamap_platform_destroy(p);
+	return NULL;
+}
+
+void dmamap_platform_destroy(struct dmamap_platform *p)
+{
+	if (!p)
+		return;
+	while (p->devices.n)
+		dmamap_device_destroy(p->devices.list[p->devices.n - 1]);
+	free(p->devices.list);
+	dmamap__dbg_platform_gone(p);
+	dmamap__swiotlb_fini(p);
+	dmamap__mm_fini(p);
+	dmamap__iommu_fini(p);
+	dmamap__port_fini(p);
+	pthread_mutex_destroy(&p->devices.lock);
+	pthread_mutex_destroy(&p->observers.lock);
+	free(p);
+}
+
+const char *dmamap_platform_name(const struct dmamap_platform *p)
+{
+	return p ? p->name : "";
+}

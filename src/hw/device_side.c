@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The device side of DMA: a bus master's reads and writes at device
+ * addresses, translated by its IOMMU's page table or its bus window to
+ * RAM. Anything the hardware could not reach is a fault: logged, counted,
+ * nothing moved. Watchers (the checker) are told of every access before
+ * the bytes move.
+ */
+#include "../base/bus.h"
+#include "../base/observer.h"
+#include "../platform/port.h"
+#include "hw.h"
+#include "iopt.h"
+
+phys_addr_t dmamap__dev_dma_to_phys(const struct device *dev, dma_addr_t dma, u64 len)
+{
+	if (dev->iommu_hw)
+		return dmamap__iopt_walk(dev->iommu_hw, dma);
+	return dmamap__bus_to_phys(dev, dma, len);
+}
+
+/* An access through the IOMMU: every page translated first, so a faulting access moves nothing. */
+static int iommu_access(struct device *dev, dma_addr_t iova, uint8_t *buf, size_t len,
+			bool write)
+{
+	struct dmamap_iopt *pt = dev->iommu_hw;
+	const char *why = NULL;
+
+	/* Told first: an access to an unmapped IOVA is the checker's use-after-unmap too. */
+	dmamap__notify_device_access(dev, iova, len, write);
+	for (dma_addr_t at = iova & PAGE_MASK; at < iova + len; at += PAGE_SIZE) {
+		if (dmamap__iommu_translate(pt, at, write, &why) == PHYS_NONE) {
+			if (pt->fault_fn)
+				pt->fault_fn(pt->fault_ctx, dev, at < iova ? iova : at, write, why);
+			return dmamap__device_fault(dev, iova, len, write, why);
+		}
+	}
+	while (len) {
+		size_t chunk = MIN(len, (size_t)(PAGE_SIZE - (iova & (PAGE_SIZE - 1))));
+		phys_addr_t phys = dmamap__iommu_translate(pt, iova, write, &why);
+
+		if (dmamap__device_copy(dev, phys, buf, chunk, write))
+			return dmamap__device_fault(dev, iova, chunk, write,
+						    "no RAM behind the IOMMU mapping");
+		iova += chunk;
+		buf += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+static int access(struct device *dev, dma_addr_t addr, void *buf, size_t len,
+		  bool write)
+{
+	phys_addr_t phys;
+	int ret;
+
+	if (!dev || !buf || !len)
+		return -EINVAL;
+	if (!__atomic_load_n(&dev->bus_master, __ATOMIC_RELAXED))
+		return dmamap__device_fault(dev, addr, len, write, "bus master disabled");
+	if (addr + len - 1 < addr || addr + len - 1 > *dev->dma_mask)
+		return dmamap__device_fault(dev, addr, len, write, "beyond the device's address mask");
+	if (dev->iommu_hw) {
+		ret = iommu_access(dev, addr, buf, len, write);
+	} else {
+		phys = dmamap__bus_to_phys(dev, addr, len);
+		if (phys == PHYS_NONE)
+			return dmamap__device_fault(dev, addr, len, write,
+						    "outside the device's DMA window");
+		dmamap__notify_device_access(dev, addr, len, write);
+		ret = dmamap__device_copy(dev, phys, buf, len, write);
+		if (ret)
+			ret = dmamap__device_fault(dev, addr, len, write, "no RAM at that address");
+	}
+	if (!ret)
+		dmamap__stat_add(dev, write ? ST_DEV_WRITTEN : ST_DEV_READ, len);
+	return ret;
+}
+
+int dmamap_device_read(struct device *dev, dma_addr_t dma_addr, void *dst,
+		       size_t len)
+{
+	return access(dev, dma_addr, dst, len, false);
+}
+
+int dmamap_device_write(struct device *dev, dma_addr_t dma_addr,
+			const void *src, size_t len)
+{
+	return access(dev, dma_addr, (void *)src, len, true);
+}
+
+void dmamap_device_set_bus_master(struct device *dev, bool enable)
+{
+	if (dev)
+		__atomic_store_n(&dev->bus_master, enable, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Per-thread shards: each thread counts in its own cache line, so hot
+ * paths never bounce a line between CPUs; readers sum the shards.
+ */
+#ifndef DMAMAP_LIB_SHARD_H
+#define DMAMAP_LIB_SHARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DMAMAP_STAT_SHARDS 16
+
+extern __thread unsigned int dmamap__shard_id
+	__attribute__((tls_model("initial-exec")));
+unsigned int dmamap__shard_assign(void);
+
+/* Whether this thread has its shard yet: paths that must make no call check it first. */
+static inline bool dmamap__shard_known(void)
+{
+	return dmamap__shard_id != 0;
+}
+
+static inline unsigned int dmamap__my_shard(void)
+{
+	unsigned int id = dmamap__shard_id;
+
+	if (__builtin_expect(id == 0, 0))
+		id = dmamap__shard_assign();
+	return (id - 1) % DMAMAP_STAT_SHARDS;
+}
+
+/*
+ * A counter in a per-thread shard: relaxed load and store, not a locked
+ * RMW, since a shard is (almost always) written by one thread.
+ */
+static inline void dmamap__count_add(uint64_t *v, uint64_t n)
+{
+	__atomic_store_n(v, __atomic_load_n(v, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
+
+/* The sum over the DMAMAP_STAT_SHARDS shards at @shards, @stride bytes apart, of the counter at @offset. */
+static inline uint64_t dmamap__count_sum(const void *shards, size_t stride, size_t offset)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < DMAMAP_STAT_SHARDS; i++)
+		n += __atomic_load_n((const uint64_t *)((const char *)shards + i * stride + offset),
+				     __ATOMIC_RELAXED);
+	return n;
+}
+
+#endif

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* Spinlocks for critical sections of a few instructions on hot paths. */
+#ifndef DMAMAP_LIB_SPINLOCK_H
+#define DMAMAP_LIB_SPINLOCK_H
+
+void dmamap__spin_lock_slow(int *l);
+
+static inline void dmamap__spin_lock(int *l)
+{
+	if (__builtin_expect(__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE), 0))
+		dmamap__spin_lock_slow(l);
+}
+
+static inline void dmamap__spin_unlock(int *l)
+{
+	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Memory management, as the layers above use it: zones and the page
+ * allocator, contiguous allocations (CMA or pages, as Linux's
+ * dma_alloc_contiguous), a device's declared coherent pool, and what
+ * kmalloc knows about who shares a cache line.
+ */
+#ifndef DMAMAP_MM_MM_H
+#define DMAMAP_MM_MM_H
+
+#include "../base/device.h"
+
+enum { ZONE_DMA_IDX, ZONE_DMA32_IDX, ZONE_NORMAL_IDX, ZONE_HIGHMEM_IDX, NR_ZONES };
+
+#define DMAMAP_MAX_ORDER 12
+
+/* What the board gives the page allocator, and what it keeps from it. */
+struct dmamap_mm_layout {
+	phys_addr_t zone_dma_limit; /* last byte of ZONE_DMA; 0: no DMA zone */
+	phys_addr_t highmem_start;  /* first byte of high memory; 0: none */
+	/* Carved off before the page allocator sees RAM: pools, CMA, reserved regions. */
+	unsigned int nr_holes;
+	struct dmamap_ram_bank holes[2 + DMAMAP_MAX_RESERVED];
+	struct dmamap_ram_bank cma; /* the CMA area (size 0: none); also a hole */
+};
+
+int dmamap__mm_init(struct dmamap_platform *p, const struct dmamap_mm_layout *layout);
+void dmamap__mm_fini(struct dmamap_platform *p);
+
+phys_addr_t dmamap__zone_dma_limit(const struct dmamap_platform *p);
+phys_addr_t dmamap__highmem_start(const struct dmamap_platform *p);
+
+/* 2^@order pages from the highest zone allowed by @max_zone (falling back lower), or PHYS_NONE. */
+phys_addr_t dmamap__pages_alloc(struct dmamap_platform *p, unsigned int order,
+				unsigned int max_zone);
+/* 0, or -EINVAL when @phys does not head an allocated block of 2^@order pages. */
+int dmamap__pages_free(struct dmamap_platform *p, phys_addr_t phys, unsigned int order);
+unsigned int dmamap__gfp_zone(gfp_t gfp);
+
+/*
+ * @size bytes (whole pages) from the board's CMA area, aligned to their
+ * power-of-two size; PHYS_NONE when there is no area or no room. The
+ * caller asks the fault injector first (an injected failure must not fall
+ * back to pages).
+ */
+phys_addr_t dmamap__alloc_from_cma(struct dmamap_platform *p, size_t size);
+/* Give back a contiguous allocation (CMA or pages): 0, or -EINVAL if it is not one of @size. */
+int dmamap__free_contiguous(struct dmamap_platform *p, phys_addr_t phys, size_t size);
+/* Whether @phys heads a contiguous allocation (pages or CMA) of @size. */
+bool dmamap__is_contiguous(struct dmamap_platform *p, phys_addr_t phys, size_t size);
+/* Whether the board has a CMA area, and whether @phys is in it. */
+bool dmamap__has_cma(const struct dmamap_platform *p);
+bool dmamap__in_cma(const struct dmamap_platform *p, phys_addr_t phys);
+
+/*
+ * Whether the rest of the cache line holding byte @end - 1 holds other live
+ * data: bytes the same kmalloc caller asked for, or another object.
+ */
+bool dmamap__kmalloc_tail_shared(struct dmamap_platform *p, phys_addr_t end);
+
+/* A device's declared coherent pool (dma_declare_coherent_memory()). */
+void *dmamap__pool_alloc(struct device *dev, size_t size, dma_addr_t *dma);
+/* 1: given back to the pool (or refused, reported); 0: not pool memory. */
+int dmamap__pool_free(struct device *dev, size_t size, void *vaddr);
+void dmamap__pool_destroy(struct device *dev);
+
+#endif

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/* The process-wide registry of simulated linear maps (virt_to_phys()). Private to src/platform/. */
+#ifndef DMAMAP_PLATFORM_MEMORY_H
+#define DMAMAP_PLATFORM_MEMORY_H
+
+#include "../base/device.h"
+
+void dmamap__linear_register(struct dmamap_platform *p);
+void dmamap__linear_unregister(struct dmamap_platform *p);
+
+#endif

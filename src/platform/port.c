@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The port's dispatch: which machine implements each call. Nothing above
+ * src/platform/ asks which machine a platform is.
+ */
+#include "port.h"
+#include "../base/ram.h"
+#include "host/host.h"
+#include "sim/sim.h"
+#include "memory.h"
+
+#define HOST_ARENA_SIZE (256ULL << 20)
+
+int dmamap__port_init_board(struct dmamap_platform *p, const struct dmamap_board *board,
+			    struct dmamap_error *err)
+{
+	int ret;
+
+	p->mach.kind = MACHINE_SIM;
+	p->mach.line_size = board->cache_line_size ? board->cache_line_size : 64;
+	p->mach.line_shift = (unsigned int)__builtin_ctz(p->mach.line_size);
+	ret = dmamap__sim_init(p, board, err);
+	if (!ret)
+		dmamap__linear_register(p);
+	return ret;
+}
+
+int dmamap__port_init_host(struct dmamap_platform *p, struct dmamap_error *err)
+{
+	p->mach.kind = MACHINE_HOST;
+	p->mach.line_size = 64;
+	p->mach.line_shift = 6;
+	if (dmamap__host_init(p, HOST_ARENA_SIZE)) {
+		dmamap__set_error(err, -ENOMEM, "host: cannot create the coherent arena");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void dmamap__port_fini(struct dmamap_platform *p)
+{
+	dmamap__linear_unregister(p);
+	if (p->mach.kind == MACHINE_SIM)
+		dmamap__sim_fini(p);
+	else
+		dmamap__host_fini(p);
+}
+
+bool dmamap__port_is_ram(struct dmamap_platform *p, phys_addr_t phys, u64 len)
+{
+	return dmamap__bank_of_phys(p, phys, len) != NULL;
+}
+
+unsigned int dmamap__port_ram_ranges(struct dmamap_platform *p, struct dmamap_ram_bank *out,
+				     unsigned int max)
+{
+	if (p->mach.kind == MACHINE_HOST) {
+		/* All of it but the last byte, whose size would not fit: no buffer ends there. */
+		if (max)
+			out[0] = (struct dmamap_ram_bank){ 0, (u64)UINTPTR_MAX };
+		return 1;
+	}
+	for (unsigned int i = 0; i < p->mach.nr_banks && i < max; i++)
+		out[i] = (struct dmamap_ram_bank){ p->mach.banks[i].start, p->mach.banks[i].size };
+	return p->mach.nr_banks;
+}
+
+phys_addr_t dmamap__port_ram_last(struct dmamap_platform *p)
+{
+	struct dmamap_ram_bank r[DMAMAP_MAX_BANKS];
+	unsigned int n = dmamap__port_ram_ranges(p, r, DMAMAP_MAX_BANKS);
+	phys_addr_t top = 0;
+
+	for (unsigned int i = 0; i < n && i < DMAMAP_MAX_BANKS; i++)
+		top = MAX(top, r[i].start + r[i].size - 1);
+	return top;
+}
+
+const struct dmamap_bank *dmamap__port_lowest_bank(struct dmamap_platform *p)
+{
+	const struct dmamap_bank *low = NULL;
+
+	for (unsigned int i = 0; i < p->mach.nr_banks; i++)
+		if (!low || p->mach.banks[i].start < low->start)
+			low = &p->mach.banks[i];
+	return low;
+}
+
+u64 dmamap__port_ram_total(struct dmamap_platform *p)
+{
+	u64 total = 0;
+
+	for (unsigned int i = 0; i < p->mach.nr_banks; i++)
+		total += p->mach.banks[i].size;
+	return total;
+}
+
+void dmamap__cpu_write(struct dmamap_platform *p, phys_addr_t dst, const void *src, size_t len)
+{
+	if (p->mach.kind == MACHINE_SIM)
+		dmamap__sim_cpu_write(p, dst, src, len);
+	else
+		memcpy((void *)(uintptr_t)dst, src, len);
+}
+
+void dmamap__reset_range(struct dmamap_platform *p, phys_addr_t phys, size_t size, bool zero)
+{
+	if (p->mach.kind == MACHINE_SIM)
+		dmamap__sim_reset_range(p, phys, size, zero);
+	else if (zero)
+		memset((void *)(uintptr_t)phys, 0, size);
+}
+
+long dmamap__cpu_dirty_offset(struct dmamap_platform *p, phys_addr_t phys, size_t size)
+{
+	if (p->mach.kind != MACHINE_SIM)
+		return -1;
+	return dmamap__sim_cpu_dirty_offset(p, phys, size);
+}
+
+int dmamap__device_copy(struct device *dev, phys_addr_t phys, void *buf, size_t len,
+			bool write)
+{
+	void *mem;
+
+	if (dev->plat->mach.kind == MACHINE_SIM)
+		return dmamap__sim_device_access(dev, phys, buf, len, write);
+	mem = (void *)(uintptr_t)phys;
+	if (write)
+		memcpy(mem, buf, len);
+	else
+		memcpy(buf, mem, len);
+	return 0;
+}
+
+/* The arch hooks: only a device that does not snoop, on the simulated SoC, has lines to keep. */
+void dmamap_arch_sync_dma_for_device(struct device *dev, phys_addr_t phys,
+				     size_t size, enum dma_data_direction dir)
+{
+	if (dev && size && !dev->coherent && dev->plat->mach.kind == MACHINE_SIM)
+		dmamap__sim_sync_for_device(dev, phys, size, dir);
+}
+
+void dmamap_arch_sync_dma_for_cpu(struct device *dev, phys_addr_t phys,
+				  size_t size, enum dma_data_direction dir)
+{
+	if (dev && size && !dev->coherent && dev->plat->mach.kind == MACHINE_SIM)
+		dmamap__sim_sync_for_cpu(dev, phys, size, dir);
+}
+
+bool dmamap_platform_is_sim(const struct dmamap_platform *p)
+{
+	return p && p->mach.kind == MACHINE_SIM;
+}
+
+unsigned int dmamap_cache_line_size(const struct dmamap_platform *p)
+{
+	return p ? p->mach.line_size : 64;
+}
+
+int dmamap_ram_bank(struct dmamap_platform *p, unsigned int i,
+		    struct dmamap_ram_bank *bank)
+{
+	if (!p || !bank)
+		return -EINVAL;
+	if (p->mach.kind != MACHINE_SIM || i >= p->mach.nr_banks)
+		return -ENOENT;
+	bank->start = p->mach.banks[i].start;
+	bank->size = p->mach.banks[i].size;
+	return 0;
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The platform port: everything the layers above need from the machine
+ * they run on, and nothing about which machine it is. Two machines
+ * implement it: the host (this process's memory, coherent, identity) and
+ * the simulated SoC (RAM banks behind a non-coherent cache model). Only
+ * src/platform/ knows which one is behind a platform; the layers above
+ * ask what the machine offers.
+ *
+ * Cache maintenance is the public arch hooks of <dmamap/dma-map-ops.h>,
+ * dmamap_arch_sync_dma_for_device() and dmamap_arch_sync_dma_for_cpu().
+ */
+#ifndef DMAMAP_PLATFORM_PORT_H
+#define DMAMAP_PLATFORM_PORT_H
+
+#include "../base/device.h"
+
+/* ---- machines ------------------------------------------------------------ */
+
+/* The simulated SoC a board describes: its RAM, line size and cache rules. */
+int dmamap__port_init_board(struct dmamap_platform *p, const struct dmamap_board *board,
+			    struct dmamap_error *err);
+/* This process: an arena for coherent allocations; every address is memory. */
+int dmamap__port_init_host(struct dmamap_platform *p, struct dmamap_error *err);
+void dmamap__port_fini(struct dmamap_platform *p);
+
+/* Whether every bus master snoops the CPU's cache: no maintenance ever (the host). */
+static inline bool dmamap__port_coherent(const struct dmamap_platform *p)
+{
+	return p->mach.kind == MACHINE_HOST;
+}
+
+/*
+ * Whether every address of the process is memory at the same physical
+ * address (the host): pointers are physical addresses, any buffer is RAM.
+ */
+static inline bool dmamap__port_identity(const struct dmamap_platform *p)
+{
+	return p->mach.kind == MACHINE_HOST;
+}
+
+/* Whether [@phys, +@len) is in one RAM bank of the machine (on the host: its arena). */
+bool dmamap__port_is_ram(struct dmamap_platform *p, phys_addr_t phys, u64 len);
+/*
+ * Where RAM may be: the board's banks, or on the host the whole address
+ * space. Fills up to @max ranges of @out; returns how many there are.
+ */
+unsigned int dmamap__port_ram_ranges(struct dmamap_platform *p, struct dmamap_ram_bank *out,
+				     unsigned int max);
+/* The last byte any RAM may sit at (on the host, the top of the address space). */
+phys_addr_t dmamap__port_ram_last(struct dmamap_platform *p);
+/* The RAM bank at the lowest address, where bounce pools and CMA go. */
+const struct dmamap_bank *dmamap__port_lowest_bank(struct dmamap_platform *p);
+/* The machine's total RAM in bytes. */
+u64 dmamap__port_ram_total(struct dmamap_platform *p);
+
+/* ---- addresses --------------------------------------------------------------- */
+
+/* The CPU's ways to a byte of RAM: cached (linear map), uncached, write-combining. */
+enum dmamap_view { VIEW_NONE, VIEW_CPU, VIEW_MEM, VIEW_WC };
+
+void *dmamap__bank_view(struct dmamap_platform *p, phys_addr_t phys, enum dmamap_view view);
+
+/*
+ * Where the CPU reaches @phys through @view, or NULL. On the host every
+ * view of memory is the address itself, so bounce copies need no search.
+ */
+static inline void *dmamap__phys_to_view(struct dmamap_platform *p, phys_addr_t phys,
+					 enum dmamap_view view)
+{
+	if (likely(p->mach.kind == MACHINE_HOST))
+		return (void *)(uintptr_t)phys;
+	return dmamap__bank_view(p, phys, view);
+}
+
+/* The physical address behind a linear-map address, PHYS_NONE if it is not RAM of @p. */
+static inline phys_addr_t dmamap__linear_to_phys(struct dmamap_platform *p, const void *addr)
+{
+	if (likely(p->mach.kind == MACHINE_HOST))
+		return (phys_addr_t)(uintptr_t)addr;
+	for (unsigned int i = 0; i < p->mach.nr_banks; i++) {
+		const struct dmamap_bank *b = &p->mach.banks[i];
+		uintptr_t off = (uintptr_t)addr - (uintptr_t)b->cpu;
+
+		if ((uintptr_t)addr >= (uintptr_t)b->cpu && off < b->size)
+			return b->start + off;
+	}
+	return PHYS_NONE;
+}
+
+/* Which view @addr is in, and its physical address (PHYS_NONE: not RAM of @p). */
+phys_addr_t dmamap__addr_to_phys(struct dmamap_platform *p, const void *addr,
+				 enum dmamap_view *view);
+/* The file behind @view of @phys and the offset of @phys in it, for mmap(); -1 if none. */
+int dmamap__view_fd(struct dmamap_platform *p, phys_addr_t phys, enum dmamap_view view,
+		    u64 *offset);
+
+/* ---- what the CPU does ------------------------------------------------------- */
+
+/*
+ * The library's CPU writes @len bytes at @dst (a bounce copy): on the
+ * simulated SoC the lines become dirty, same bytes or not, as hardware
+ * marks them.
+ */
+void dmamap__cpu_write(struct dmamap_platform *p, phys_addr_t dst, const void *src, size_t len);
+/*
+ * A range made fresh, every view equal (zeroed when @zero): a new
+ * coherent buffer (arch_dma_prep_coherent), or one given back.
+ */
+void dmamap__reset_range(struct dmamap_platform *p, phys_addr_t phys, size_t size, bool zero);
+/* Offset of the first byte in range the CPU wrote since its last clean, or -1 (never on the host). */
+long dmamap__cpu_dirty_offset(struct dmamap_platform *p, phys_addr_t phys, size_t size);
+
+/* ---- what a bus master does --------------------------------------------------- */
+
+/*
+ * @dev reads (@write false) or writes @len bytes of RAM at @phys: on the
+ * simulated SoC through the memory the cache model keeps (snooped if the
+ * device is coherent); on the host a copy. -EFAULT if no RAM is there.
+ */
+int dmamap__device_copy(struct device *dev, phys_addr_t phys, void *buf, size_t len,
+			bool write);
+
+#endif

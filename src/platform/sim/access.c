@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the CPU and the bus masters do to simulated RAM: a device reads
+ * memory (a coherent one snoops the cache), writes memory, and the
+ * library's own CPU copies dirty the lines they write.
+ */
+#include <string.h>
+#include "../../base/observer.h"
+#include "sim.h"
+
+int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf,
+			      size_t len, bool write)
+{
+	struct dmamap_platform *p = dev->plat;
+	struct dmamap_bank *b = dmamap__bank_of_phys(p, phys, len);
+	uint16_t writer = (uint16_t)(dev->id + 1);
+	struct sim_bank *sb;
+	uint8_t *io = buf;
+
+	if (!b)
+		return -EFAULT;
+	sb = sim_bank(p, b);
+	dmamap__sim_chaos_tick(p, phys, len);
+	/* One page at a time: one stripe lock covers all its lines. */
+	while (len) {
+		u64 off = phys - b->start;
+		size_t chunk = MIN(len, (size_t)(PAGE_SIZE - (off & (PAGE_SIZE - 1))));
+		pthread_mutex_t *lock = sim_stripe(p, phys);
+
+		pthread_mutex_lock(lock);
+		if (write) {
+			size_t l0 = (size_t)(off >> p->mach.line_shift);
+			size_t l1 = (size_t)((off + chunk - 1) >> p->mach.line_shift);
+
+			memcpy(b->mem + off, io, chunk);
+			/*
+			 * A snooping write updates the cached copy too, and the
+			 * snapshot: those bytes are now consistent, not
+			 * device-changed. Were the snapshot left behind, a later CPU
+			 * store to the same bytes would make the next clean (or a
+			 * chaos eviction) report the device's old bytes as lost.
+			 */
+			if (dev->coherent) {
+				memcpy(b->cpu + off, io, chunk);
+				memcpy(sb->snap + off, io, chunk);
+			}
+			for (size_t li = l0; li <= l1; li++)
+				sb->line_writer[li] = writer;
+		} else if (dev->coherent) {
+			/*
+			 * A snoop is served by the cache: the CPU view. As on real
+			 * interconnects, a clean line that is stale because a
+			 * non-coherent master wrote around it is served stale too.
+			 */
+			memcpy(io, b->cpu + off, chunk);
+		} else {
+			memcpy(io, b->mem + off, chunk);
+		}
+		pthread_mutex_unlock(lock);
+		io += chunk;
+		phys += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+long dmamap__sim_cpu_dirty_offset(struct dmamap_platform *p, phys_addr_t phys, size_t size)
+{
+	struct dmamap_bank *b = dmamap__bank_of_phys(p, phys, size);
+	phys_addr_t end = phys + size, at = phys;
+	struct sim_bank *sb;
+
+	if (!b)
+		return -1;
+	sb = sim_bank(p, b);
+	while (at < end) {
+		phys_addr_t page_end = MIN((at | (PAGE_SIZE - 1)) + 1, end);
+		u64 off = at - b->start, n = page_end - at;
+		pthread_mutex_t *lock = sim_stripe(p, at);
+		long found = -1;
+
+		pthread_mutex_lock(lock);
+		if (memcmp(b->cpu + off, sb->snap + off, (size_t)n) != 0) {
+			for (u64 i = 0; i < n; i++) {
+				if (b->cpu[off + i] != sb->snap[off + i] &&
+				    b->cpu[off + i] != b->mem[off + i]) {
+					found = (long)(at + i - phys);
+					break;
+				}
+			}
+		}
+		pthread_mutex_unlock(lock);
+		if (found >= 0)
+			return found;
+		at = page_end;
+	}
+	return -1;
+}
+
+void dmamap__sim_cpu_write(struct dmamap_platform *p, phys_addr_t dst, const void *src,
+			   size_t len)
+{
+	struct dmamap_bank *b = dmamap__bank_of_phys(p, dst, len);
+	const uint8_t *in = src;
+	struct sim_bank *sb;
+
+	if (!b)
+		return;
+	sb = sim_bank(p, b);
+	dmamap__notify_cpu_write(p, dst, len);
+	while (len) {
+		u64 off = dst - b->start;
+		size_t chunk = MIN(len, (size_t)(PAGE_SIZE - (off & (PAGE_SIZE - 1))));
+		pthread_mutex_t *lock = sim_stripe(p, dst);
+
+		pthread_mutex_lock(lock);
+		memcpy(b->cpu + off, in, chunk);
+		for (u64 l = off >> p->mach.line_shift; l <= (off + chunk - 1) >> p->mach.line_shift;
+		     l++)
+			sb->line_flags[l] |= LINE_WRITTEN;
+		pthread_mutex_unlock(lock);
+		dst += chunk;
+		in += chunk;
+		len -= chunk;
+	}
+}

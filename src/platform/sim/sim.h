@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulated SoC behind the port: RAM banks kept as two views (what
+ * the CPU sees through its cache, what memory holds) plus a snapshot of
+ * both at each line's last fill or clean, and the rules by which cache
+ * maintenance moves bytes between them. Private to src/platform/.
+ */
+#ifndef DMAMAP_PLATFORM_SIM_SIM_H
+#define DMAMAP_PLATFORM_SIM_SIM_H
+
+#include <dmamap/sim.h>
+#include "../../base/device.h"
+#include "../../base/ram.h"
+
+#define SIM_EVENTS 256
+#define STRIPE_LOCKS 256
+
+#define LINE_ABSENT 0x1 /* armv5: invalidated, refilled at the next CPU ownership */
+/*
+ * The CPU wrote the line through the library (a bounce copy): dirty even if
+ * it wrote the bytes the line already held, as hardware marks it.
+ */
+#define LINE_WRITTEN 0x2
+
+/* What the cache model keeps beside a RAM bank (same index as the platform's bank). */
+struct sim_bank {
+	uint8_t *snap;          /* per-byte state at the last fill or clean */
+	uint16_t *line_writer;  /* last device id + 1 that wrote each line */
+	uint8_t *line_flags;    /* LINE_* */
+};
+
+struct dmamap_sim {
+	enum dmamap_cache_arch arch;
+	enum dmamap_edge_policy edge;
+	struct sim_bank banks[DMAMAP_MAX_BANKS];
+	/* One lock per stripe of pages: maintenance, device and CPU copies of a line meet here. */
+	pthread_mutex_t stripe[STRIPE_LOCKS];
+	bool chaos_on;
+	struct {
+		pthread_mutex_t lock;
+		uint64_t state;
+		unsigned int permille;
+	} chaos;
+	pthread_mutex_t ev_lock;
+	struct dmamap_sim_event events[SIM_EVENTS];
+	unsigned int ev_head, ev_count;
+	struct dmamap_sim_cache_stats cstats;
+};
+
+/* RAM, views and cache state for @board's banks (ram.c). */
+int dmamap__sim_init(struct dmamap_platform *p, const struct dmamap_board *board,
+		     struct dmamap_error *err);
+void dmamap__sim_fini(struct dmamap_platform *p);
+
+static inline struct sim_bank *sim_bank(struct dmamap_platform *p, const struct dmamap_bank *b)
+{
+	return &p->sim->banks[b - p->mach.banks];
+}
+
+static inline pthread_mutex_t *sim_stripe(struct dmamap_platform *p, phys_addr_t phys)
+{
+	return &p->sim->stripe[(phys >> PAGE_SHIFT) % STRIPE_LOCKS];
+}
+
+/* Cache maintenance (cache.c), with the board's rules. */
+void dmamap__sim_sync_for_device(struct device *dev, phys_addr_t phys, size_t size,
+				 enum dma_data_direction dir);
+void dmamap__sim_sync_for_cpu(struct device *dev, phys_addr_t phys, size_t size,
+			      enum dma_data_direction dir);
+void dmamap__sim_reset_range(struct dmamap_platform *p, phys_addr_t phys, size_t size,
+			     bool zero);
+/* One line: write it back (a CPU-dirty line), refill it from memory. Stripe lock held. */
+void dmamap__sim_writeback(struct dmamap_platform *p, struct device *dev,
+			   struct dmamap_bank *b, u64 off, const char *cause);
+void dmamap__sim_refill(struct dmamap_platform *p, struct dmamap_bank *b, u64 off);
+/* First offset and span of the bytes where @a differs from @b and (if @c) from @c. */
+bool dmamap__sim_diff_span(const uint8_t *a, const uint8_t *b, const uint8_t *c,
+			   unsigned int n, unsigned int *first, unsigned int *count);
+
+/* The CPU and the bus masters (access.c). */
+int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf, size_t len,
+			      bool write);
+void dmamap__sim_cpu_write(struct dmamap_platform *p, phys_addr_t dst, const void *src,
+			   size_t len);
+long dmamap__sim_cpu_dirty_offset(struct dmamap_platform *p, phys_addr_t phys, size_t size);
+
+/* Seeded evictions and speculative fills around an access (chaos.c); off: one branch. */
+void dmamap__sim_chaos_tick_slow(struct dmamap_platform *p, phys_addr_t phys, size_t size);
+
+static inline void dmamap__sim_chaos_tick(struct dmamap_platform *p, phys_addr_t phys,
+					  size_t size)
+{
+	if (unlikely(__atomic_load_n(&p->sim->chaos_on, __ATOMIC_RELAXED)))
+		dmamap__sim_chaos_tick_slow(p, phys, size);
+}
+
+#endif
