@@ -56,13 +56,8 @@ static dma_addr_t map_phys(struct device *dev, phys_addr_t phys, size_t size,
 dma_addr_t dmamap__direct_map_slow(struct device *dev, void *ptr, size_t size,
 				   enum dma_data_direction dir, unsigned long attrs, int *errp)
 {
-	phys_addr_t phys;
+	phys_addr_t phys = dmamap__linear_to_phys(dev->plat, ptr);
 
-	/* The host's devices that bounce everything take swiotlb's short path. */
-	if (dev->bounce_all)
-		return dmamap__swiotlb_map_host(dev, (phys_addr_t)(uintptr_t)ptr, size, attrs,
-						errp);
-	phys = dmamap__linear_to_phys(dev->plat, ptr);
 	if (unlikely(phys == PHYS_NONE)) {
 		set_err(errp, -EINVAL);
 		dmamap__api_error(dev, "dma_map_page", DMAMAP_ERRK_NOT_LINEAR,
@@ -105,9 +100,19 @@ static void unmap_phys(struct device *dev, dma_addr_t addr, size_t size,
 void dmamap__direct_unmap_slow(struct device *dev, dma_addr_t addr, size_t size,
 			       enum dma_data_direction dir, unsigned long attrs)
 {
-	if (dev->bounce_all && dmamap__swiotlb_unmap_host(dev, addr, size, dir))
-		return;
 	unmap_phys(dev, addr, size, dir, attrs);
+}
+
+dma_addr_t dmamap__direct_map_bounced(struct device *dev, void *ptr, size_t size,
+				      unsigned long attrs)
+{
+	return dmamap__swiotlb_map_host(dev, (phys_addr_t)(uintptr_t)ptr, size, attrs);
+}
+
+void dmamap__direct_unmap_bounced(struct device *dev, dma_addr_t addr, size_t size,
+				  enum dma_data_direction dir, unsigned long attrs)
+{
+	dmamap__swiotlb_unmap_host(dev, addr, size, dir, attrs);
 }
 
 static void direct_sync(struct device *dev, dma_addr_t addr, size_t size,

@@ -61,6 +61,22 @@ static inline void dmamap__direct_unmap(struct device *dev, dma_addr_t addr, siz
 	dmamap__direct_unmap_slow(dev, addr, size, dir, attrs);
 }
 
+/*
+ * Whether every mapping of @dev bounces through swiotlb's short path (on
+ * the host: forced, or a restricted pool; dev->bounce_all). Such mappings
+ * go to it whole, counted there, when nothing is watching: make bench
+ * shows the core's general path costing a fifth of the 4 KiB bounce.
+ */
+static inline bool dmamap__direct_bounces_all(const struct device *dev)
+{
+	return dev->bounce_all != NULL;
+}
+
+dma_addr_t dmamap__direct_map_bounced(struct device *dev, void *ptr, size_t size,
+				      unsigned long attrs);
+void dmamap__direct_unmap_bounced(struct device *dev, dma_addr_t addr, size_t size,
+				  enum dma_data_direction dir, unsigned long attrs);
+
 void dmamap__direct_sync_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
 				 enum dma_data_direction dir);
 void dmamap__direct_sync_for_device(struct device *dev, dma_addr_t addr, size_t size,

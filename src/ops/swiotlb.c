@@ -782,26 +782,27 @@ void dmamap__swiotlb_unmap(struct device *dev, struct dmamap_iotlb *t,
 /* ---- the host's short path -------------------------------------------------------- */
 
 /*
- * What the direct backend's general path would do for a device that
- * always bounces. The map copies in whatever the direction, and such a
- * device is coherent, so the direction has nothing to decide.
+ * What the general path would do for a device that always bounces, and
+ * its count. The map copies in whatever the direction, and such a device
+ * is coherent, so the direction has nothing to decide.
  */
 static __attribute__((noinline)) dma_addr_t
-map_host_general(struct device *dev, phys_addr_t phys, size_t size, unsigned long attrs,
-		 int *errp)
+map_host_general(struct device *dev, phys_addr_t phys, size_t size, unsigned long attrs)
 {
 	int err;
+	dma_addr_t addr = dmamap__swiotlb_map(dev, phys, size, DMA_BIDIRECTIONAL, attrs, &err);
 
-	return dmamap__swiotlb_map(dev, phys, size, DMA_BIDIRECTIONAL, attrs, errp ? errp : &err);
+	if (addr != DMA_MAPPING_ERROR)
+		dmamap__count_map(dev, size);
+	return addr;
 }
 
 /* The parked run does not fit this mapping: give it back, then the general path. */
 static __attribute__((noinline)) dma_addr_t
-map_host_unparked(struct device *dev, phys_addr_t phys, size_t size, unsigned long spare,
-		  int *errp)
+map_host_unparked(struct device *dev, phys_addr_t phys, size_t size, unsigned long spare)
 {
 	release_spare(dev->bounce_all, spare);
-	return map_host_general(dev, phys, size, 0, errp);
+	return map_host_general(dev, phys, size, 0);
 }
 
 /*
@@ -812,47 +813,57 @@ map_host_unparked(struct device *dev, phys_addr_t phys, size_t size, unsigned lo
  * else goes to the general path before anything changes.
  */
 dma_addr_t dmamap__swiotlb_map_host(struct device *dev, phys_addr_t phys, size_t size,
-				    unsigned long attrs, int *errp)
+				    unsigned long attrs)
 {
 	struct dmamap_iotlb *t = dev->bounce_all;
 	unsigned long nslots = slots_for(0, size), spare, head;
+	struct dmamap_stat_shard *ds;
 	struct tlb_counters *c;
 	unsigned int me;
 	uint64_t state;
 
 	if (unlikely(attrs || !dmamap__shard_known() || dev->dma_parms.min_align_mask ||
 		     size > DMAMAP_SWIOTLB_MAX_MAPPING))
-		return map_host_general(dev, phys, size, attrs, errp);
+		return map_host_general(dev, phys, size, attrs);
 	me = dmamap__my_shard();
 	c = &t->count[me];
 	spare = __atomic_exchange_n(&c->spare, 0, __ATOMIC_ACQUIRE);
 	if (unlikely(!spare))
-		return map_host_general(dev, phys, size, 0, errp);
+		return map_host_general(dev, phys, size, 0);
 	head = spare - 1;
 	state = st_get(t, head);
 	if (unlikely(head_nused(state) != nslots || (head & (stride_for(size, 0) - 1))))
-		return map_host_unparked(dev, phys, size, spare, errp);
+		return map_host_unparked(dev, phys, size, spare);
 	t->slots[head].orig = phys;
 	st_set(t, head, head_state(size, 0, nslots, head_area(state)));
 	dmamap__count_add(&c->bounced, 1);
 	dmamap__count_add(&c->to_dev, size);
-	dmamap__stat_add_shard(&dev->stats[me], ST_BYTES_BOUNCED, size);
+	ds = &dev->stats[me];
+	dmamap__count_map_shard(ds, size);
+	dmamap__stat_add_shard(ds, ST_BYTES_BOUNCED, size);
 	/* On the host the slot's address is the handle, and memcpy returns it. */
 	return (dma_addr_t)(uintptr_t)memcpy((void *)(uintptr_t)(t->start +
 								 ((u64)head << IO_TLB_SHIFT)),
 					     (const void *)(uintptr_t)phys, size);
 }
 
-static __attribute__((noinline)) bool
+/* Anything but the common unmap: copy back, park or free, or a handle of another pool. */
+static __attribute__((noinline)) void
 unmap_host_general(struct device *dev, dma_addr_t addr, size_t size,
-		   enum dma_data_direction dir)
+		   enum dma_data_direction dir, unsigned long attrs)
 {
-	struct dmamap_iotlb *t = dev->bounce_all;
+	struct dmamap_iotlb *t = dev->bounce_all, *other;
 	unsigned long head, spare;
 	uint64_t state;
 
-	if (!iotlb_contains(t, addr) || !slot_live(t, addr))
-		return false;
+	dmamap__stat_add(dev, ST_UNMAPS, 1);
+	if (!iotlb_contains(t, addr) || !slot_live(t, addr)) {
+		/* Mapped before the device's pool changed, or never: the checker says which. */
+		other = dmamap__swiotlb_of(dev, addr);
+		if (other && other != t)
+			dmamap__swiotlb_unmap(dev, other, addr, size, dir, attrs);
+		return;
+	}
 	head = slot_of(t, addr);
 	state = st_get(t, head);
 	if (dir != DMA_TO_DEVICE)
@@ -864,17 +875,15 @@ unmap_host_general(struct device *dev, dma_addr_t addr, size_t size,
 	} else {
 		slots_put(t, addr);
 	}
-	return true;
 }
 
 /*
  * As the map: a mapping's head, nothing to copy back; its run is parked
  * for this thread's next map, and the run parked before goes back to its
- * area. Anything else goes to the general path. False: @addr is not a
- * live mapping of the pool, for the direct backend to judge.
+ * area. Anything else goes to the general path.
  */
-bool dmamap__swiotlb_unmap_host(struct device *dev, dma_addr_t addr, size_t size,
-				enum dma_data_direction dir)
+void dmamap__swiotlb_unmap_host(struct device *dev, dma_addr_t addr, size_t size,
+				enum dma_data_direction dir, unsigned long attrs)
 {
 	struct dmamap_iotlb *t = dev->bounce_all;
 	u64 off = addr - t->start;
@@ -884,15 +893,15 @@ bool dmamap__swiotlb_unmap_host(struct device *dev, dma_addr_t addr, size_t size
 
 	if (unlikely(off >= ((u64)t->nslots << IO_TLB_SHIFT) || dir != DMA_TO_DEVICE ||
 		     !dmamap__shard_known()))
-		return unmap_host_general(dev, addr, size, dir);
+		return unmap_host_general(dev, addr, size, dir, attrs);
 	me = dmamap__my_shard();
 	state = st_get(t, head);
 	if (unlikely(!parkable(state)))
-		return unmap_host_general(dev, addr, size, dir);
+		return unmap_host_general(dev, addr, size, dir, attrs);
 	spare = park(t, me, head, state);
+	dmamap__stat_add_shard(&dev->stats[me], ST_UNMAPS, 1);
 	if (unlikely(spare))
 		release_spare(t, spare);
-	return true;
 }
 
 void dmamap__swiotlb_sync(struct device *dev, struct dmamap_iotlb *t,

@@ -46,15 +46,15 @@ void dmamap__swiotlb_sync(struct device *dev, struct dmamap_iotlb *t, phys_addr_
  * The host's short path for a device whose every mapping bounces (force or
  * a restricted pool) and needs nothing else: coherent, identity, the whole
  * pool within reach (dev->bounce_all names the pool). The direct backend
- * calls them with checked arguments; they hand anything unusual
+ * hands such mappings over whole when nothing watches them: these count
+ * in the device's stats themselves, and hand anything unusual
  * (min_align_mask, oversize, a full area, an address that is not a live
  * slot) to the general path before changing anything.
  */
 dma_addr_t dmamap__swiotlb_map_host(struct device *dev, phys_addr_t phys, size_t size,
-				    unsigned long attrs, int *errp);
-/* False: @addr is not a live mapping of the pool, and the caller judges it. */
-bool dmamap__swiotlb_unmap_host(struct device *dev, dma_addr_t addr, size_t size,
-				enum dma_data_direction dir);
+				    unsigned long attrs);
+void dmamap__swiotlb_unmap_host(struct device *dev, dma_addr_t addr, size_t size,
+				enum dma_data_direction dir, unsigned long attrs);
 
 /* Coherent allocations of a device restricted to its pool come from the pool. */
 void *dmamap__swiotlb_alloc(struct device *dev, size_t size, dma_addr_t *dma);
