@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Bus address translation, and its public helpers for backend writers. */
+#include "../lib/lib.h"
 #include "bus.h"
 
 dma_addr_t dmamap_phys_to_dma(const struct device *dev, phys_addr_t phys)

@@ -7,6 +7,7 @@
 #ifndef DMAMAP_BASE_BUS_H
 #define DMAMAP_BASE_BUS_H
 
+#include "../lib/lib.h"
 #include "device.h"
 
 /* dmamap_phys_to_dma() for the map paths: a device without ranges needs neither a call nor a loop. */

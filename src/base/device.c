@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The device registry, what a device says about itself, and its counters. */
+#include <string.h>
+#include <stdlib.h>
 #include <errno.h>
 #include <stdio.h>
 #include "bus.h"

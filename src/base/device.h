@@ -13,7 +13,6 @@
 #include <dmamap/dma-map-ops.h>
 #include <dmamap/platform.h>
 #include <dmamap/model.h>
-#include "../lib/lib.h"
 #include "../lib/shard.h"
 #include "../lib/fault.h"
 #include "../lib/log.h"

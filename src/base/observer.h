@@ -8,6 +8,7 @@
 #ifndef DMAMAP_BASE_OBSERVER_H
 #define DMAMAP_BASE_OBSERVER_H
 
+#include "../lib/lib.h"
 #include "device.h"
 
 /* Why bytes of a cache line were lost (the simulated cache). */

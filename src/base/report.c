@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Reports with their device and platform, and the public calls that steer them. */
+#include <string.h>
 #include <stdio.h>
 #include "report.h"
 

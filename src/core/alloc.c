@@ -4,11 +4,12 @@
  * mmap and sg_table views of it. A device's own coherent pool is tried
  * before its ops, as in the kernel.
  */
+#include <stdlib.h>
+#include "../lib/lib.h"
 #include "../base/report.h"
 #include "../debug/checker.h"
 #include "../hw/hw.h"
 #include "../mm/mm.h"
-#include "core.h"
 
 static bool bad_alloc_args(struct device *dev, const void *out, size_t size,
 			   const char *func)

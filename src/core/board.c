@@ -5,8 +5,10 @@
  * the board's devices; the host platform is this process. Destruction
  * undoes it in reverse.
  */
+#include <stdlib.h>
 #include <stdio.h>
 #include <dmamap/swiotlb.h>
+#include "../lib/lib.h"
 #include "../debug/checker.h"
 #include "../mm/mm.h"
 #include "../ops/iommu.h"
@@ -16,7 +18,8 @@
 
 #define HOST_SWIOTLB_SIZE (8ULL << 20)
 
-struct dmamap_platform *dmamap__platform_alloc(const char *name)
+/* A platform with its common parts set up (log, registry, refresh), named @name. */
+static struct dmamap_platform *platform_alloc(const char *name)
 {
 	struct dmamap_platform *p = calloc(1, sizeof(*p));
 
@@ -174,7 +177,7 @@ struct dmamap_platform *dmamap_platform_create(const struct dmamap_board *board,
 	}
 	if (check_board(board, err))
 		return NULL;
-	p = dmamap__platform_alloc(board->name);
+	p = platform_alloc(board->name);
 	if (!p) {
 		dmamap__set_error(err, -ENOMEM, "out of memory");
 		return NULL;
@@ -212,7 +215,7 @@ struct dmamap_platform *dmamap_platform_create(const struct dmamap_board *board,
 struct dmamap_platform *dmamap_platform_host(struct dmamap_error *err)
 {
 	struct dmamap_mm_layout layout = { 0 };
-	struct dmamap_platform *p = dmamap__platform_alloc("host");
+	struct dmamap_platform *p = platform_alloc("host");
 	const struct dmamap_bank *arena;
 
 	if (!p) {

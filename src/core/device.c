@@ -5,9 +5,11 @@
  * Linux's of_dma_configure() and the bus's probe would. The core installs
  * the refresh that keeps what the backends cache in a device current.
  */
+#include <string.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <dmamap/swiotlb.h>
-#include "../base/bus.h"
+#include "../lib/lib.h"
 #include "../debug/checker.h"
 #include "../hw/hw.h"
 #include "../mm/mm.h"

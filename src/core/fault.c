@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The public face of the countdown fault injector every allocator and map path asks. */
-#include "core.h"
+#include "../base/device.h"
 
 void dmamap_fault_inject(struct dmamap_platform *p, unsigned int classes,
 			 long countdown)

@@ -7,15 +7,16 @@
  * costs one branch while it is off. Scatter-gather is built here on top of
  * single mappings for the direct backend and for tables without map_sg.
  */
+#include "../lib/lib.h"
 #include "../base/bus.h"
 #include "../base/report.h"
 #include "../debug/checker.h"
 #include "../ops/direct.h"
 #include "../platform/port.h"
-#include "core.h"
 
-bool dmamap__bad_args(struct device *dev, const void *obj, size_t size, int dir,
-		      const char *func)
+/* Report the first of the device, buffer, direction and size that is bad; true if one was. */
+static __attribute__((noinline, cold)) bool
+bad_args(struct device *dev, const void *obj, size_t size, int dir, const char *func)
 {
 	if (unlikely(!dev)) {
 		dmamap__api_error(NULL, func, DMAMAP_ERRK_NULL_ARG,
@@ -60,14 +61,14 @@ static inline bool bad_map_args(struct device *dev, const void *obj, size_t size
 {
 	if (map_args_ok(dev, obj, size, dir))
 		return false;
-	return dmamap__bad_args(dev, obj, size, dir, func);
+	return bad_args(dev, obj, size, dir, func);
 }
 
 /* A handle argument: as a buffer's, and never DMA_MAPPING_ERROR (a failed mapping used). */
 static __attribute__((noinline, cold)) void
 bad_handle(struct device *dev, dma_addr_t addr, size_t size, int dir, const char *func)
 {
-	if (!dmamap__bad_args(dev, (void *)1, size, dir, func) && addr == DMA_MAPPING_ERROR)
+	if (!bad_args(dev, (void *)1, size, dir, func) && addr == DMA_MAPPING_ERROR)
 		dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_HANDLE, DMAMAP_DBG_UNMAP_INVALID,
 				  "called with DMA_MAPPING_ERROR (a failed mapping was used) [size=%zu]",
 				  size);
@@ -178,7 +179,7 @@ map_page_debugged(struct device *dev, void *ptr, size_t size, enum dma_data_dire
 static __attribute__((noinline, cold)) dma_addr_t
 map_bad_args(struct device *dev, void *ptr, size_t size, int dir, enum dbg_type type)
 {
-	dmamap__bad_args(dev, ptr, size, dir, map_func(type));
+	bad_args(dev, ptr, size, dir, map_func(type));
 	return DMA_MAPPING_ERROR;
 }
 

@@ -2,7 +2,6 @@
 /* Masks, limits and the ops table of a device. */
 #include <stdint.h>
 #include "../base/report.h"
-#include "core.h"
 
 const struct dma_map_ops *get_dma_ops(struct device *dev)
 {

@@ -13,9 +13,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../lib/lib.h"
 #include "../base/observer.h"
 #include "../base/report.h"
-#include "../hw/hw.h"
 #include "../lib/spinlock.h"
 #include "../mm/mm.h"
 #include "../platform/port.h"

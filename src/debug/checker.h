@@ -6,6 +6,7 @@
 #ifndef DMAMAP_DEBUG_CHECKER_H
 #define DMAMAP_DEBUG_CHECKER_H
 
+#include "../lib/lib.h"
 #include "../base/device.h"
 #include "../hw/hw.h"
 

@@ -6,6 +6,7 @@
  * nothing moved. Watchers (the checker) are told of every access before
  * the bytes move.
  */
+#include "../lib/lib.h"
 #include "../base/bus.h"
 #include "../base/observer.h"
 #include "../platform/port.h"

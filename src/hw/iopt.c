@@ -14,6 +14,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "../lib/lib.h"
 #include "../lib/spinlock.h"
 #include "iopt.h"
 

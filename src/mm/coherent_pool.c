@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "../lib/lib.h"
 #include "../base/report.h"
 #include "../platform/port.h"
 #include "mm.h"

@@ -5,6 +5,7 @@
  * dma_alloc_contiguous() and its fallback. The direct backend and the
  * IOMMU's contiguous buffers take them and give them back here.
  */
+#include "../lib/lib.h"
 #include "cma.h"
 #include "zones.h"
 

@@ -7,9 +7,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "../lib/lib.h"
 #include "../base/report.h"
 #include "../platform/port.h"
-#include "buddy.h"
 #include "zones.h"
 
 static const unsigned int class_size[KMALLOC_CLASSES] = {

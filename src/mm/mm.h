@@ -35,7 +35,6 @@ phys_addr_t dmamap__pages_alloc(struct dmamap_platform *p, unsigned int order,
 				unsigned int max_zone);
 /* 0, or -EINVAL when @phys does not head an allocated block of 2^@order pages. */
 int dmamap__pages_free(struct dmamap_platform *p, phys_addr_t phys, unsigned int order);
-unsigned int dmamap__gfp_zone(gfp_t gfp);
 
 /*
  * @size bytes (whole pages) from the board's CMA area, aligned to their

@@ -6,13 +6,14 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "../lib/lib.h"
 #include "../base/report.h"
 #include "../platform/port.h"
 #include "buddy.h"
 #include "cma.h"
 #include "zones.h"
 
-unsigned int dmamap__gfp_zone(gfp_t gfp)
+static unsigned int gfp_zone(gfp_t gfp)
 {
 	if (gfp & __GFP_DMA)
 		return ZONE_DMA_IDX;
@@ -233,7 +234,7 @@ struct page *dmamap_alloc_pages(struct dmamap_platform *p, unsigned int order,
 
 	if (!p || order > DMAMAP_MAX_ORDER)
 		return NULL;
-	phys = dmamap__pages_alloc(p, order, dmamap__gfp_zone(flags));
+	phys = dmamap__pages_alloc(p, order, gfp_zone(flags));
 	if (phys == PHYS_NONE)
 		return NULL;
 	va = dmamap__phys_to_view(p, phys, VIEW_CPU);

@@ -5,6 +5,7 @@
  * through swiotlb when the device cannot reach a buffer (or must not),
  * and cache maintenance when the device does not snoop.
  */
+#include "../lib/lib.h"
 #include "../base/bus.h"
 #include "../base/report.h"
 #include "../platform/port.h"

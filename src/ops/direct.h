@@ -7,6 +7,7 @@
 #ifndef DMAMAP_OPS_DIRECT_H
 #define DMAMAP_OPS_DIRECT_H
 
+#include "../lib/lib.h"
 #include "../base/device.h"
 
 /*

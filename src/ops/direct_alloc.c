@@ -6,6 +6,7 @@
  * not snoop, mmap of the same RAM, and sg_table descriptions.
  */
 #include <string.h>
+#include "../lib/lib.h"
 #include "../base/bus.h"
 #include "../base/report.h"
 #include "../mm/mm.h"

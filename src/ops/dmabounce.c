@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dmamap/dmabounce.h>
-#include "../base/bus.h"
+#include "../lib/lib.h"
 #include "../base/report.h"
 #include "../mm/mm.h"
 #include "../platform/port.h"

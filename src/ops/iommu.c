@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../lib/lib.h"
 #include "../base/report.h"
 #include "../hw/iopt.h"
 #include "../lib/spinlock.h"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
 #include <sys/mman.h>
+#include "../lib/lib.h"
 #include "ops_helpers.h"
 
 int dmamap__vma_prot(const struct vm_area_struct *vma)

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dmamap/swiotlb.h>
+#include "../lib/lib.h"
 #include "../base/bus.h"
 #include "../base/report.h"
 #include "../hw/hw.h"

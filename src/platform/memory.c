@@ -6,6 +6,7 @@
  */
 #include <pthread.h>
 #include <string.h>
+#include "../lib/lib.h"
 #include "port.h"
 #include "memory.h"
 #include "../base/ram.h"

@@ -3,6 +3,8 @@
  * The port's dispatch: which machine implements each call. Nothing above
  * src/platform/ asks which machine a platform is.
  */
+#include <string.h>
+#include "../lib/lib.h"
 #include "port.h"
 #include "../base/ram.h"
 #include "host/host.h"

@@ -13,6 +13,7 @@
 #ifndef DMAMAP_PLATFORM_PORT_H
 #define DMAMAP_PLATFORM_PORT_H
 
+#include "../lib/lib.h"
 #include "../base/device.h"
 
 /* ---- machines ------------------------------------------------------------ */

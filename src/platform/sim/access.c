@@ -5,7 +5,9 @@
  * library's own CPU copies dirty the lines they write.
  */
 #include <string.h>
+#include "../../lib/lib.h"
 #include "../../base/observer.h"
+#include "../../base/ram.h"
 #include "sim.h"
 
 int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf,

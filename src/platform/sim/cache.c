@@ -11,6 +11,7 @@
 #include <string.h>
 #include "../../base/observer.h"
 #include "../../base/report.h"
+#include "../../base/ram.h"
 #include "sim.h"
 
 enum line_op { LINE_CLEAN, LINE_INVAL, LINE_FLUSH, LINE_REFILL_ABSENT };

@@ -6,6 +6,8 @@
  * again.
  */
 #include <string.h>
+#include "../../lib/lib.h"
+#include "../../base/ram.h"
 #include "sim.h"
 
 static uint64_t next_rand(uint64_t *s)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The public probes of <dmamap/sim.h>: what the cache model counted and saw. */
 #include <string.h>
+#include "../../base/ram.h"
 #include "sim.h"
 
 int dmamap_sim_cache_stats(struct dmamap_platform *p,

@@ -9,8 +9,8 @@
 #define DMAMAP_PLATFORM_SIM_SIM_H
 
 #include <dmamap/sim.h>
+#include "../../lib/lib.h"
 #include "../../base/device.h"
-#include "../../base/ram.h"
 
 #define SIM_EVENTS 256
 #define STRIPE_LOCKS 256
