@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dmamap bench: the SPEC §8 ratios, each measured against its baseline in
+ * dmamap bench: the speed ratios, each measured against its baseline in
  * the same run, plus a dma_map_benchmark-compatible mode (-t -s -d -g -b).
  */
 #include <pthread.h>
@@ -487,7 +487,7 @@ static int map_benchmark(struct device *dev, const struct mb_args *a)
 
 static void usage(void)
 {
-	printf("usage: dmamap bench                 the SPEC §8 ratios, measured in one run\n"
+	printf("usage: dmamap bench                 the speed ratios, measured in one run\n"
 	       "       dmamap bench -t T -s S -d D -g G -b B\n"
 	       "                dma_map_benchmark-compatible: T threads (1..64), S seconds,\n"
 	       "                D direction (0 bidir, 1 to device, 2 from device),\n"

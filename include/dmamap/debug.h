@@ -5,7 +5,7 @@
  * fixed kind, counted per platform and, with the checker on, logged as a
  * kernel-like line. Strict mode aborts on the first report.
  *
- * The checker (SPEC §6) is Linux's dma-debug and more: with it on, every
+ * The checker (docs/checker.md) is Linux's dma-debug and more: with it on, every
  * live mapping and allocation is tracked, each unmap, sync and free is
  * checked against what was mapped, and on a simulated board every device
  * access and every cache line is checked too. When off it costs one

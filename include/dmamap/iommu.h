@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * IOMMU-backed DMA (SPEC §5 "iommu"): a device behind an IOMMU reaches
+ * IOMMU-backed DMA: a device behind an IOMMU reaches
  * memory only through its domain's IO page tables and IOTLB. Mappings get
  * IOVAs from an allocator with per-thread caches; permissions come from the
  * direction; unmapped IOVAs are invalidated in the IOTLB at once (strict)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Boards, devices and the device side of DMA (SPEC §3). A platform is a
+ * Boards, devices and the device side of DMA. A platform is a
  * simulated board (RAM banks, a non-coherent CPU cache, buses with windows,
  * device models) or the host (this process's memory, coherent, identity).
  */
@@ -75,7 +75,7 @@ struct dmamap_device_desc {
 	const char *of_path; /* the device tree node it came from, or NULL */
 };
 
-/* How the simulated cache maintains lines (SPEC §4). */
+/* How the simulated cache maintains lines (docs/cache-model.md). */
 enum dmamap_cache_arch {
 	DMAMAP_CACHE_ARM64 = 0, /* speculating: for_device clean, for_cpu invalidate */
 	DMAMAP_CACHE_ARMV5 = 1, /* non-speculating: all work at for_device */

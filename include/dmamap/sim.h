@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The simulated SoC's cache model (SPEC §4), seen from tests and tools:
+ * The simulated SoC's cache model (docs/cache-model.md), seen from tests and tools:
  * counters, the record of lost data, chaos mode, and probe access to the
  * memory view and CPU view of RAM.
  */

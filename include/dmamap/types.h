@@ -51,7 +51,7 @@ struct dmamap_platform;
 #define GFP_NOWAIT 0u
 #define GFP_DMA __GFP_DMA
 #define GFP_DMA32 __GFP_DMA32
-/* dmamap_kmalloc(): the kmalloc flags of SPEC §3. */
+/* dmamap_kmalloc(): the kmalloc flags. */
 #define DMAMAP_GFP_DMA __GFP_DMA
 /* dmamap_kmalloc(): align the object to the platform's ARCH_DMA_MINALIGN. */
 #define DMAMAP_GFP_DMA_ALIGN 0x1000u
