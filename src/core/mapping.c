@@ -77,9 +77,13 @@ bad_handle(struct device *dev, dma_addr_t addr, size_t size, int dir, const char
 static inline bool handle_args_ok(const struct device *dev, dma_addr_t addr, size_t size,
 				  int dir)
 {
+	if (unlikely(!dev))
+		return false;
 	if (unlikely(addr == DMA_MAPPING_ERROR))
 		return false;
-	return map_args_ok(dev, dev, size, dir);
+	if (unlikely(!size))
+		return false;
+	return likely((unsigned int)dir <= DMA_FROM_DEVICE);
 }
 
 /* An injected fault stands for running out of memory, and is counted so. */

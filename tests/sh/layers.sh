@@ -3,8 +3,20 @@
 # every #include "..." in src/ must follow one, and two names stay where they
 # belong. Fails naming the file, the include and the arrow it would add.
 # $1 (the build directory) is not used: this reads the sources.
+# With --list it only prints the folder arrows the includes make, with counts.
 set -eu
 cd "$(dirname "$0")/../.."
+
+if [ "${1:-}" = --list ]; then
+	for f in $(find src -name '*.[ch]' | sort); do
+		dir=$(dirname "$f")
+		grep '^#include "' "$f" | sed 's/^#include "\(.*\)".*/\1/' | while read -r inc; do
+			to=$(dirname "$(realpath -m --relative-to=src "$dir/$inc")")
+			if [ "$to" != "${dir#src/}" ]; then echo "${dir#src/} -> $to"; fi
+		done
+	done | sort | uniq -c | awk '{ printf "%-16s %s %-16s %4d\n", $2, $3, $4, $1 }'
+	exit 0
+fi
 
 # folder: the folders its files may include from (besides itself).
 allowed() {
@@ -90,7 +102,7 @@ sim=$(grep -rln 'dmamap__sim_' src --include='*.[ch]' | grep -v '^src/platform/'
 # The API's entry points never call a bounce pool: they call the direct backend
 # (the platform's setup in core/board.c and core/device.c creates the pools).
 core=$(grep -ln 'dmamap__swiotlb_\|bounce_all' src/core/mapping.c src/core/alloc.c \
-	src/core/mask.c src/core/scatterlist.c || true)
+	src/core/mask.c || true)
 [ -n "$core" ] && fail "the entry points call swiotlb: $core"
 
 [ "$status" = 0 ] && echo "layers.sh: every include follows an allowed arrow"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Scatter-gather tables. Tables are CPU bookkeeping and live in host memory. */
+/* Scatter-gather tables, as Linux keeps them in lib/: CPU bookkeeping, in host memory. */
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
