@@ -2,9 +2,10 @@
 # The layers of src/ and the only arrows allowed between them (docs/design.md):
 # every #include "..." in src/ must follow one, and two names stay where they
 # belong. Fails naming the file, the include and the arrow it would add.
-# $1 (the build directory) is not used: this reads the sources.
+# $1: the build directory, whose objects show the calls (checked when built).
 # With --list it only prints the folder arrows the includes make, with counts.
 set -eu
+build=${1:-build}
 cd "$(dirname "$0")/../.."
 
 if [ "${1:-}" = --list ]; then
@@ -24,7 +25,7 @@ allowed() {
 	core) echo "debug ops hw mm platform base lib" ;;
 	debug) echo "hw mm platform base lib" ;;
 	ops) echo "hw mm platform base lib" ;;
-	hw) echo "platform base lib" ;;
+	hw) echo "hw/models platform base lib" ;;
 	hw/models) echo "" ;;
 	mm) echo "platform base lib" ;;
 	platform) echo "platform/host platform/sim base lib" ;;
@@ -91,6 +92,31 @@ if [ -s "${TMPDIR:-/tmp}/layers.$$" ]; then
 	status=1
 fi
 rm -f "${TMPDIR:-/tmp}/layers.$$"
+
+# Calls follow the same arrows: a public function is declared in include/,
+# so a call up can hide behind a public header. From the objects of a build.
+if [ -d "$build/src" ] && command -v nm >/dev/null 2>&1; then
+	calls=$(for o in $(cd "$build" && find src -name '*.o' | sort); do
+		nm "$build/$o" | awk -v o="$o" '$2 ~ /^[TDBR]$/ { print "D", $3, o }
+						  $1 == "U" { print "U", $2, o }'
+	done | awk '$1 == "D" { def[$2] = $3; next } { use[NR] = $3 " " $2 }
+		END { for (i in use) { split(use[i], u, " "); if (u[2] in def) print u[1], def[u[2]], u[2] } }' |
+	while read -r user owner sym; do
+		from=$(dirname "${user#src/}")
+		to=$(dirname "${owner#src/}")
+		[ "$from" = "$to" ] && continue
+		# Device trees and device models are clients of the public API, as drivers are.
+		case "$from:$sym" in
+		of:dmamap__* | of/none:dmamap__* | hw/models:dmamap__*) ;;
+		of:* | of/none:* | hw/models:*) continue ;;
+		esac
+		case " $(allowed "$from") " in
+		*" $to "*) ;;
+		*) echo "$user calls $sym of $owner: arrow $from -> $to is not allowed" ;;
+		esac
+	done | sort -u)
+	[ -n "$calls" ] && fail "$calls"
+fi
 
 # Only the port knows which machine is behind a platform.
 kind=$(grep -rln 'MACHINE_HOST\|MACHINE_SIM\|mach\.kind' src --include='*.[ch]' |
