@@ -97,6 +97,7 @@ rm -f "${TMPDIR:-/tmp}/layers.$$"
 # so a call up can hide behind a public header. From the objects of a build.
 if [ -d "$build/src" ] && command -v nm >/dev/null 2>&1; then
 	calls=$(for o in $(cd "$build" && find src -name '*.o' | sort); do
+		[ -f "${o%.o}.c" ] || continue # left over from a source that is gone
 		nm "$build/$o" | awk -v o="$o" '$2 ~ /^[TDBR]$/ { print "D", $3, o }
 						  $1 == "U" { print "U", $2, o }'
 	done | awk '$1 == "D" { def[$2] = $3; next } { use[NR] = $3 " " $2 }
