@@ -67,6 +67,23 @@ static const struct dmamap_observer watcher = {
 	.line_lost = on_loss,
 };
 
+/*
+ * On the default board, with the watcher registered: dma-nc and a 256-byte
+ * kmalloc buffer it has mapped FROM_DEVICE (DMA_MAPPING_ERROR on failure).
+ */
+static dma_addr_t watched_mapping(struct dmamap_platform *p, struct device **dev, uint8_t **buf)
+{
+	dma_addr_t h;
+
+	*dev = dmamap_device_lookup(p, "dma-nc");
+	*buf = dmamap_kmalloc(p, 256, GFP_KERNEL);
+	memset(&heard, 0, sizeof(heard));
+	if (!*dev || !*buf || dmamap__observer_add(p, &watcher))
+		return DMA_MAPPING_ERROR;
+	h = dma_map_single(*dev, *buf, 256, DMA_FROM_DEVICE);
+	return dma_mapping_error(*dev, h) ? DMA_MAPPING_ERROR : h;
+}
+
 TEST(observer_hears_device_accesses_until_removed)
 {
 	struct dmamap_platform *p = default_board();
@@ -75,13 +92,8 @@ TEST(observer_hears_device_accesses_until_removed)
 	dma_addr_t h;
 
 	REQUIRE(p);
-	dev = dmamap_device_lookup(p, "dma-nc");
-	buf = dmamap_kmalloc(p, 256, GFP_KERNEL);
-	REQUIRE(dev && buf);
-	memset(&heard, 0, sizeof(heard));
-	REQUIRE(dmamap__observer_add(p, &watcher) == 0);
-	h = dma_map_single(dev, buf, 256, DMA_FROM_DEVICE);
-	REQUIRE(!dma_mapping_error(dev, h));
+	h = watched_mapping(p, &dev, &buf);
+	REQUIRE(h != DMA_MAPPING_ERROR);
 	fill_pattern(data, sizeof(data), 3);
 	CHECK_EQ(dmamap_device_write(dev, h + 64, data, sizeof(data)), 0);
 	CHECK_EQ(heard.accesses, 1);
@@ -143,13 +155,8 @@ TEST(observer_hears_cpu_bytes_lost_by_an_invalidate)
 
 	REQUIRE(p);
 	line = dmamap_cache_line_size(p);
-	dev = dmamap_device_lookup(p, "dma-nc");
-	buf = dmamap_kmalloc(p, 256, GFP_KERNEL);
-	REQUIRE(dev && buf);
-	memset(&heard, 0, sizeof(heard));
-	REQUIRE(dmamap__observer_add(p, &watcher) == 0);
-	h = dma_map_single(dev, buf, 256, DMA_FROM_DEVICE);
-	REQUIRE(!dma_mapping_error(dev, h));
+	h = watched_mapping(p, &dev, &buf);
+	REQUIRE(h != DMA_MAPPING_ERROR);
 	fill_pattern(data, sizeof(data), 5);
 	CHECK_EQ(dmamap_device_write(dev, h, data, sizeof(data)), 0);
 	/* The CPU writes a buffer the device owns: the unmap's invalidate discards it. */
