@@ -1,15 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The driver-facing DMA API, with the kernel's names, types and return
- * conventions (Documentation/core-api/dma-api.rst). A driver written against
- * this header alone runs on any simulated board and on the host.
+ * conventions. A driver written against this header alone runs on any
+ * simulated board and on the host.
  *
  * Error conventions: calls that return a DMA address return
  * DMA_MAPPING_ERROR; calls that return a CPU pointer return NULL; actions
  * return 0 or a negative errno; dma_map_sg() returns 0 on failure (the
  * kernel's rule) while dma_map_sgtable() returns a negative errno.
- * Every failure also counts in the device's stats and, with the checker
- * on, is reported (and aborts in strict mode).
+ *
+ * What a failure leaves behind besides its return value: most become a
+ * report of one kind (<dmamap/debug.h>), counted by dmamap_report_count()
+ * whether the checker is on or not, logged while it is on, fatal in strict
+ * mode; and a count in the device's errors_by_kind[] (struct
+ * dmamap_device_stats). The comments below write the pair as KIND/ERRK:
+ * "(INVALID_DIRECTION/BAD_DIR)" is a DMAMAP_DBG_INVALID_DIRECTION report
+ * and one more errors_by_kind[DMAMAP_ERRK_BAD_DIR]; "-" stands for none.
+ * A NULL device is reported as NULL_DEVICE on the process's counters
+ * (dmamap_report_count(NULL, ...)) and counted nowhere: there is no device
+ * to count it. What only the checker sees (a wrong size or direction, a
+ * mapping that is not live, a sync past its end) is in docs/checker.md and
+ * not repeated here.
  */
 #ifndef DMAMAP_DMA_MAPPING_H
 #define DMAMAP_DMA_MAPPING_H
@@ -27,7 +38,7 @@ extern "C" {
 #define DMA_MAPPING_ERROR (~(dma_addr_t)0)
 #define DMA_BIT_MASK(n) (((n) >= 64) ? ~0ULL : ((1ULL << (n)) - 1))
 
-/* Attributes (dma-attributes.rst), kernel bit values. */
+/* Attributes, with the kernel's names and bit values. */
 #define DMA_ATTR_WEAK_ORDERING (1UL << 1)
 #define DMA_ATTR_WRITE_COMBINE (1UL << 2)
 #define DMA_ATTR_NO_KERNEL_MAPPING (1UL << 4)
@@ -65,14 +76,55 @@ struct vm_area_struct {
  * @offset: offset of the buffer in @page
  * @size: length in bytes
  * @dir: DMA_TO_DEVICE, DMA_FROM_DEVICE or DMA_BIDIRECTIONAL
- * @attrs: DMA_ATTR_* (DMA_ATTR_SKIP_CPU_SYNC skips cache maintenance)
+ * @attrs: DMA_ATTR_*: DMA_ATTR_SKIP_CPU_SYNC skips cache maintenance,
+ *         DMA_ATTR_NO_WARN leaves a pool or IOVA space that ran out
+ *         unreported (the count stays)
  *
  * After this call the device owns the buffer until dma_unmap_page_attrs()
- * or dma_sync_single_for_cpu().
+ * or dma_sync_single_for_cpu(). The buffer must be in the board's linear
+ * map: pages from dmamap_alloc_pages(), memory from dmamap_kmalloc(). On
+ * the host every address is.
  *
- * Return: the device address, or DMA_MAPPING_ERROR for a NULL device or
- * page, an invalid direction, a zero size, memory the device cannot reach,
- * or an injected fault.
+ * With the checker on, a mapping that succeeds may still be reported
+ * (map-stack, cacheline-overlap, map-unaligned: docs/checker.md).
+ *
+ * Return: the device address, or DMA_MAPPING_ERROR. The core refuses,
+ * whatever the backend, a NULL @dev (NULL_DEVICE), a NULL @page
+ * (INVALID_ARGUMENT/NULL_ARG), an invalid @dir (INVALID_DIRECTION/BAD_DIR)
+ * and a zero @size (ZERO_SIZE/ZERO_SIZE), and fails when an injected
+ * DMAMAP_FAULT_MAP fires (-/NOMEM). Then each backend has its own causes.
+ *
+ * The direct backend (a device with no ops table):
+ *
+ * - the buffer is not in the board's linear map: the stack, an uncached
+ *   alias from dma_alloc_coherent(), another board's memory
+ *   (NOT_LINEAR/NOT_LINEAR);
+ * - the device cannot reach it and nothing can bounce it: the platform
+ *   has no bounce pool, or swiotlb=noforce (UNREACHABLE/UNREACHABLE);
+ * - it must bounce and the pool is full, or the buffer is larger than a
+ *   bounce buffer can be (dma_max_mapping_size()) (ALLOC_FAILED/NOMEM);
+ * - it must bounce and the device cannot reach the pool either
+ *   (UNREACHABLE/UNREACHABLE).
+ *
+ * Behind an IOMMU:
+ *
+ * - the buffer is not in the linear map (-/-: neither reported nor
+ *   counted);
+ * - no IOVA range is free, the range handed out lies above the device's
+ *   mask, the buffer is larger than the IOVA space, or memory for the IO
+ *   page table ran out (ALLOC_FAILED/NOMEM).
+ *
+ * dmabounce:
+ *
+ * - the buffer is not in the linear map (-/-);
+ * - it reaches into high memory, which dmabounce cannot bounce
+ *   (INVALID_ARGUMENT/BAD_ARG);
+ * - it must bounce and no safe buffer can be had: out of memory, or an
+ *   injected DMAMAP_FAULT_ALLOC (ALLOC_FAILED/-: reported, not counted);
+ * - it need not bounce: as the direct backend.
+ *
+ * Another table installed with set_dma_ops(): whatever its map_page
+ * refuses.
  */
 DMAMAP_API dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
 					 size_t offset, size_t size,
@@ -85,10 +137,20 @@ DMAMAP_API dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
  * @addr: address from dma_map_page_attrs()
  * @size: the size that was mapped
  * @dir: the direction that was mapped
- * @attrs: DMA_ATTR_*
+ * @attrs: DMA_ATTR_* (DMA_ATTR_SKIP_CPU_SYNC skips cache maintenance)
  *
- * An address that is not a live mapping, an invalid direction or size is
- * counted and reported; nothing else happens.
+ * On a non-coherent device the buffer gets the cache maintenance the
+ * board's rules ask for; a bounced buffer is copied back
+ * (DMA_FROM_DEVICE, DMA_BIDIRECTIONAL) and its slots freed.
+ *
+ * A NULL @dev (NULL_DEVICE), an invalid @dir (INVALID_DIRECTION/BAD_DIR),
+ * a zero @size (ZERO_SIZE/ZERO_SIZE) or an @addr of DMA_MAPPING_ERROR, a
+ * failed mapping used (UNMAP_INVALID/BAD_HANDLE), is reported and nothing
+ * happens. So is an @addr the backend cannot place: outside the device's
+ * window on the direct backend and dmabounce, or not mapped in its IOMMU
+ * (UNMAP_INVALID/BAD_HANDLE). An address inside a bounce pool that is no
+ * live bounce buffer is ignored without a report; the checker, when on,
+ * says why.
  */
 DMAMAP_API void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr,
 				     size_t size, enum dma_data_direction dir,
@@ -100,11 +162,17 @@ DMAMAP_API void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr,
  * @ptr: CPU address (linear map: sim RAM from dmamap_kmalloc(), or host memory)
  * @size: length
  * @dir: direction
- * @attrs: DMA_ATTR_*
+ * @attrs: DMA_ATTR_*, as for dma_map_page_attrs()
  *
- * Built on dma_map_page_attrs().
+ * Built on dma_map_page_attrs(), and remembered by the checker as a
+ * single mapping, to be undone with dma_unmap_single_attrs().
  *
- * Return: as dma_map_page_attrs(); DMA_MAPPING_ERROR for a NULL @ptr too.
+ * Return: the device address, or DMA_MAPPING_ERROR for a NULL @ptr
+ * (INVALID_ARGUMENT/NULL_ARG) and for every cause dma_map_page_attrs()
+ * lists: bad arguments, an injected fault, a buffer outside the board's
+ * linear map (NOT_LINEAR/NOT_LINEAR on the direct backend, unreported
+ * behind an IOMMU or dmabounce), a buffer the device cannot reach, a bounce
+ * pool, IOVA space or safe-buffer pool that ran out.
  */
 DMAMAP_API dma_addr_t dma_map_single_attrs(struct device *dev, void *ptr,
 					   size_t size,
@@ -118,31 +186,74 @@ DMAMAP_API dma_addr_t dma_map_single_attrs(struct device *dev, void *ptr,
  * @size: size mapped
  * @dir: direction mapped
  * @attrs: DMA_ATTR_*
+ *
+ * Bad arguments and unknown addresses are reported and ignored, as by
+ * dma_unmap_page_attrs().
  */
 DMAMAP_API void dma_unmap_single_attrs(struct device *dev, dma_addr_t addr,
 				       size_t size, enum dma_data_direction dir,
 				       unsigned long attrs);
 
-/** dma_map_page() - dma_map_page_attrs() without attributes. Return: as it. */
+/**
+ * dma_map_page() - dma_map_page_attrs() without attributes
+ * @dev: device
+ * @page: first page of the buffer
+ * @offset: offset of the buffer in @page
+ * @size: length in bytes
+ * @dir: direction
+ *
+ * Return: as dma_map_page_attrs(): the device address, or
+ * DMA_MAPPING_ERROR.
+ */
 DMAMAP_API dma_addr_t dma_map_page(struct device *dev, struct page *page,
 				   size_t offset, size_t size,
 				   enum dma_data_direction dir);
-/** dma_unmap_page() - dma_unmap_page_attrs() without attributes. */
+/**
+ * dma_unmap_page() - dma_unmap_page_attrs() without attributes
+ * @dev: device
+ * @addr: address from dma_map_page()
+ * @size: the size that was mapped
+ * @dir: the direction that was mapped
+ *
+ * Bad arguments and unknown addresses: as dma_unmap_page_attrs().
+ */
 DMAMAP_API void dma_unmap_page(struct device *dev, dma_addr_t addr, size_t size,
 			       enum dma_data_direction dir);
-/** dma_map_single() - dma_map_single_attrs() without attributes. Return: as it. */
+/**
+ * dma_map_single() - dma_map_single_attrs() without attributes
+ * @dev: device
+ * @ptr: CPU address in the linear map
+ * @size: length
+ * @dir: direction
+ *
+ * Return: as dma_map_single_attrs(): the device address, or
+ * DMA_MAPPING_ERROR.
+ */
 DMAMAP_API dma_addr_t dma_map_single(struct device *dev, void *ptr, size_t size,
 				     enum dma_data_direction dir);
-/** dma_unmap_single() - dma_unmap_single_attrs() without attributes. */
+/**
+ * dma_unmap_single() - dma_unmap_single_attrs() without attributes
+ * @dev: device
+ * @addr: address from dma_map_single()
+ * @size: the size that was mapped
+ * @dir: the direction that was mapped
+ *
+ * Bad arguments and unknown addresses: as dma_unmap_page_attrs().
+ */
 DMAMAP_API void dma_unmap_single(struct device *dev, dma_addr_t addr,
 				 size_t size, enum dma_data_direction dir);
 
 /**
  * dma_mapping_error() - test an address returned by a map call
- * @dev: device
+ * @dev: device (may be NULL)
  * @dma_addr: the address
  *
- * Return: -ENOMEM if @dma_addr is DMA_MAPPING_ERROR, else 0.
+ * With the checker on, the mapping at @dma_addr is marked as tested, so
+ * using or unmapping it is not reported as map-error-not-checked.
+ *
+ * Return: -ENOMEM if @dma_addr is DMA_MAPPING_ERROR, else 0. The kernel's
+ * value, whatever made the mapping fail: the reason is in the reports and
+ * the device's errors_by_kind[].
  */
 DMAMAP_API int dma_mapping_error(struct device *dev, dma_addr_t dma_addr);
 
@@ -154,10 +265,23 @@ DMAMAP_API int dma_mapping_error(struct device *dev, dma_addr_t dma_addr);
  * @dir: direction
  * @attrs: DMA_ATTR_*
  *
- * No cache maintenance is done: MMIO is not cached.
+ * No cache maintenance is done: MMIO is not cached. The direct backend
+ * hands out @phys_addr itself, untranslated by the device's window, as the
+ * kernel does; an IOMMU maps it at an IOVA.
  *
- * Return: the device address, or DMA_MAPPING_ERROR (bad arguments, RAM
- * passed as a resource, unreachable address).
+ * Return: the device address, or DMA_MAPPING_ERROR:
+ *
+ * - a NULL @dev (NULL_DEVICE), an invalid @dir (INVALID_DIRECTION/BAD_DIR),
+ *   a zero @size (ZERO_SIZE/ZERO_SIZE);
+ * - on a simulated board, @phys_addr is RAM, which dma_map_page() maps
+ *   (INVALID_ARGUMENT/BAD_ARG); on the host any address may be a resource;
+ * - an injected DMAMAP_FAULT_MAP (-/NOMEM);
+ * - the direct backend: the range ends above the device's mask
+ *   (UNREACHABLE/UNREACHABLE);
+ * - behind an IOMMU: no IOVA range, as for dma_map_page_attrs(), reported
+ *   twice (ALLOC_FAILED/NOMEM, then UNREACHABLE/UNREACHABLE);
+ * - a table without map_resource, dmabounce's among them: always
+ *   (UNREACHABLE/UNREACHABLE).
  */
 DMAMAP_API dma_addr_t dma_map_resource(struct device *dev, phys_addr_t phys_addr,
 				       size_t size, enum dma_data_direction dir,
@@ -169,6 +293,12 @@ DMAMAP_API dma_addr_t dma_map_resource(struct device *dev, phys_addr_t phys_addr
  * @size: size mapped
  * @dir: direction mapped
  * @attrs: DMA_ATTR_*
+ *
+ * A NULL @dev, an invalid @dir, a zero @size or an @addr of
+ * DMA_MAPPING_ERROR is reported as by dma_unmap_page_attrs() and nothing
+ * happens. The direct backend has nothing to undo; behind an IOMMU an
+ * @addr that is not mapped is reported (UNMAP_INVALID/BAD_HANDLE) and
+ * ignored.
  */
 DMAMAP_API void dma_unmap_resource(struct device *dev, dma_addr_t addr,
 				   size_t size, enum dma_data_direction dir,
