@@ -310,12 +310,18 @@ DMAMAP_API void dma_unmap_resource(struct device *dev, dma_addr_t addr,
  * @sg: first entry
  * @nents: number of entries to map
  * @dir: direction
- * @attrs: DMA_ATTR_*
+ * @attrs: DMA_ATTR_*, as for dma_map_page_attrs()
  *
- * If mapping entry k fails, entries 0..k-1 are unmapped before returning.
+ * The core maps the entries one by one, each as dma_map_page_attrs()
+ * would, for the direct backend and for tables without map_sg
+ * (dmabounce); a table's own map_sg takes the whole list (the IOMMU's puts
+ * it in one IOVA range and merges entries that meet on a page boundary,
+ * within the device's segment size and boundary). If entry k fails,
+ * entries 0..k-1 are unmapped before returning.
  *
- * Return: the number of device segments (may be fewer than @nents when
- * entries were merged), or 0 on any failure.
+ * Return: the number of device segments (fewer than @nents when entries
+ * were merged), or 0 on any failure: each cause dma_map_sgtable() lists
+ * with its errno, with the same reports and counts.
  */
 DMAMAP_API int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg,
 				int nents, enum dma_data_direction dir,
@@ -327,14 +333,40 @@ DMAMAP_API int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg,
  * @nents: the @nents passed to the map call (not its return value)
  * @dir: direction
  * @attrs: DMA_ATTR_*
+ *
+ * A NULL @dev (NULL_DEVICE), a NULL @sg (INVALID_ARGUMENT/NULL_ARG), an
+ * invalid @dir (INVALID_DIRECTION/BAD_DIR) or @nents of 0 or less
+ * (ZERO_SIZE/ZERO_SIZE) is reported and nothing is unmapped. Entries
+ * mapped one by one are unmapped one by one, the backend reporting an
+ * address it cannot place as for dma_unmap_page_attrs(), and a list that
+ * ends before @nents is reported where it ends (INVALID_ARGUMENT/BAD_ARG),
+ * the entries before it unmapped. A table's own
+ * unmap_sg (the IOMMU's) takes the list as its map_sg laid it out and
+ * reports nothing.
  */
 DMAMAP_API void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg,
 				   int nents, enum dma_data_direction dir,
 				   unsigned long attrs);
-/** dma_map_sg() - dma_map_sg_attrs() without attributes. Return: as it. */
+/**
+ * dma_map_sg() - dma_map_sg_attrs() without attributes
+ * @dev: device
+ * @sg: first entry
+ * @nents: number of entries to map
+ * @dir: direction
+ *
+ * Return: as dma_map_sg_attrs(): the number of device segments, or 0.
+ */
 DMAMAP_API int dma_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 			  enum dma_data_direction dir);
-/** dma_unmap_sg() - dma_unmap_sg_attrs() without attributes. */
+/**
+ * dma_unmap_sg() - dma_unmap_sg_attrs() without attributes
+ * @dev: device
+ * @sg: first entry
+ * @nents: the @nents passed to dma_map_sg()
+ * @dir: direction
+ *
+ * Bad arguments: as dma_unmap_sg_attrs().
+ */
 DMAMAP_API void dma_unmap_sg(struct device *dev, struct scatterlist *sg,
 			     int nents, enum dma_data_direction dir);
 
@@ -343,11 +375,44 @@ DMAMAP_API void dma_unmap_sg(struct device *dev, struct scatterlist *sg,
  * @dev: device
  * @sgt: table (orig_nents entries)
  * @dir: direction
- * @attrs: DMA_ATTR_*
+ * @attrs: DMA_ATTR_*, as for dma_map_page_attrs()
  *
- * Return: 0; -EINVAL for bad arguments; -ENOMEM when resources (pool
- * space, IOVA, injected faults) run out; -EIO for memory the device cannot
- * reach. Nothing stays mapped on failure.
+ * As dma_map_sg_attrs() on @sgt->orig_nents entries, with the reason for
+ * a failure in the return value.
+ *
+ * Return: 0, with @sgt->nents set to the number of device segments. On
+ * failure nothing stays mapped, and:
+ *
+ * -EINVAL for a bad argument: a NULL @dev (NULL_DEVICE); a NULL @sgt or
+ * @sgt->sgl (INVALID_ARGUMENT/NULL_ARG); an invalid @dir
+ * (INVALID_DIRECTION/BAD_DIR); an orig_nents of 0 or above INT_MAX
+ * (ZERO_SIZE/ZERO_SIZE). For a bad entry: one that is missing (the list
+ * ends before orig_nents), empty or without a page
+ * (INVALID_ARGUMENT/BAD_ARG); on the direct backend, one outside the
+ * board's linear map (NOT_LINEAR/NOT_LINEAR). Behind an IOMMU the same bad
+ * entries, and entries outside the linear map, are refused by its map_sg
+ * without a report or a count.
+ *
+ * -ENOMEM when something runs out: an injected DMAMAP_FAULT_MAP (-/NOMEM),
+ * asked once per entry of a list mapped entry by entry (the IOMMU's map_sg
+ * is no injection point); the direct backend's bounce pool is full or an
+ * entry is larger than a bounce buffer can be (ALLOC_FAILED/NOMEM); behind
+ * an IOMMU, no IOVA range for the whole list is free, or the one handed
+ * out lies above the device's mask (ALLOC_FAILED/NOMEM), or memory for the
+ * IO page table ran out (-/-).
+ *
+ * -EIO when an entry cannot be mapped: on the direct backend, the device
+ * cannot reach it and nothing can bounce it, or cannot reach the bounce
+ * pool either (UNREACHABLE/UNREACHABLE). On dmabounce, and on any table
+ * without map_sg, every refusal of its map_page: an ops table's map_page
+ * returns DMA_MAPPING_ERROR and cannot say why. So dmabounce out of safe
+ * buffers (ALLOC_FAILED/-), an entry in high memory
+ * (INVALID_ARGUMENT/BAD_ARG) and an entry outside the linear map (-/-)
+ * give -EIO too. A table's own map_sg that maps nothing (returns 0) gives
+ * -EIO.
+ *
+ * A table's own map_sg may return another negative errno; it is passed on.
+ * DMA_ATTR_NO_WARN leaves every ALLOC_FAILED above unreported.
  */
 DMAMAP_API int dma_map_sgtable(struct device *dev, struct sg_table *sgt,
 			       enum dma_data_direction dir, unsigned long attrs);
@@ -357,6 +422,10 @@ DMAMAP_API int dma_map_sgtable(struct device *dev, struct sg_table *sgt,
  * @sgt: table
  * @dir: direction
  * @attrs: DMA_ATTR_*
+ *
+ * A NULL @sgt is reported (INVALID_ARGUMENT/NULL_ARG, or NULL_DEVICE
+ * with a NULL @dev) and nothing happens; otherwise as dma_unmap_sg_attrs()
+ * on @sgt->orig_nents entries.
  */
 DMAMAP_API void dma_unmap_sgtable(struct device *dev, struct sg_table *sgt,
 				  enum dma_data_direction dir,
@@ -370,6 +439,17 @@ DMAMAP_API void dma_unmap_sgtable(struct device *dev, struct sg_table *sgt,
  * @addr: device address of the mapping (or inside it)
  * @size: bytes to sync
  * @dir: the mapping's direction
+ *
+ * On a non-coherent device the range gets the cache maintenance the
+ * board's rules ask for; a bounced range is copied back from the bounce
+ * buffer (DMA_FROM_DEVICE, DMA_BIDIRECTIONAL).
+ *
+ * A NULL @dev (NULL_DEVICE), an invalid @dir (INVALID_DIRECTION/BAD_DIR),
+ * a zero @size (ZERO_SIZE/ZERO_SIZE) or an @addr of DMA_MAPPING_ERROR
+ * (UNMAP_INVALID/BAD_HANDLE) is reported and nothing happens. On the
+ * direct backend and dmabounce, so is an @addr outside the device's window
+ * (UNMAP_INVALID/BAD_HANDLE). A bounce-pool address that is no live bounce
+ * buffer, and IOVA pages with nothing mapped, are skipped without a report.
  */
 DMAMAP_API void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr,
 					size_t size, enum dma_data_direction dir);
@@ -379,6 +459,11 @@ DMAMAP_API void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr,
  * @addr: device address
  * @size: bytes to sync
  * @dir: the mapping's direction
+ *
+ * A bounced range is copied to the bounce buffer first (DMA_TO_DEVICE,
+ * DMA_BIDIRECTIONAL); on a non-coherent device the range then gets the
+ * board's cache maintenance. Bad arguments and addresses are reported and
+ * skipped as by dma_sync_single_for_cpu().
  */
 DMAMAP_API void dma_sync_single_for_device(struct device *dev, dma_addr_t addr,
 					   size_t size,
@@ -390,6 +475,9 @@ DMAMAP_API void dma_sync_single_for_device(struct device *dev, dma_addr_t addr,
  * @offset: offset of the range
  * @size: range length
  * @dir: direction
+ *
+ * Bad arguments: as dma_sync_single_for_cpu(), checked on the sum
+ * @addr + @offset.
  */
 DMAMAP_API void dma_sync_single_range_for_cpu(struct device *dev,
 					      dma_addr_t addr,
@@ -402,6 +490,9 @@ DMAMAP_API void dma_sync_single_range_for_cpu(struct device *dev,
  * @offset: offset of the range
  * @size: range length
  * @dir: direction
+ *
+ * Bad arguments: as dma_sync_single_for_device(), checked on the sum
+ * @addr + @offset.
  */
 DMAMAP_API void dma_sync_single_range_for_device(struct device *dev,
 						 dma_addr_t addr,
@@ -414,6 +505,14 @@ DMAMAP_API void dma_sync_single_range_for_device(struct device *dev,
  * @sg: first entry
  * @nelems: the nents passed to dma_map_sg()
  * @dir: direction
+ *
+ * A NULL @dev (NULL_DEVICE), a NULL @sg (INVALID_ARGUMENT/NULL_ARG), an
+ * invalid @dir (INVALID_DIRECTION/BAD_DIR) or @nelems of 0 or less
+ * (ZERO_SIZE/ZERO_SIZE) is reported and nothing happens. Each entry is
+ * then synced, and reported, as dma_sync_single_for_cpu() would; a list
+ * that ends before @nelems is reported where it ends
+ * (INVALID_ARGUMENT/BAD_ARG). Behind an IOMMU the list is synced from its
+ * CPU side and a short list just ends.
  */
 DMAMAP_API void dma_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg,
 				    int nelems, enum dma_data_direction dir);
@@ -423,14 +522,33 @@ DMAMAP_API void dma_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg,
  * @sg: first entry
  * @nelems: the nents passed to dma_map_sg()
  * @dir: direction
+ *
+ * Bad arguments and a short list: as dma_sync_sg_for_cpu().
  */
 DMAMAP_API void dma_sync_sg_for_device(struct device *dev,
 				       struct scatterlist *sg, int nelems,
 				       enum dma_data_direction dir);
-/** dma_sync_sgtable_for_cpu() - sync a mapped table for the CPU. @dev, @sgt, @dir as above. */
+/**
+ * dma_sync_sgtable_for_cpu() - sync a mapped table for the CPU
+ * @dev: device
+ * @sgt: table mapped with dma_map_sgtable()
+ * @dir: direction
+ *
+ * A NULL @sgt is reported (INVALID_ARGUMENT/NULL_ARG, or NULL_DEVICE with
+ * a NULL @dev) and nothing happens; otherwise as dma_sync_sg_for_cpu() on
+ * @sgt->orig_nents entries.
+ */
 DMAMAP_API void dma_sync_sgtable_for_cpu(struct device *dev, struct sg_table *sgt,
 					 enum dma_data_direction dir);
-/** dma_sync_sgtable_for_device() - sync a mapped table for the device. */
+/**
+ * dma_sync_sgtable_for_device() - sync a mapped table for the device
+ * @dev: device
+ * @sgt: table mapped with dma_map_sgtable()
+ * @dir: direction
+ *
+ * A NULL @sgt is reported as by dma_sync_sgtable_for_cpu(); otherwise as
+ * dma_sync_sg_for_device() on @sgt->orig_nents entries.
+ */
 DMAMAP_API void dma_sync_sgtable_for_device(struct device *dev,
 					    struct sg_table *sgt,
 					    enum dma_data_direction dir);
