@@ -563,14 +563,39 @@ DMAMAP_API void dma_sync_sgtable_for_device(struct device *dev,
  * @gfp: GFP_KERNEL, GFP_ATOMIC... (zone modifiers are ignored: the
  *       coherent mask decides the zone); the memory is always zeroed
  * @attrs: DMA_ATTR_WRITE_COMBINE, DMA_ATTR_NO_KERNEL_MAPPING,
- *         DMA_ATTR_FORCE_CONTIGUOUS, ...
+ *         DMA_ATTR_FORCE_CONTIGUOUS, DMA_ATTR_NO_WARN, ...
  *
  * On a non-coherent device the CPU address is an uncached (or, with
  * DMA_ATTR_WRITE_COMBINE, write-combining) alias; with
  * DMA_ATTR_NO_KERNEL_MAPPING it is an opaque cookie for dma_free_attrs().
  *
- * Return: CPU address or cookie; NULL for bad arguments, no memory the
- * coherent mask can reach, or an injected fault.
+ * The memory comes from the device's declared pool
+ * (dma_declare_coherent_memory()) first; when the pool has no room, from
+ * the backend as if there were no pool. The direct backend takes a
+ * restricted pool's slots for a device that has one (at most 256 KiB);
+ * else CMA, when the board has it, for DMA_ATTR_FORCE_CONTIGUOUS and for
+ * blocking (GFP_KERNEL) allocations larger than a page; else, or when CMA
+ * fails, pages of the zone the coherent mask reaches. Behind an IOMMU,
+ * pages from any zone mapped at one IOVA range: scattered pages when the
+ * size is above a page (unless DMA_ATTR_FORCE_CONTIGUOUS or
+ * DMA_ATTR_NO_KERNEL_MAPPING), their IOVA checked against no mask;
+ * contiguous pages otherwise, their IOVA under the streaming mask. The
+ * coherent mask plays no part there.
+ *
+ * Return: the CPU address or cookie, with *@dma_handle set; NULL when:
+ *
+ * - @dev is NULL (NULL_DEVICE), @dma_handle is NULL
+ *   (INVALID_ARGUMENT/NULL_ARG) or @size is 0 (ZERO_SIZE/ZERO_SIZE);
+ * - an injected DMAMAP_FAULT_ALLOC fires at the call (-/NOMEM), or deeper,
+ *   in CMA or the page allocator, when nothing else serves the call
+ *   (ALLOC_FAILED/NOMEM);
+ * - no memory fits: the zones the coherent mask reaches are full, the
+ *   restricted pool is full, the table has no alloc (ALLOC_FAILED/NOMEM);
+ * - behind an IOMMU, no IOVA range, as for dma_map_page_attrs(): reported
+ *   and counted twice (ALLOC_FAILED/NOMEM, then ALLOC_FAILED/NOMEM).
+ *
+ * __GFP_NOWARN or DMA_ATTR_NO_WARN leaves the call's own ALLOC_FAILED
+ * unreported.
  */
 DMAMAP_API void *dma_alloc_attrs(struct device *dev, size_t size,
 				 dma_addr_t *dma_handle, gfp_t gfp,
@@ -582,19 +607,61 @@ DMAMAP_API void *dma_alloc_attrs(struct device *dev, size_t size,
  * @cpu_addr: the CPU address (or cookie) returned
  * @dma_handle: the device address returned
  * @attrs: the attributes used to allocate
+ *
+ * A NULL @cpu_addr does nothing, as in the kernel. A NULL @dev
+ * (NULL_DEVICE) or a zero @size (ZERO_SIZE/ZERO_SIZE) is reported and
+ * nothing is freed. Memory the backend does not recognise from
+ * @cpu_addr, @dma_handle, @size and @attrs together is reported and not
+ * freed (FREE_INVALID/BAD_HANDLE): a declared pool's memory with another
+ * address or size, direct memory through another alias, handle, size or
+ * attributes, an IOMMU allocation with another CPU address or size. An
+ * address in a restricted pool that is no live allocation is ignored
+ * without a report.
  */
 DMAMAP_API void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
 			       dma_addr_t dma_handle, unsigned long attrs);
-/** dma_alloc_coherent() - dma_alloc_attrs() without attributes. Return: as it. */
+/**
+ * dma_alloc_coherent() - dma_alloc_attrs() without attributes
+ * @dev: device
+ * @size: bytes (rounded up to pages)
+ * @dma_handle: receives the device address
+ * @gfp: GFP_KERNEL, GFP_ATOMIC...
+ *
+ * Return: as dma_alloc_attrs(): the CPU address, or NULL.
+ */
 DMAMAP_API void *dma_alloc_coherent(struct device *dev, size_t size,
 				    dma_addr_t *dma_handle, gfp_t gfp);
-/** dma_free_coherent() - free dma_alloc_coherent() memory. */
+/**
+ * dma_free_coherent() - free dma_alloc_coherent() memory
+ * @dev: device
+ * @size: the size allocated
+ * @cpu_addr: the CPU address returned
+ * @dma_handle: the device address returned
+ *
+ * Bad arguments and unknown memory: as dma_free_attrs().
+ */
 DMAMAP_API void dma_free_coherent(struct device *dev, size_t size,
 				  void *cpu_addr, dma_addr_t dma_handle);
-/** dma_alloc_wc() - dma_alloc_attrs() with DMA_ATTR_WRITE_COMBINE. Return: as it. */
+/**
+ * dma_alloc_wc() - dma_alloc_attrs() with DMA_ATTR_WRITE_COMBINE
+ * @dev: device
+ * @size: bytes (rounded up to pages)
+ * @dma_handle: receives the device address
+ * @gfp: GFP_KERNEL, GFP_ATOMIC...
+ *
+ * Return: as dma_alloc_attrs(): the CPU address, or NULL.
+ */
 DMAMAP_API void *dma_alloc_wc(struct device *dev, size_t size,
 			      dma_addr_t *dma_handle, gfp_t gfp);
-/** dma_free_wc() - free dma_alloc_wc() memory. */
+/**
+ * dma_free_wc() - free dma_alloc_wc() memory
+ * @dev: device
+ * @size: the size allocated
+ * @cpu_addr: the CPU address returned
+ * @dma_handle: the device address returned
+ *
+ * Bad arguments and unknown memory: as dma_free_attrs().
+ */
 DMAMAP_API void dma_free_wc(struct device *dev, size_t size, void *cpu_addr,
 			    dma_addr_t dma_handle);
 
@@ -608,19 +675,48 @@ DMAMAP_API void dma_free_wc(struct device *dev, size_t size, void *cpu_addr,
  * @attrs: the attributes used to allocate
  *
  * The new mapping reaches the same RAM: bytes written through it are seen
- * through @cpu_addr and by the device.
+ * through @cpu_addr and by the device. The memory is found from
+ * @dma_addr; @cpu_addr need only be non-NULL.
  *
- * Return: 0; -EINVAL for bad arguments; -ENXIO when @vma asks for more
- * than the buffer holds; -ENOMEM when the mapping cannot be made.
+ * Return: 0, with vm_start and vm_end of @vma set; otherwise:
+ *
+ * - -EINVAL: a NULL @dev (NULL_DEVICE), a NULL @vma
+ *   (INVALID_ARGUMENT/NULL_ARG), a zero @size (ZERO_SIZE/ZERO_SIZE), a
+ *   NULL @cpu_addr or an empty @vma (INVALID_ARGUMENT/BAD_ARG); a length
+ *   or vm_start that is not page aligned, a @dma_addr outside the
+ *   device's windows or not mapped in its IOMMU (INVALID_ARGUMENT/BAD_ARG);
+ * - -ENXIO: @vma asks for pages past the end of @size, @dma_addr is not
+ *   RAM of the board (on the host: not in the coherent arena), or the ops
+ *   table has no mmap (INVALID_ARGUMENT/BAD_ARG);
+ * - -ENOMEM: mmap(2) failed, a vm_start already in use included
+ *   (ALLOC_FAILED/NOMEM).
  */
 DMAMAP_API int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 			      void *cpu_addr, dma_addr_t dma_addr, size_t size,
 			      unsigned long attrs);
-/** dma_mmap_coherent() - dma_mmap_attrs() without attributes. Return: as it. */
+/**
+ * dma_mmap_coherent() - dma_mmap_attrs() without attributes
+ * @dev: device
+ * @vma: the mapping to create
+ * @cpu_addr: CPU address from dma_alloc_coherent()
+ * @dma_addr: device address from dma_alloc_coherent()
+ * @size: size allocated
+ *
+ * Return: as dma_mmap_attrs(): 0, -EINVAL, -ENXIO or -ENOMEM.
+ */
 DMAMAP_API int dma_mmap_coherent(struct device *dev, struct vm_area_struct *vma,
 				 void *cpu_addr, dma_addr_t dma_addr,
 				 size_t size);
-/** dma_mmap_wc() - dma_mmap_attrs() with DMA_ATTR_WRITE_COMBINE. Return: as it. */
+/**
+ * dma_mmap_wc() - dma_mmap_attrs() with DMA_ATTR_WRITE_COMBINE
+ * @dev: device
+ * @vma: the mapping to create
+ * @cpu_addr: CPU address from dma_alloc_wc()
+ * @dma_addr: device address from dma_alloc_wc()
+ * @size: size allocated
+ *
+ * Return: as dma_mmap_attrs(): 0, -EINVAL, -ENXIO or -ENOMEM.
+ */
 DMAMAP_API int dma_mmap_wc(struct device *dev, struct vm_area_struct *vma,
 			   void *cpu_addr, dma_addr_t dma_addr, size_t size);
 
@@ -628,7 +724,12 @@ DMAMAP_API int dma_mmap_wc(struct device *dev, struct vm_area_struct *vma,
  * dmamap_munmap() - remove a mapping made by dma_mmap_attrs()
  * @vma: the filled vm_area_struct
  *
- * Return: 0, or -EINVAL for a NULL or empty @vma.
+ * The range is unmapped as @vma gives it, and @vma emptied: the call
+ * cannot tell a vma dma_mmap_attrs() filled from another, and a failure
+ * of munmap(2) is not returned.
+ *
+ * Return: 0, or -EINVAL for a NULL @vma or one whose vm_end is not above
+ * its vm_start. Nothing is reported.
  */
 DMAMAP_API int dmamap_munmap(struct vm_area_struct *vma);
 
@@ -636,13 +737,26 @@ DMAMAP_API int dmamap_munmap(struct vm_area_struct *vma);
  * dma_get_sgtable_attrs() - describe a coherent allocation as an sg_table
  * @dev: device
  * @sgt: table to allocate and fill (free with sg_free_table())
- * @cpu_addr: CPU address from dma_alloc_attrs()
+ * @cpu_addr: CPU address from dma_alloc_attrs() (not used: the memory is
+ *            found from @dma_addr)
  * @dma_addr: device address from dma_alloc_attrs()
  * @size: size allocated
  * @attrs: attributes used to allocate
  *
- * Return: 0; -EINVAL for bad arguments; -ENXIO if @dma_addr is not memory
- * of this device; -ENOMEM if the table cannot be allocated.
+ * Contiguous memory becomes one entry, a scattered IOMMU allocation one
+ * entry per page.
+ *
+ * Return: 0; otherwise:
+ *
+ * - -EINVAL: a NULL @dev (NULL_DEVICE), a NULL @sgt
+ *   (INVALID_ARGUMENT/NULL_ARG) or a zero @size (ZERO_SIZE/ZERO_SIZE);
+ * - -ENXIO: @dma_addr is not memory of this device: outside its windows,
+ *   not RAM of the board, not mapped in its IOMMU; or the ops table has no
+ *   get_sgtable (INVALID_ARGUMENT/BAD_ARG). On the host every address is
+ *   memory;
+ * - -ENOMEM: the table cannot be allocated (ALLOC_FAILED/NOMEM).
+ *
+ * @sgt is left as it was on -EINVAL and -ENXIO, empty on -ENOMEM.
  */
 DMAMAP_API int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt,
 				     void *cpu_addr, dma_addr_t dma_addr,
@@ -651,15 +765,28 @@ DMAMAP_API int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt,
 /**
  * dma_alloc_noncoherent() - allocate cacheable memory for streaming use
  * @dev: device
- * @size: bytes
+ * @size: bytes (rounded up to pages)
  * @dma_handle: receives the device address
  * @dir: direction the buffer will be used in
- * @gfp: allocation flags
+ * @gfp: allocation flags (__GFP_NOWARN: no report on failure)
  *
  * The CPU address is cached: ownership moves with dma_sync_single_for_*
- * exactly as for a streaming mapping, starting with the CPU.
+ * exactly as for a streaming mapping, starting with the CPU. The direct
+ * backend takes pages under the streaming mask (dma_set_mask()), not the
+ * coherent one, and never from a declared or restricted pool; behind an
+ * IOMMU, pages from any zone mapped at one IOVA range.
  *
- * Return: CPU address, or NULL (bad arguments, no reachable memory).
+ * Return: CPU address, with *@dma_handle set; NULL when:
+ *
+ * - @dev is NULL (NULL_DEVICE), @dma_handle is NULL
+ *   (INVALID_ARGUMENT/NULL_ARG), @size is 0 (ZERO_SIZE/ZERO_SIZE) or @dir
+ *   is invalid (INVALID_DIRECTION/BAD_DIR);
+ * - an injected DMAMAP_FAULT_ALLOC fires at the call (-/NOMEM) or in the
+ *   page allocator (ALLOC_FAILED/NOMEM);
+ * - no pages under the mask are free, or the table has no
+ *   alloc_noncoherent (ALLOC_FAILED/NOMEM);
+ * - behind an IOMMU, no IOVA range: reported and counted twice, as for
+ *   dma_alloc_attrs().
  */
 DMAMAP_API void *dma_alloc_noncoherent(struct device *dev, size_t size,
 				       dma_addr_t *dma_handle,
@@ -671,6 +798,11 @@ DMAMAP_API void *dma_alloc_noncoherent(struct device *dev, size_t size,
  * @vaddr: CPU address
  * @dma_handle: device address
  * @dir: direction given at allocation
+ *
+ * A NULL @vaddr does nothing. A NULL @dev (NULL_DEVICE) or a zero @size
+ * (ZERO_SIZE/ZERO_SIZE) is reported and nothing is freed; so is memory
+ * the backend did not allocate so, or with another handle or size
+ * (FREE_INVALID/BAD_HANDLE).
  */
 DMAMAP_API void dma_free_noncoherent(struct device *dev, size_t size,
 				     void *vaddr, dma_addr_t dma_handle,
@@ -679,14 +811,25 @@ DMAMAP_API void dma_free_noncoherent(struct device *dev, size_t size,
 /**
  * dma_declare_coherent_memory() - give a device its own coherent memory
  * @dev: device
- * @phys_addr: CPU physical address of the memory (board RAM or device SRAM)
+ * @phys_addr: CPU physical address of the memory: board RAM (on the
+ *             host, any memory)
  * @device_addr: the address the device uses for its first byte
  * @size: bytes (whole pages)
  *
- * dma_alloc_attrs() takes from this pool before anything else.
+ * dma_alloc_attrs() takes from this pool first and, when it has no room,
+ * goes on as if there were none. The CPU reaches the pool uncached.
+ * Nothing keeps the page allocator, CMA or a bounce pool out of the
+ * range: give memory the board reserves (struct dmamap_board's
+ * reserved[]).
  *
- * Return: 0; -EINVAL for bad arguments or memory the board does not have;
- * -EBUSY if the device already has a pool; -ENOMEM.
+ * Return: 0; otherwise:
+ *
+ * - -EINVAL: a NULL @dev (NULL_DEVICE); a zero @size, a @phys_addr,
+ *   @device_addr or @size that is not page aligned, or a device range
+ *   that wraps (INVALID_ARGUMENT/BAD_ARG); on a simulated board, a range
+ *   that is not inside one RAM bank (INVALID_ARGUMENT/BAD_ARG);
+ * - -EBUSY: the device already has a pool (-/-);
+ * - -ENOMEM: out of memory, or an injected DMAMAP_FAULT_ALLOC (-/-).
  */
 DMAMAP_API int dma_declare_coherent_memory(struct device *dev,
 					   phys_addr_t phys_addr,
