@@ -842,38 +842,83 @@ DMAMAP_API int dma_declare_coherent_memory(struct device *dev,
  * @dev: device
  * @mask: DMA_BIT_MASK(n)
  *
- * Goes through the ops' set_dma_mask when it has one.
+ * A table with its own set_dma_mask decides (dmabounce's takes what the
+ * direct backend supports). Otherwise the mask is kept if dma_supported()
+ * accepts it: the direct backend wants a mask that reaches, through the
+ * device's window, the top of the lowest zone (ZONE_DMA, else 4 GiB, or
+ * the top of RAM when that is lower), where a fallback allocation comes
+ * from; a table without dma_supported, the IOMMU's, takes any mask, 0
+ * too.
  *
- * Return: 0; -EIO if the mask cannot be supported (it does not reach the
- * memory the platform needs it to); -EINVAL for a NULL device.
+ * Return: 0; -EINVAL for a NULL @dev (NULL_DEVICE); -EIO when the mask
+ * cannot be supported (MASK_UNSUPPORTED/BAD_MASK), the mask unchanged. A
+ * table's set_dma_mask may return another errno: passed on, and reported
+ * the same way.
  */
 DMAMAP_API int dma_set_mask(struct device *dev, u64 mask);
-/** dma_set_coherent_mask() - the same for coherent allocations. Return: as dma_set_mask(). */
+/**
+ * dma_set_coherent_mask() - set the addresses coherent allocations may have
+ * @dev: device
+ * @mask: DMA_BIT_MASK(n)
+ *
+ * The mask is kept if dma_supported() accepts it; a table's set_dma_mask
+ * plays no part.
+ *
+ * Return: 0; -EINVAL for a NULL @dev (NULL_DEVICE); -EIO when the mask
+ * cannot be supported (MASK_UNSUPPORTED/BAD_MASK), the mask unchanged.
+ */
 DMAMAP_API int dma_set_coherent_mask(struct device *dev, u64 mask);
-/** dma_set_mask_and_coherent() - both masks at once. Return: as dma_set_mask(). */
+/**
+ * dma_set_mask_and_coherent() - both masks at once
+ * @dev: device
+ * @mask: DMA_BIT_MASK(n)
+ *
+ * dma_set_mask(), then dma_set_coherent_mask(): if the second fails the
+ * streaming mask stays set.
+ *
+ * Return: 0; the first error of the two, as dma_set_mask() lists them
+ * (-EINVAL, -EIO, or a table's own errno).
+ */
 DMAMAP_API int dma_set_mask_and_coherent(struct device *dev, u64 mask);
 /**
  * dma_supported() - whether the device's ops can work with @mask
  * @dev: device
  * @mask: candidate mask
  *
- * Return: 1 if supported, 0 if not (or @dev is NULL).
+ * Return: 1 if the device's table accepts @mask (a table without
+ * dma_supported, the IOMMU's, accepts every mask); 0 if not, or if @dev
+ * is NULL. Nothing is reported.
  */
 DMAMAP_API int dma_supported(struct device *dev, u64 mask);
-/** dma_get_mask() - the streaming mask. @dev: device. Return: the mask (32-bit default). */
+/**
+ * dma_get_mask() - the streaming mask
+ * @dev: device
+ *
+ * Return: the mask; DMA_BIT_MASK(32) for a NULL @dev or a mask of 0.
+ */
 DMAMAP_API u64 dma_get_mask(struct device *dev);
 /**
  * dma_get_required_mask() - the smallest mask that reaches all RAM
  * @dev: device
  *
- * Return: the mask, or 0 for a NULL device.
+ * The direct backend's answer, for tables without get_required_mask too
+ * (the IOMMU's): the last byte of each RAM bank as the device addresses it
+ * through its window.
+ *
+ * Return: the mask; DMA_BIT_MASK(32) when no bank is reachable;
+ * DMA_BIT_MASK(64) on the host; 0 for a NULL @dev.
  */
 DMAMAP_API u64 dma_get_required_mask(struct device *dev);
 /**
  * dma_max_mapping_size() - the largest size one mapping may have
  * @dev: device
  *
- * Return: bytes (SIZE_MAX when unlimited); 0 for a NULL device.
+ * Return: bytes: on the direct backend, when a bounce pool may be used
+ * (the platform's, unless swiotlb=noforce, or the device's restricted
+ * one), the largest bounce (256 KiB less what min_align_mask may cost),
+ * whether or not the device would need to bounce; SIZE_MAX otherwise and
+ * for tables without max_mapping_size (the IOMMU's, dmabounce's); 0 for a
+ * NULL @dev.
  */
 DMAMAP_API size_t dma_max_mapping_size(struct device *dev);
 
@@ -883,11 +928,18 @@ DMAMAP_API size_t dma_max_mapping_size(struct device *dev);
  * @min_align_mask: e.g. 0xfff for NVMe-style devices that need the offset
  *                  inside a 4 KiB page preserved
  *
- * Return: 0, or -EINVAL for a NULL device.
+ * Only bounce buffers (swiotlb) look at it.
+ *
+ * Return: 0, or -EINVAL for a NULL @dev (not reported).
  */
 DMAMAP_API int dma_set_min_align_mask(struct device *dev,
 				      unsigned int min_align_mask);
-/** dma_get_min_align_mask() - the mask set above. @dev: device. Return: mask (0 default). */
+/**
+ * dma_get_min_align_mask() - the mask dma_set_min_align_mask() set
+ * @dev: device
+ *
+ * Return: the mask; 0 when none was set or @dev is NULL.
+ */
 DMAMAP_API unsigned int dma_get_min_align_mask(struct device *dev);
 
 /* ---- ops --------------------------------------------------------------- */
@@ -896,22 +948,37 @@ DMAMAP_API unsigned int dma_get_min_align_mask(struct device *dev);
  * get_dma_ops() - the ops table in force for a device
  * @dev: device
  *
- * Return: the table set with set_dma_ops(), else the platform default
- * (the direct table); NULL for a NULL device.
+ * Return: the table set with set_dma_ops() (or by an IOMMU or dmabounce),
+ * else the platform default, the direct table; NULL for a NULL @dev.
  */
 DMAMAP_API const struct dma_map_ops *get_dma_ops(struct device *dev);
 /**
  * set_dma_ops() - install an ops table on a device
  * @dev: device
  * @ops: table, or NULL to return to the platform default
+ *
+ * A NULL @dev is ignored. Only the table changes: a device behind an
+ * IOMMU keeps its domain, whose page table still translates what the
+ * device reads and writes, and a dmabounce device its pools; use it on
+ * plain devices.
  */
 DMAMAP_API void set_dma_ops(struct device *dev, const struct dma_map_ops *ops);
 
 /* ---- board services a driver needs ------------------------------------- */
 
-/** dev_name() - a device's name. @dev: device. Return: name ("(null)" for NULL). */
+/**
+ * dev_name() - a device's name
+ * @dev: device
+ *
+ * Return: the name; "(null)" for a NULL @dev.
+ */
 DMAMAP_API const char *dev_name(const struct device *dev);
-/** dmamap_device_platform() - the board a device sits on. @dev: device. Return: platform or NULL. */
+/**
+ * dmamap_device_platform() - the board a device sits on
+ * @dev: device
+ *
+ * Return: the platform; NULL for a NULL @dev.
+ */
 DMAMAP_API struct dmamap_platform *dmamap_device_platform(const struct device *dev);
 
 /**
@@ -922,26 +989,55 @@ DMAMAP_API struct dmamap_platform *dmamap_device_platform(const struct device *d
  *         (align to the platform's ARCH_DMA_MINALIGN); __GFP_ZERO zeroes
  *
  * As in the kernel, small objects are packed and may share cache lines
- * unless DMAMAP_GFP_DMA_ALIGN is given.
+ * unless DMAMAP_GFP_DMA_ALIGN is given. Objects larger than the largest
+ * slab take whole pages. On the host it is malloc() (aligned_alloc() with
+ * DMAMAP_GFP_DMA_ALIGN), and DMAMAP_GFP_DMA does nothing.
  *
- * Return: linear-map address, or NULL (bad arguments, out of memory,
- * injected fault).
+ * Return: linear-map address, or NULL for a NULL @p or a zero @size, a
+ * size that overflows when aligned, an injected DMAMAP_FAULT_ALLOC, or no
+ * memory (a board's zone full, more than 16 MiB asked). Nothing is
+ * reported or counted.
  */
 DMAMAP_API void *dmamap_kmalloc(struct dmamap_platform *p, size_t size,
 				gfp_t flags);
-/** dmamap_kfree() - free dmamap_kmalloc() memory. @p: platform; @ptr: address or NULL. */
+/**
+ * dmamap_kfree() - free dmamap_kmalloc() memory
+ * @p: platform
+ * @ptr: address from dmamap_kmalloc(), or NULL
+ *
+ * A NULL @p or @ptr does nothing. On a board, an address
+ * dmamap_kmalloc() did not return, or one freed twice, is reported as
+ * FREE_INVALID (on @p's counters) and left alone. On the host it is
+ * free(), which checks nothing.
+ */
 DMAMAP_API void dmamap_kfree(struct dmamap_platform *p, void *ptr);
 /**
  * dmamap_alloc_pages() - 2^@order contiguous pages of a board's RAM
  * @p: platform
  * @order: log2 of the page count (at most 12)
- * @flags: GFP_* (DMAMAP_GFP_DMA for the DMA zone, __GFP_ZERO)
+ * @flags: GFP_* (__GFP_DMA, __GFP_DMA32 or __GFP_HIGHMEM for the zone,
+ *         __GFP_ZERO)
  *
- * Return: first page, or NULL.
+ * The pages come from the zone @flags names, or a lower one; a zone the
+ * board lacks is served from its lowest. On the host they come from the
+ * coherent arena.
+ *
+ * Return: first page, or NULL for a NULL @p, an @order above 12, an
+ * injected DMAMAP_FAULT_ALLOC, or no free block of that order. Nothing is
+ * reported.
  */
 DMAMAP_API struct page *dmamap_alloc_pages(struct dmamap_platform *p,
 					   unsigned int order, gfp_t flags);
-/** dmamap_free_pages() - free dmamap_alloc_pages() pages. @p, @page, @order as allocated. */
+/**
+ * dmamap_free_pages() - free dmamap_alloc_pages() pages
+ * @p: platform
+ * @page: first page, as allocated
+ * @order: the order allocated
+ *
+ * A NULL @p or @page does nothing. A @page that is not an allocated block
+ * of @order is reported as FREE_INVALID (on @p's counters) and nothing is
+ * freed.
+ */
 DMAMAP_API void dmamap_free_pages(struct dmamap_platform *p, struct page *page,
 				  unsigned int order);
 
@@ -951,8 +1047,17 @@ DMAMAP_API void dmamap_free_pages(struct dmamap_platform *p, struct page *page,
  * @reg: register offset
  * @val: value
  *
- * Return: 0; -EINVAL for a NULL device or unknown register; -ENODEV if
- * the device has no model.
+ * The model acts in the call: the memcpy engine runs the descriptors a
+ * TAIL write names before it returns.
+ *
+ * Return: 0; -EINVAL for a NULL @dev; -ENODEV if the device has no model,
+ * or its model has no mmio_write; else what the model returns. The memcpy
+ * engine (<dmamap/hw/memcpy-engine.h>) returns -EINVAL for a read-only or
+ * unknown register and for a RING_SIZE that is 0 or not a power of two,
+ * -EIO for a TAIL write while it is disabled or has no ring size. A
+ * descriptor that faults is no error of the call: the engine marks it
+ * MCE_DESC_FAULT and sets MCE_STATUS_ERROR, and the device access is
+ * reported as a DEVICE_FAULT. Nothing else is reported.
  */
 DMAMAP_API int dmamap_mmio_write32(struct device *dev, uint32_t reg,
 				   uint32_t val);
@@ -962,7 +1067,10 @@ DMAMAP_API int dmamap_mmio_write32(struct device *dev, uint32_t reg,
  * @reg: register offset
  * @val: receives the value
  *
- * Return: as dmamap_mmio_write32().
+ * Return: 0; -EINVAL for a NULL @dev or @val; -ENODEV if the device has no
+ * model, or its model has no mmio_read; else what the model returns. The
+ * memcpy engine returns -EINVAL for a write-only (TAIL) or unknown
+ * register, leaving *@val as it was. Nothing is reported.
  */
 DMAMAP_API int dmamap_mmio_read32(struct device *dev, uint32_t reg,
 				  uint32_t *val);
