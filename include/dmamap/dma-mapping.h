@@ -340,9 +340,8 @@ DMAMAP_API int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg,
  * mapped one by one are unmapped one by one, the backend reporting an
  * address it cannot place as for dma_unmap_page_attrs(), and a list that
  * ends before @nents is reported where it ends (INVALID_ARGUMENT/BAD_ARG),
- * the entries before it unmapped. A table's own
- * unmap_sg (the IOMMU's) takes the list as its map_sg laid it out and
- * reports nothing.
+ * the entries before it unmapped. A table's own unmap_sg (the IOMMU's)
+ * takes the list as its map_sg laid it out and reports nothing.
  */
 DMAMAP_API void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg,
 				   int nents, enum dma_data_direction dir,

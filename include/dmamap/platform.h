@@ -150,8 +150,9 @@ struct dmamap_board {
  *   is too large; banks that overlap; more than %DMAMAP_SIM_RAM_MAX of RAM
  *   in all; a bounce pool that does not fit below the top of the lowest
  *   bank, or rounds down to nothing (the default size on a board with
- *   less than 8 MiB of RAM does); a CMA area placed where there is no RAM,
- *   or too large for the lowest bank above the bounce pool;
+ *   less than 8 MiB of RAM does); a CMA area placed off a page boundary
+ *   or where there is no RAM, or too large for the lowest bank above the
+ *   bounce pool;
  * - -EINVAL for a bad device, as dmamap_device_create() lists them: its
  *   name, its ranges, an unknown model, an unusable coherent pool,
  *   restricted pool or dmabounce block sizes;
@@ -163,8 +164,8 @@ struct dmamap_board {
  * - whatever a device model's probe returns (the memcpy engine's:
  *   -ENOMEM).
  *
- * Reserved regions past %DMAMAP_MAX_RESERVED, zone_dma_limit and
- * highmem_start are not checked.
+ * Nothing checks the reserved regions (those past %DMAMAP_MAX_RESERVED
+ * are ignored), zone_dma_limit or highmem_start.
  */
 DMAMAP_API struct dmamap_platform *
 dmamap_platform_create(const struct dmamap_board *board,
