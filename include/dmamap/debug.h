@@ -76,12 +76,13 @@ typedef void (*dmamap_report_fn)(void *ctx, const struct dmamap_report *r);
 
 /**
  * dmamap_set_report_hook() - receive every report as a structure
- * @p: platform
+ * @p: platform; NULL is ignored (the reports about no platform, a NULL
+ *     device's, cannot be hooked)
  * @fn: hook, or NULL to stop
  * @ctx: passed to @fn
  *
  * The hook is called for every report (filter and print limit do not
- * apply), before strict mode aborts.
+ * apply), whether the checker is on or not, before strict mode aborts.
  */
 DMAMAP_API void dmamap_set_report_hook(struct dmamap_platform *p,
 				       dmamap_report_fn fn, void *ctx);
@@ -92,9 +93,9 @@ DMAMAP_API void dmamap_set_report_hook(struct dmamap_platform *p,
  * @buf: destination
  * @len: its size
  *
- * Return: the length written (without the NUL), or -ENOSPC if @buf was
- * too small (it then holds a truncated, NUL-terminated prefix); -EINVAL
- * for NULL arguments.
+ * Return: the length written (without the NUL); -ENOSPC if @buf was too
+ * small (it then holds a truncated, NUL-terminated prefix); -EINVAL for a
+ * NULL @r or @buf or a zero @len.
  */
 DMAMAP_API int dmamap_report_json(const struct dmamap_report *r, char *buf,
 				  size_t len);
@@ -104,17 +105,21 @@ DMAMAP_API int dmamap_report_json(const struct dmamap_report *r, char *buf,
  * @p: platform
  * @device: device name, or NULL for all devices
  *
- * Counters still count every report.
+ * Counters still count every report, and a report hook still gets it.
+ * The name is not looked up: a device made later under it is logged.
  *
- * Return: 0, -EINVAL for a NULL platform or a name too long.
+ * Return: 0; -EINVAL for a NULL @p or a name of %DMAMAP_NAME_MAX bytes or
+ * longer, the filter unchanged.
  */
 DMAMAP_API int dmamap_debug_set_filter(struct dmamap_platform *p,
 				       const char *device);
 
 /**
  * dmamap_debug_set_print_limit() - log at most @n reports (0: no limit)
- * @p: platform
+ * @p: platform; NULL is ignored
  * @n: limit; reports past it are counted, not logged
+ *
+ * The count of reports logged starts again from 0.
  */
 DMAMAP_API void dmamap_debug_set_print_limit(struct dmamap_platform *p,
 					     unsigned long n);
@@ -124,24 +129,41 @@ DMAMAP_API void dmamap_debug_set_print_limit(struct dmamap_platform *p,
  * @dev: a device, or NULL with @p for every device of @p
  * @p: platform (used when @dev is NULL)
  *
- * Return: the count; 0 when the checker is off.
+ * Return: the count; 0 when the checker is off, or @dev and @p are both
+ * NULL.
  */
 DMAMAP_API unsigned long dmamap_debug_live(struct device *dev,
 					   struct dmamap_platform *p);
 
-/** dmamap_dbg_kind_name() - stable short name of a kind. Return: name. */
+/**
+ * dmamap_dbg_kind_name() - stable short name of a report kind
+ * @kind: DMAMAP_DBG_*
+ *
+ * Return: the name ("invalid-direction", "leak"...); "none" for 0,
+ * "unknown" for a value out of range.
+ */
 DMAMAP_API const char *dmamap_dbg_kind_name(enum dmamap_dbg_kind kind);
 
 /**
  * dmamap_debug_enable() - turn the checker on or off (default: DMAMAP_DEBUG)
- * @p: platform
+ * @p: platform; NULL is ignored
  * @on: true to track mappings and log reports
  *
  * Turn it on before the first mapping you want checked: mappings made
  * while it was off are unknown to it. Turning it off forgets them all.
+ * If it cannot get its memory, or cannot register to hear device
+ * accesses, it stays off and says so with a CHECKER_DISABLED report; it
+ * turns itself off the same way when it runs out later (an injected
+ * DMAMAP_FAULT_ALLOC included), and never fails the caller's call.
  */
 DMAMAP_API void dmamap_debug_enable(struct dmamap_platform *p, bool on);
-/** dmamap_debug_enabled() - whether @p's checker is on. Return: true/false. */
+/**
+ * dmamap_debug_enabled() - whether a platform's checker is on
+ * @p: platform
+ *
+ * Return: true if it is on; false if off, turned off for lack of memory,
+ * or @p is NULL.
+ */
 DMAMAP_API bool dmamap_debug_enabled(const struct dmamap_platform *p);
 
 /**
@@ -149,11 +171,16 @@ DMAMAP_API bool dmamap_debug_enabled(const struct dmamap_platform *p);
  * @p: platform, or NULL for reports about no platform (NULL device)
  * @kind: the kind, or 0 for all kinds
  *
- * Return: the count.
+ * Reports are counted whether the checker is on or not.
+ *
+ * Return: the count; 0 for a @kind out of range.
  */
 DMAMAP_API unsigned long dmamap_report_count(struct dmamap_platform *p,
 					     enum dmamap_dbg_kind kind);
-/** dmamap_report_reset() - zero @p's report counters. @p: platform or NULL. */
+/**
+ * dmamap_report_reset() - zero the report counters
+ * @p: platform, or NULL for the counters of reports about no platform
+ */
 DMAMAP_API void dmamap_report_reset(struct dmamap_platform *p);
 
 #ifdef __cplusplus

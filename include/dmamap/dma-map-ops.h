@@ -78,7 +78,13 @@ struct dma_map_ops {
  */
 DMAMAP_API extern const struct dma_map_ops dmamap_direct_ops;
 
-/** dev_is_dma_coherent() - whether the device snoops the CPU cache. @dev: device. Return: true/false. */
+/**
+ * dev_is_dma_coherent() - whether the device snoops the CPU cache
+ * @dev: device
+ *
+ * Return: true if it does (every device on the host does); false if not,
+ * or @dev is NULL.
+ */
 DMAMAP_API bool dev_is_dma_coherent(const struct device *dev);
 
 /**
@@ -86,8 +92,11 @@ DMAMAP_API bool dev_is_dma_coherent(const struct device *dev);
  * @dev: device
  * @phys: CPU physical address
  *
+ * The bus window alone: a declared pool's own device address and an
+ * IOMMU's page table play no part.
+ *
  * Return: the address through the device's dma ranges (identity without
- * ranges), or DMA_MAPPING_ERROR if no range covers @phys.
+ * ranges), or DMA_MAPPING_ERROR if no range covers @phys or @dev is NULL.
  */
 DMAMAP_API dma_addr_t dmamap_phys_to_dma(const struct device *dev,
 					 phys_addr_t phys);
@@ -96,7 +105,10 @@ DMAMAP_API dma_addr_t dmamap_phys_to_dma(const struct device *dev,
  * @dev: device
  * @dma: device address
  *
- * Return: the physical address, or (phys_addr_t)-1 if no range covers @dma.
+ * The bus window alone, as dmamap_phys_to_dma().
+ *
+ * Return: the physical address, or (phys_addr_t)-1 if no range covers
+ * @dma or @dev is NULL.
  */
 DMAMAP_API phys_addr_t dmamap_dma_to_phys(const struct device *dev,
 					  dma_addr_t dma);
@@ -107,11 +119,18 @@ DMAMAP_API phys_addr_t dmamap_dma_to_phys(const struct device *dev,
  * @size: length
  * @is_ram: true for RAM (the bus limit applies), false for MMIO
  *
- * Return: true if the range fits min(*dma_mask, bus_dma_limit).
+ * Return: true if the range fits min(*dma_mask, bus_dma_limit) for RAM,
+ * the mask alone for MMIO; false if not, and for a NULL @dev, a zero
+ * @size or a range that wraps.
  */
 DMAMAP_API bool dmamap_dma_capable(const struct device *dev, dma_addr_t dma,
 				   size_t size, bool is_ram);
-/** dmamap_bus_dma_limit() - the bus limit (0 = none). @dev: device. Return: limit. */
+/**
+ * dmamap_bus_dma_limit() - the highest address the device's bus carries
+ * @dev: device
+ *
+ * Return: the limit; 0 for none, or for a NULL @dev.
+ */
 DMAMAP_API u64 dmamap_bus_dma_limit(const struct device *dev);
 
 /**
@@ -120,6 +139,11 @@ DMAMAP_API u64 dmamap_bus_dma_limit(const struct device *dev);
  * @phys: physical address
  * @size: length
  * @dir: direction of the mapping
+ *
+ * No maintenance is done, and nothing reported, for a NULL @dev, a zero
+ * @size, a coherent device, the host, or a range that is not inside one
+ * RAM bank. Maintenance that loses bytes is reported (CPU_DATA_LOST,
+ * DEVICE_DATA_LOST).
  */
 DMAMAP_API void dmamap_arch_sync_dma_for_device(struct device *dev,
 						phys_addr_t phys, size_t size,
@@ -130,6 +154,10 @@ DMAMAP_API void dmamap_arch_sync_dma_for_device(struct device *dev,
  * @phys: physical address
  * @size: length
  * @dir: direction of the mapping
+ *
+ * No maintenance is done, and nothing reported, in the cases
+ * dmamap_arch_sync_dma_for_device() lists; maintenance that loses bytes
+ * is reported the same way.
  */
 DMAMAP_API void dmamap_arch_sync_dma_for_cpu(struct device *dev,
 					     phys_addr_t phys, size_t size,
@@ -140,7 +168,8 @@ DMAMAP_API void dmamap_arch_sync_dma_for_cpu(struct device *dev,
  * @p: platform
  * @phys: physical address
  *
- * Return: CPU address, or NULL if @phys is not RAM of @p.
+ * Return: CPU address; NULL if @phys is not RAM of a board, or @p is
+ * NULL. On the host, @phys itself.
  */
 DMAMAP_API void *dmamap_phys_to_virt(struct dmamap_platform *p,
 				     phys_addr_t phys);

@@ -1,15 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The driver-facing DMA API, with the kernel's names, types and return
- * conventions (Documentation/core-api/dma-api.rst). A driver written against
- * this header alone runs on any simulated board and on the host.
+ * conventions. A driver written against this header alone runs on any
+ * simulated board and on the host.
  *
  * Error conventions: calls that return a DMA address return
  * DMA_MAPPING_ERROR; calls that return a CPU pointer return NULL; actions
  * return 0 or a negative errno; dma_map_sg() returns 0 on failure (the
  * kernel's rule) while dma_map_sgtable() returns a negative errno.
- * Every failure also counts in the device's stats and, with the checker
- * on, is reported (and aborts in strict mode).
+ *
+ * What a failure leaves behind besides its return value: most become a
+ * report of one kind (<dmamap/debug.h>), counted by dmamap_report_count()
+ * whether the checker is on or not, logged while it is on, fatal in strict
+ * mode; and a count in the device's errors_by_kind[] (struct
+ * dmamap_device_stats). The comments below write the pair as KIND/ERRK:
+ * "(INVALID_DIRECTION/BAD_DIR)" is a DMAMAP_DBG_INVALID_DIRECTION report
+ * and one more errors_by_kind[DMAMAP_ERRK_BAD_DIR]; "-" stands for none.
+ * A NULL device is reported as NULL_DEVICE on the process's counters
+ * (dmamap_report_count(NULL, ...)) and counted nowhere: there is no device
+ * to count it. What only the checker sees (a wrong size or direction, a
+ * mapping that is not live, a sync past its end) is in docs/checker.md and
+ * not repeated here.
  */
 #ifndef DMAMAP_DMA_MAPPING_H
 #define DMAMAP_DMA_MAPPING_H
@@ -27,7 +38,7 @@ extern "C" {
 #define DMA_MAPPING_ERROR (~(dma_addr_t)0)
 #define DMA_BIT_MASK(n) (((n) >= 64) ? ~0ULL : ((1ULL << (n)) - 1))
 
-/* Attributes (dma-attributes.rst), kernel bit values. */
+/* Attributes, with the kernel's names and bit values. */
 #define DMA_ATTR_WEAK_ORDERING (1UL << 1)
 #define DMA_ATTR_WRITE_COMBINE (1UL << 2)
 #define DMA_ATTR_NO_KERNEL_MAPPING (1UL << 4)
@@ -65,14 +76,55 @@ struct vm_area_struct {
  * @offset: offset of the buffer in @page
  * @size: length in bytes
  * @dir: DMA_TO_DEVICE, DMA_FROM_DEVICE or DMA_BIDIRECTIONAL
- * @attrs: DMA_ATTR_* (DMA_ATTR_SKIP_CPU_SYNC skips cache maintenance)
+ * @attrs: DMA_ATTR_*: DMA_ATTR_SKIP_CPU_SYNC skips cache maintenance,
+ *         DMA_ATTR_NO_WARN leaves a pool or IOVA space that ran out
+ *         unreported (the count stays)
  *
  * After this call the device owns the buffer until dma_unmap_page_attrs()
- * or dma_sync_single_for_cpu().
+ * or dma_sync_single_for_cpu(). The buffer must be in the board's linear
+ * map: pages from dmamap_alloc_pages(), memory from dmamap_kmalloc(). On
+ * the host every address is.
  *
- * Return: the device address, or DMA_MAPPING_ERROR for a NULL device or
- * page, an invalid direction, a zero size, memory the device cannot reach,
- * or an injected fault.
+ * With the checker on, a mapping that succeeds may still be reported
+ * (map-stack, cacheline-overlap, map-unaligned: docs/checker.md).
+ *
+ * Return: the device address, or DMA_MAPPING_ERROR. The core refuses,
+ * whatever the backend, a NULL @dev (NULL_DEVICE), a NULL @page
+ * (INVALID_ARGUMENT/NULL_ARG), an invalid @dir (INVALID_DIRECTION/BAD_DIR)
+ * and a zero @size (ZERO_SIZE/ZERO_SIZE), and fails when an injected
+ * DMAMAP_FAULT_MAP fires (-/NOMEM). Then each backend has its own causes.
+ *
+ * The direct backend (a device with no ops table):
+ *
+ * - the buffer is not in the board's linear map: the stack, an uncached
+ *   alias from dma_alloc_coherent(), another board's memory
+ *   (NOT_LINEAR/NOT_LINEAR);
+ * - the device cannot reach it and nothing can bounce it: the platform
+ *   has no bounce pool, or swiotlb=noforce (UNREACHABLE/UNREACHABLE);
+ * - it must bounce and the pool is full, or the buffer is larger than a
+ *   bounce buffer can be (dma_max_mapping_size()) (ALLOC_FAILED/NOMEM);
+ * - it must bounce and the device cannot reach the pool either
+ *   (UNREACHABLE/UNREACHABLE).
+ *
+ * Behind an IOMMU:
+ *
+ * - the buffer is not in the linear map (-/-: neither reported nor
+ *   counted);
+ * - no IOVA range is free, the range handed out lies above the device's
+ *   mask, the buffer is larger than the IOVA space, or memory for the IO
+ *   page table ran out (ALLOC_FAILED/NOMEM).
+ *
+ * dmabounce:
+ *
+ * - the buffer is not in the linear map (-/-);
+ * - it reaches into high memory, which dmabounce cannot bounce
+ *   (INVALID_ARGUMENT/BAD_ARG);
+ * - it must bounce and no safe buffer can be had: out of memory, or an
+ *   injected DMAMAP_FAULT_ALLOC (ALLOC_FAILED/-: reported, not counted);
+ * - it need not bounce: as the direct backend.
+ *
+ * Another table installed with set_dma_ops(): whatever its map_page
+ * refuses.
  */
 DMAMAP_API dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
 					 size_t offset, size_t size,
@@ -85,10 +137,20 @@ DMAMAP_API dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
  * @addr: address from dma_map_page_attrs()
  * @size: the size that was mapped
  * @dir: the direction that was mapped
- * @attrs: DMA_ATTR_*
+ * @attrs: DMA_ATTR_* (DMA_ATTR_SKIP_CPU_SYNC skips cache maintenance)
  *
- * An address that is not a live mapping, an invalid direction or size is
- * counted and reported; nothing else happens.
+ * On a non-coherent device the buffer gets the cache maintenance the
+ * board's rules ask for; a bounced buffer is copied back
+ * (DMA_FROM_DEVICE, DMA_BIDIRECTIONAL) and its slots freed.
+ *
+ * A NULL @dev (NULL_DEVICE), an invalid @dir (INVALID_DIRECTION/BAD_DIR),
+ * a zero @size (ZERO_SIZE/ZERO_SIZE) or an @addr of DMA_MAPPING_ERROR, a
+ * failed mapping used (UNMAP_INVALID/BAD_HANDLE), is reported and nothing
+ * happens. So is an @addr the backend cannot place: outside the device's
+ * window on the direct backend and dmabounce, or not mapped in its IOMMU
+ * (UNMAP_INVALID/BAD_HANDLE). An address inside a bounce pool that is no
+ * live bounce buffer is ignored without a report; the checker, when on,
+ * says why.
  */
 DMAMAP_API void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr,
 				     size_t size, enum dma_data_direction dir,
@@ -100,11 +162,17 @@ DMAMAP_API void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr,
  * @ptr: CPU address (linear map: sim RAM from dmamap_kmalloc(), or host memory)
  * @size: length
  * @dir: direction
- * @attrs: DMA_ATTR_*
+ * @attrs: DMA_ATTR_*, as for dma_map_page_attrs()
  *
- * Built on dma_map_page_attrs().
+ * Built on dma_map_page_attrs(), and remembered by the checker as a
+ * single mapping, to be undone with dma_unmap_single_attrs().
  *
- * Return: as dma_map_page_attrs(); DMA_MAPPING_ERROR for a NULL @ptr too.
+ * Return: the device address, or DMA_MAPPING_ERROR for a NULL @ptr
+ * (INVALID_ARGUMENT/NULL_ARG) and for every cause dma_map_page_attrs()
+ * lists: bad arguments, an injected fault, a buffer outside the board's
+ * linear map (NOT_LINEAR/NOT_LINEAR on the direct backend, unreported
+ * behind an IOMMU or dmabounce), a buffer the device cannot reach, a bounce
+ * pool, IOVA space or safe-buffer pool that ran out.
  */
 DMAMAP_API dma_addr_t dma_map_single_attrs(struct device *dev, void *ptr,
 					   size_t size,
@@ -118,31 +186,74 @@ DMAMAP_API dma_addr_t dma_map_single_attrs(struct device *dev, void *ptr,
  * @size: size mapped
  * @dir: direction mapped
  * @attrs: DMA_ATTR_*
+ *
+ * Bad arguments and unknown addresses are reported and ignored, as by
+ * dma_unmap_page_attrs().
  */
 DMAMAP_API void dma_unmap_single_attrs(struct device *dev, dma_addr_t addr,
 				       size_t size, enum dma_data_direction dir,
 				       unsigned long attrs);
 
-/** dma_map_page() - dma_map_page_attrs() without attributes. Return: as it. */
+/**
+ * dma_map_page() - dma_map_page_attrs() without attributes
+ * @dev: device
+ * @page: first page of the buffer
+ * @offset: offset of the buffer in @page
+ * @size: length in bytes
+ * @dir: direction
+ *
+ * Return: as dma_map_page_attrs(): the device address, or
+ * DMA_MAPPING_ERROR.
+ */
 DMAMAP_API dma_addr_t dma_map_page(struct device *dev, struct page *page,
 				   size_t offset, size_t size,
 				   enum dma_data_direction dir);
-/** dma_unmap_page() - dma_unmap_page_attrs() without attributes. */
+/**
+ * dma_unmap_page() - dma_unmap_page_attrs() without attributes
+ * @dev: device
+ * @addr: address from dma_map_page()
+ * @size: the size that was mapped
+ * @dir: the direction that was mapped
+ *
+ * Bad arguments and unknown addresses: as dma_unmap_page_attrs().
+ */
 DMAMAP_API void dma_unmap_page(struct device *dev, dma_addr_t addr, size_t size,
 			       enum dma_data_direction dir);
-/** dma_map_single() - dma_map_single_attrs() without attributes. Return: as it. */
+/**
+ * dma_map_single() - dma_map_single_attrs() without attributes
+ * @dev: device
+ * @ptr: CPU address in the linear map
+ * @size: length
+ * @dir: direction
+ *
+ * Return: as dma_map_single_attrs(): the device address, or
+ * DMA_MAPPING_ERROR.
+ */
 DMAMAP_API dma_addr_t dma_map_single(struct device *dev, void *ptr, size_t size,
 				     enum dma_data_direction dir);
-/** dma_unmap_single() - dma_unmap_single_attrs() without attributes. */
+/**
+ * dma_unmap_single() - dma_unmap_single_attrs() without attributes
+ * @dev: device
+ * @addr: address from dma_map_single()
+ * @size: the size that was mapped
+ * @dir: the direction that was mapped
+ *
+ * Bad arguments and unknown addresses: as dma_unmap_page_attrs().
+ */
 DMAMAP_API void dma_unmap_single(struct device *dev, dma_addr_t addr,
 				 size_t size, enum dma_data_direction dir);
 
 /**
  * dma_mapping_error() - test an address returned by a map call
- * @dev: device
+ * @dev: device (may be NULL)
  * @dma_addr: the address
  *
- * Return: -ENOMEM if @dma_addr is DMA_MAPPING_ERROR, else 0.
+ * With the checker on, the mapping at @dma_addr is marked as tested, so
+ * using or unmapping it is not reported as map-error-not-checked.
+ *
+ * Return: -ENOMEM if @dma_addr is DMA_MAPPING_ERROR, else 0. The kernel's
+ * value, whatever made the mapping fail: the reason is in the reports and
+ * the device's errors_by_kind[].
  */
 DMAMAP_API int dma_mapping_error(struct device *dev, dma_addr_t dma_addr);
 
@@ -154,10 +265,23 @@ DMAMAP_API int dma_mapping_error(struct device *dev, dma_addr_t dma_addr);
  * @dir: direction
  * @attrs: DMA_ATTR_*
  *
- * No cache maintenance is done: MMIO is not cached.
+ * No cache maintenance is done: MMIO is not cached. The direct backend
+ * hands out @phys_addr itself, untranslated by the device's window, as the
+ * kernel does; an IOMMU maps it at an IOVA.
  *
- * Return: the device address, or DMA_MAPPING_ERROR (bad arguments, RAM
- * passed as a resource, unreachable address).
+ * Return: the device address, or DMA_MAPPING_ERROR:
+ *
+ * - a NULL @dev (NULL_DEVICE), an invalid @dir (INVALID_DIRECTION/BAD_DIR),
+ *   a zero @size (ZERO_SIZE/ZERO_SIZE);
+ * - on a simulated board, @phys_addr is RAM, which dma_map_page() maps
+ *   (INVALID_ARGUMENT/BAD_ARG); on the host any address may be a resource;
+ * - an injected DMAMAP_FAULT_MAP (-/NOMEM);
+ * - the direct backend: the range ends above the device's mask
+ *   (UNREACHABLE/UNREACHABLE);
+ * - behind an IOMMU: no IOVA range, as for dma_map_page_attrs(), reported
+ *   twice (ALLOC_FAILED/NOMEM, then UNREACHABLE/UNREACHABLE);
+ * - a table without map_resource, dmabounce's among them: always
+ *   (UNREACHABLE/UNREACHABLE).
  */
 DMAMAP_API dma_addr_t dma_map_resource(struct device *dev, phys_addr_t phys_addr,
 				       size_t size, enum dma_data_direction dir,
@@ -169,6 +293,12 @@ DMAMAP_API dma_addr_t dma_map_resource(struct device *dev, phys_addr_t phys_addr
  * @size: size mapped
  * @dir: direction mapped
  * @attrs: DMA_ATTR_*
+ *
+ * A NULL @dev, an invalid @dir, a zero @size or an @addr of
+ * DMA_MAPPING_ERROR is reported as by dma_unmap_page_attrs() and nothing
+ * happens. The direct backend has nothing to undo; behind an IOMMU an
+ * @addr that is not mapped is reported (UNMAP_INVALID/BAD_HANDLE) and
+ * ignored.
  */
 DMAMAP_API void dma_unmap_resource(struct device *dev, dma_addr_t addr,
 				   size_t size, enum dma_data_direction dir,
@@ -180,12 +310,18 @@ DMAMAP_API void dma_unmap_resource(struct device *dev, dma_addr_t addr,
  * @sg: first entry
  * @nents: number of entries to map
  * @dir: direction
- * @attrs: DMA_ATTR_*
+ * @attrs: DMA_ATTR_*, as for dma_map_page_attrs()
  *
- * If mapping entry k fails, entries 0..k-1 are unmapped before returning.
+ * The core maps the entries one by one, each as dma_map_page_attrs()
+ * would, for the direct backend and for tables without map_sg
+ * (dmabounce); a table's own map_sg takes the whole list (the IOMMU's puts
+ * it in one IOVA range and merges entries that meet on a page boundary,
+ * within the device's segment size and boundary). If entry k fails,
+ * entries 0..k-1 are unmapped before returning.
  *
- * Return: the number of device segments (may be fewer than @nents when
- * entries were merged), or 0 on any failure.
+ * Return: the number of device segments (fewer than @nents when entries
+ * were merged), or 0 on any failure: each cause dma_map_sgtable() lists
+ * with its errno, with the same reports and counts.
  */
 DMAMAP_API int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg,
 				int nents, enum dma_data_direction dir,
@@ -197,14 +333,39 @@ DMAMAP_API int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg,
  * @nents: the @nents passed to the map call (not its return value)
  * @dir: direction
  * @attrs: DMA_ATTR_*
+ *
+ * A NULL @dev (NULL_DEVICE), a NULL @sg (INVALID_ARGUMENT/NULL_ARG), an
+ * invalid @dir (INVALID_DIRECTION/BAD_DIR) or @nents of 0 or less
+ * (ZERO_SIZE/ZERO_SIZE) is reported and nothing is unmapped. Entries
+ * mapped one by one are unmapped one by one, the backend reporting an
+ * address it cannot place as for dma_unmap_page_attrs(), and a list that
+ * ends before @nents is reported where it ends (INVALID_ARGUMENT/BAD_ARG),
+ * the entries before it unmapped. A table's own unmap_sg (the IOMMU's)
+ * takes the list as its map_sg laid it out and reports nothing.
  */
 DMAMAP_API void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg,
 				   int nents, enum dma_data_direction dir,
 				   unsigned long attrs);
-/** dma_map_sg() - dma_map_sg_attrs() without attributes. Return: as it. */
+/**
+ * dma_map_sg() - dma_map_sg_attrs() without attributes
+ * @dev: device
+ * @sg: first entry
+ * @nents: number of entries to map
+ * @dir: direction
+ *
+ * Return: as dma_map_sg_attrs(): the number of device segments, or 0.
+ */
 DMAMAP_API int dma_map_sg(struct device *dev, struct scatterlist *sg, int nents,
 			  enum dma_data_direction dir);
-/** dma_unmap_sg() - dma_unmap_sg_attrs() without attributes. */
+/**
+ * dma_unmap_sg() - dma_unmap_sg_attrs() without attributes
+ * @dev: device
+ * @sg: first entry
+ * @nents: the @nents passed to dma_map_sg()
+ * @dir: direction
+ *
+ * Bad arguments: as dma_unmap_sg_attrs().
+ */
 DMAMAP_API void dma_unmap_sg(struct device *dev, struct scatterlist *sg,
 			     int nents, enum dma_data_direction dir);
 
@@ -213,11 +374,44 @@ DMAMAP_API void dma_unmap_sg(struct device *dev, struct scatterlist *sg,
  * @dev: device
  * @sgt: table (orig_nents entries)
  * @dir: direction
- * @attrs: DMA_ATTR_*
+ * @attrs: DMA_ATTR_*, as for dma_map_page_attrs()
  *
- * Return: 0; -EINVAL for bad arguments; -ENOMEM when resources (pool
- * space, IOVA, injected faults) run out; -EIO for memory the device cannot
- * reach. Nothing stays mapped on failure.
+ * As dma_map_sg_attrs() on @sgt->orig_nents entries, with the reason for
+ * a failure in the return value.
+ *
+ * Return: 0, with @sgt->nents set to the number of device segments. On
+ * failure nothing stays mapped, and:
+ *
+ * -EINVAL for a bad argument: a NULL @dev (NULL_DEVICE); a NULL @sgt or
+ * @sgt->sgl (INVALID_ARGUMENT/NULL_ARG); an invalid @dir
+ * (INVALID_DIRECTION/BAD_DIR); an orig_nents of 0 or above INT_MAX
+ * (ZERO_SIZE/ZERO_SIZE). For a bad entry: one that is missing (the list
+ * ends before orig_nents), empty or without a page
+ * (INVALID_ARGUMENT/BAD_ARG); on the direct backend, one outside the
+ * board's linear map (NOT_LINEAR/NOT_LINEAR). Behind an IOMMU the same bad
+ * entries, and entries outside the linear map, are refused by its map_sg
+ * without a report or a count.
+ *
+ * -ENOMEM when something runs out: an injected DMAMAP_FAULT_MAP (-/NOMEM),
+ * asked once per entry of a list mapped entry by entry (the IOMMU's map_sg
+ * is no injection point); the direct backend's bounce pool is full or an
+ * entry is larger than a bounce buffer can be (ALLOC_FAILED/NOMEM); behind
+ * an IOMMU, no IOVA range for the whole list is free, or the one handed
+ * out lies above the device's mask (ALLOC_FAILED/NOMEM), or memory for the
+ * IO page table ran out (-/-).
+ *
+ * -EIO when an entry cannot be mapped: on the direct backend, the device
+ * cannot reach it and nothing can bounce it, or cannot reach the bounce
+ * pool either (UNREACHABLE/UNREACHABLE). On dmabounce, and on any table
+ * without map_sg, every refusal of its map_page: an ops table's map_page
+ * returns DMA_MAPPING_ERROR and cannot say why. So dmabounce out of safe
+ * buffers (ALLOC_FAILED/-), an entry in high memory
+ * (INVALID_ARGUMENT/BAD_ARG) and an entry outside the linear map (-/-)
+ * give -EIO too. A table's own map_sg that maps nothing (returns 0) gives
+ * -EIO.
+ *
+ * A table's own map_sg may return another negative errno; it is passed on.
+ * DMA_ATTR_NO_WARN leaves every ALLOC_FAILED above unreported.
  */
 DMAMAP_API int dma_map_sgtable(struct device *dev, struct sg_table *sgt,
 			       enum dma_data_direction dir, unsigned long attrs);
@@ -227,6 +421,10 @@ DMAMAP_API int dma_map_sgtable(struct device *dev, struct sg_table *sgt,
  * @sgt: table
  * @dir: direction
  * @attrs: DMA_ATTR_*
+ *
+ * A NULL @sgt is reported (INVALID_ARGUMENT/NULL_ARG, or NULL_DEVICE
+ * with a NULL @dev) and nothing happens; otherwise as dma_unmap_sg_attrs()
+ * on @sgt->orig_nents entries.
  */
 DMAMAP_API void dma_unmap_sgtable(struct device *dev, struct sg_table *sgt,
 				  enum dma_data_direction dir,
@@ -240,6 +438,17 @@ DMAMAP_API void dma_unmap_sgtable(struct device *dev, struct sg_table *sgt,
  * @addr: device address of the mapping (or inside it)
  * @size: bytes to sync
  * @dir: the mapping's direction
+ *
+ * On a non-coherent device the range gets the cache maintenance the
+ * board's rules ask for; a bounced range is copied back from the bounce
+ * buffer (DMA_FROM_DEVICE, DMA_BIDIRECTIONAL).
+ *
+ * A NULL @dev (NULL_DEVICE), an invalid @dir (INVALID_DIRECTION/BAD_DIR),
+ * a zero @size (ZERO_SIZE/ZERO_SIZE) or an @addr of DMA_MAPPING_ERROR
+ * (UNMAP_INVALID/BAD_HANDLE) is reported and nothing happens. On the
+ * direct backend and dmabounce, so is an @addr outside the device's window
+ * (UNMAP_INVALID/BAD_HANDLE). A bounce-pool address that is no live bounce
+ * buffer, and IOVA pages with nothing mapped, are skipped without a report.
  */
 DMAMAP_API void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr,
 					size_t size, enum dma_data_direction dir);
@@ -249,6 +458,11 @@ DMAMAP_API void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr,
  * @addr: device address
  * @size: bytes to sync
  * @dir: the mapping's direction
+ *
+ * A bounced range is copied to the bounce buffer first (DMA_TO_DEVICE,
+ * DMA_BIDIRECTIONAL); on a non-coherent device the range then gets the
+ * board's cache maintenance. Bad arguments and addresses are reported and
+ * skipped as by dma_sync_single_for_cpu().
  */
 DMAMAP_API void dma_sync_single_for_device(struct device *dev, dma_addr_t addr,
 					   size_t size,
@@ -260,6 +474,9 @@ DMAMAP_API void dma_sync_single_for_device(struct device *dev, dma_addr_t addr,
  * @offset: offset of the range
  * @size: range length
  * @dir: direction
+ *
+ * Bad arguments: as dma_sync_single_for_cpu(), checked on the sum
+ * @addr + @offset.
  */
 DMAMAP_API void dma_sync_single_range_for_cpu(struct device *dev,
 					      dma_addr_t addr,
@@ -272,6 +489,9 @@ DMAMAP_API void dma_sync_single_range_for_cpu(struct device *dev,
  * @offset: offset of the range
  * @size: range length
  * @dir: direction
+ *
+ * Bad arguments: as dma_sync_single_for_device(), checked on the sum
+ * @addr + @offset.
  */
 DMAMAP_API void dma_sync_single_range_for_device(struct device *dev,
 						 dma_addr_t addr,
@@ -284,6 +504,14 @@ DMAMAP_API void dma_sync_single_range_for_device(struct device *dev,
  * @sg: first entry
  * @nelems: the nents passed to dma_map_sg()
  * @dir: direction
+ *
+ * A NULL @dev (NULL_DEVICE), a NULL @sg (INVALID_ARGUMENT/NULL_ARG), an
+ * invalid @dir (INVALID_DIRECTION/BAD_DIR) or @nelems of 0 or less
+ * (ZERO_SIZE/ZERO_SIZE) is reported and nothing happens. Each entry is
+ * then synced, and reported, as dma_sync_single_for_cpu() would; a list
+ * that ends before @nelems is reported where it ends
+ * (INVALID_ARGUMENT/BAD_ARG). Behind an IOMMU the list is synced from its
+ * CPU side and a short list just ends.
  */
 DMAMAP_API void dma_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg,
 				    int nelems, enum dma_data_direction dir);
@@ -293,14 +521,33 @@ DMAMAP_API void dma_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg,
  * @sg: first entry
  * @nelems: the nents passed to dma_map_sg()
  * @dir: direction
+ *
+ * Bad arguments and a short list: as dma_sync_sg_for_cpu().
  */
 DMAMAP_API void dma_sync_sg_for_device(struct device *dev,
 				       struct scatterlist *sg, int nelems,
 				       enum dma_data_direction dir);
-/** dma_sync_sgtable_for_cpu() - sync a mapped table for the CPU. @dev, @sgt, @dir as above. */
+/**
+ * dma_sync_sgtable_for_cpu() - sync a mapped table for the CPU
+ * @dev: device
+ * @sgt: table mapped with dma_map_sgtable()
+ * @dir: direction
+ *
+ * A NULL @sgt is reported (INVALID_ARGUMENT/NULL_ARG, or NULL_DEVICE with
+ * a NULL @dev) and nothing happens; otherwise as dma_sync_sg_for_cpu() on
+ * @sgt->orig_nents entries.
+ */
 DMAMAP_API void dma_sync_sgtable_for_cpu(struct device *dev, struct sg_table *sgt,
 					 enum dma_data_direction dir);
-/** dma_sync_sgtable_for_device() - sync a mapped table for the device. */
+/**
+ * dma_sync_sgtable_for_device() - sync a mapped table for the device
+ * @dev: device
+ * @sgt: table mapped with dma_map_sgtable()
+ * @dir: direction
+ *
+ * A NULL @sgt is reported as by dma_sync_sgtable_for_cpu(); otherwise as
+ * dma_sync_sg_for_device() on @sgt->orig_nents entries.
+ */
 DMAMAP_API void dma_sync_sgtable_for_device(struct device *dev,
 					    struct sg_table *sgt,
 					    enum dma_data_direction dir);
@@ -315,14 +562,39 @@ DMAMAP_API void dma_sync_sgtable_for_device(struct device *dev,
  * @gfp: GFP_KERNEL, GFP_ATOMIC... (zone modifiers are ignored: the
  *       coherent mask decides the zone); the memory is always zeroed
  * @attrs: DMA_ATTR_WRITE_COMBINE, DMA_ATTR_NO_KERNEL_MAPPING,
- *         DMA_ATTR_FORCE_CONTIGUOUS, ...
+ *         DMA_ATTR_FORCE_CONTIGUOUS, DMA_ATTR_NO_WARN, ...
  *
  * On a non-coherent device the CPU address is an uncached (or, with
  * DMA_ATTR_WRITE_COMBINE, write-combining) alias; with
  * DMA_ATTR_NO_KERNEL_MAPPING it is an opaque cookie for dma_free_attrs().
  *
- * Return: CPU address or cookie; NULL for bad arguments, no memory the
- * coherent mask can reach, or an injected fault.
+ * The memory comes from the device's declared pool
+ * (dma_declare_coherent_memory()) first; when the pool has no room, from
+ * the backend as if there were no pool. The direct backend takes a
+ * restricted pool's slots for a device that has one (at most 256 KiB);
+ * else CMA, when the board has it, for DMA_ATTR_FORCE_CONTIGUOUS and for
+ * blocking (GFP_KERNEL) allocations larger than a page; else, or when CMA
+ * fails, pages of the zone the coherent mask reaches. Behind an IOMMU,
+ * pages from any zone mapped at one IOVA range: scattered pages when the
+ * size is above a page (unless DMA_ATTR_FORCE_CONTIGUOUS or
+ * DMA_ATTR_NO_KERNEL_MAPPING), their IOVA checked against no mask;
+ * contiguous pages otherwise, their IOVA under the streaming mask. The
+ * coherent mask plays no part there.
+ *
+ * Return: the CPU address or cookie, with *@dma_handle set; NULL when:
+ *
+ * - @dev is NULL (NULL_DEVICE), @dma_handle is NULL
+ *   (INVALID_ARGUMENT/NULL_ARG) or @size is 0 (ZERO_SIZE/ZERO_SIZE);
+ * - an injected DMAMAP_FAULT_ALLOC fires at the call (-/NOMEM), or deeper,
+ *   in CMA or the page allocator, when nothing else serves the call
+ *   (ALLOC_FAILED/NOMEM);
+ * - no memory fits: the zones the coherent mask reaches are full, the
+ *   restricted pool is full, the table has no alloc (ALLOC_FAILED/NOMEM);
+ * - behind an IOMMU, no IOVA range, as for dma_map_page_attrs(): reported
+ *   and counted twice (ALLOC_FAILED/NOMEM, then ALLOC_FAILED/NOMEM).
+ *
+ * __GFP_NOWARN or DMA_ATTR_NO_WARN leaves the call's own ALLOC_FAILED
+ * unreported.
  */
 DMAMAP_API void *dma_alloc_attrs(struct device *dev, size_t size,
 				 dma_addr_t *dma_handle, gfp_t gfp,
@@ -334,19 +606,61 @@ DMAMAP_API void *dma_alloc_attrs(struct device *dev, size_t size,
  * @cpu_addr: the CPU address (or cookie) returned
  * @dma_handle: the device address returned
  * @attrs: the attributes used to allocate
+ *
+ * A NULL @cpu_addr does nothing, as in the kernel. A NULL @dev
+ * (NULL_DEVICE) or a zero @size (ZERO_SIZE/ZERO_SIZE) is reported and
+ * nothing is freed. Memory the backend does not recognise from
+ * @cpu_addr, @dma_handle, @size and @attrs together is reported and not
+ * freed (FREE_INVALID/BAD_HANDLE): a declared pool's memory with another
+ * address or size, direct memory through another alias, handle, size or
+ * attributes, an IOMMU allocation with another CPU address or size. An
+ * address in a restricted pool that is no live allocation is ignored
+ * without a report.
  */
 DMAMAP_API void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
 			       dma_addr_t dma_handle, unsigned long attrs);
-/** dma_alloc_coherent() - dma_alloc_attrs() without attributes. Return: as it. */
+/**
+ * dma_alloc_coherent() - dma_alloc_attrs() without attributes
+ * @dev: device
+ * @size: bytes (rounded up to pages)
+ * @dma_handle: receives the device address
+ * @gfp: GFP_KERNEL, GFP_ATOMIC...
+ *
+ * Return: as dma_alloc_attrs(): the CPU address, or NULL.
+ */
 DMAMAP_API void *dma_alloc_coherent(struct device *dev, size_t size,
 				    dma_addr_t *dma_handle, gfp_t gfp);
-/** dma_free_coherent() - free dma_alloc_coherent() memory. */
+/**
+ * dma_free_coherent() - free dma_alloc_coherent() memory
+ * @dev: device
+ * @size: the size allocated
+ * @cpu_addr: the CPU address returned
+ * @dma_handle: the device address returned
+ *
+ * Bad arguments and unknown memory: as dma_free_attrs().
+ */
 DMAMAP_API void dma_free_coherent(struct device *dev, size_t size,
 				  void *cpu_addr, dma_addr_t dma_handle);
-/** dma_alloc_wc() - dma_alloc_attrs() with DMA_ATTR_WRITE_COMBINE. Return: as it. */
+/**
+ * dma_alloc_wc() - dma_alloc_attrs() with DMA_ATTR_WRITE_COMBINE
+ * @dev: device
+ * @size: bytes (rounded up to pages)
+ * @dma_handle: receives the device address
+ * @gfp: GFP_KERNEL, GFP_ATOMIC...
+ *
+ * Return: as dma_alloc_attrs(): the CPU address, or NULL.
+ */
 DMAMAP_API void *dma_alloc_wc(struct device *dev, size_t size,
 			      dma_addr_t *dma_handle, gfp_t gfp);
-/** dma_free_wc() - free dma_alloc_wc() memory. */
+/**
+ * dma_free_wc() - free dma_alloc_wc() memory
+ * @dev: device
+ * @size: the size allocated
+ * @cpu_addr: the CPU address returned
+ * @dma_handle: the device address returned
+ *
+ * Bad arguments and unknown memory: as dma_free_attrs().
+ */
 DMAMAP_API void dma_free_wc(struct device *dev, size_t size, void *cpu_addr,
 			    dma_addr_t dma_handle);
 
@@ -360,19 +674,48 @@ DMAMAP_API void dma_free_wc(struct device *dev, size_t size, void *cpu_addr,
  * @attrs: the attributes used to allocate
  *
  * The new mapping reaches the same RAM: bytes written through it are seen
- * through @cpu_addr and by the device.
+ * through @cpu_addr and by the device. The memory is found from
+ * @dma_addr; @cpu_addr need only be non-NULL.
  *
- * Return: 0; -EINVAL for bad arguments; -ENXIO when @vma asks for more
- * than the buffer holds; -ENOMEM when the mapping cannot be made.
+ * Return: 0, with vm_start and vm_end of @vma set; otherwise:
+ *
+ * - -EINVAL: a NULL @dev (NULL_DEVICE), a NULL @vma
+ *   (INVALID_ARGUMENT/NULL_ARG), a zero @size (ZERO_SIZE/ZERO_SIZE), a
+ *   NULL @cpu_addr or an empty @vma (INVALID_ARGUMENT/BAD_ARG); a length
+ *   or vm_start that is not page aligned, a @dma_addr outside the
+ *   device's windows or not mapped in its IOMMU (INVALID_ARGUMENT/BAD_ARG);
+ * - -ENXIO: @vma asks for pages past the end of @size, @dma_addr is not
+ *   RAM of the board (on the host: not in the coherent arena), or the ops
+ *   table has no mmap (INVALID_ARGUMENT/BAD_ARG);
+ * - -ENOMEM: mmap(2) failed, a vm_start already in use included
+ *   (ALLOC_FAILED/NOMEM).
  */
 DMAMAP_API int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 			      void *cpu_addr, dma_addr_t dma_addr, size_t size,
 			      unsigned long attrs);
-/** dma_mmap_coherent() - dma_mmap_attrs() without attributes. Return: as it. */
+/**
+ * dma_mmap_coherent() - dma_mmap_attrs() without attributes
+ * @dev: device
+ * @vma: the mapping to create
+ * @cpu_addr: CPU address from dma_alloc_coherent()
+ * @dma_addr: device address from dma_alloc_coherent()
+ * @size: size allocated
+ *
+ * Return: as dma_mmap_attrs(): 0, -EINVAL, -ENXIO or -ENOMEM.
+ */
 DMAMAP_API int dma_mmap_coherent(struct device *dev, struct vm_area_struct *vma,
 				 void *cpu_addr, dma_addr_t dma_addr,
 				 size_t size);
-/** dma_mmap_wc() - dma_mmap_attrs() with DMA_ATTR_WRITE_COMBINE. Return: as it. */
+/**
+ * dma_mmap_wc() - dma_mmap_attrs() with DMA_ATTR_WRITE_COMBINE
+ * @dev: device
+ * @vma: the mapping to create
+ * @cpu_addr: CPU address from dma_alloc_wc()
+ * @dma_addr: device address from dma_alloc_wc()
+ * @size: size allocated
+ *
+ * Return: as dma_mmap_attrs(): 0, -EINVAL, -ENXIO or -ENOMEM.
+ */
 DMAMAP_API int dma_mmap_wc(struct device *dev, struct vm_area_struct *vma,
 			   void *cpu_addr, dma_addr_t dma_addr, size_t size);
 
@@ -380,7 +723,12 @@ DMAMAP_API int dma_mmap_wc(struct device *dev, struct vm_area_struct *vma,
  * dmamap_munmap() - remove a mapping made by dma_mmap_attrs()
  * @vma: the filled vm_area_struct
  *
- * Return: 0, or -EINVAL for a NULL or empty @vma.
+ * The range is unmapped as @vma gives it, and @vma emptied: the call
+ * cannot tell a vma dma_mmap_attrs() filled from another, and a failure
+ * of munmap(2) is not returned.
+ *
+ * Return: 0, or -EINVAL for a NULL @vma or one whose vm_end is not above
+ * its vm_start. Nothing is reported.
  */
 DMAMAP_API int dmamap_munmap(struct vm_area_struct *vma);
 
@@ -388,13 +736,26 @@ DMAMAP_API int dmamap_munmap(struct vm_area_struct *vma);
  * dma_get_sgtable_attrs() - describe a coherent allocation as an sg_table
  * @dev: device
  * @sgt: table to allocate and fill (free with sg_free_table())
- * @cpu_addr: CPU address from dma_alloc_attrs()
+ * @cpu_addr: CPU address from dma_alloc_attrs() (not used: the memory is
+ *            found from @dma_addr)
  * @dma_addr: device address from dma_alloc_attrs()
  * @size: size allocated
  * @attrs: attributes used to allocate
  *
- * Return: 0; -EINVAL for bad arguments; -ENXIO if @dma_addr is not memory
- * of this device; -ENOMEM if the table cannot be allocated.
+ * Contiguous memory becomes one entry, a scattered IOMMU allocation one
+ * entry per page.
+ *
+ * Return: 0; otherwise:
+ *
+ * - -EINVAL: a NULL @dev (NULL_DEVICE), a NULL @sgt
+ *   (INVALID_ARGUMENT/NULL_ARG) or a zero @size (ZERO_SIZE/ZERO_SIZE);
+ * - -ENXIO: @dma_addr is not memory of this device: outside its windows,
+ *   not RAM of the board, not mapped in its IOMMU; or the ops table has no
+ *   get_sgtable (INVALID_ARGUMENT/BAD_ARG). On the host every address is
+ *   memory;
+ * - -ENOMEM: the table cannot be allocated (ALLOC_FAILED/NOMEM).
+ *
+ * @sgt is left as it was on -EINVAL and -ENXIO, empty on -ENOMEM.
  */
 DMAMAP_API int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt,
 				     void *cpu_addr, dma_addr_t dma_addr,
@@ -403,15 +764,28 @@ DMAMAP_API int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt,
 /**
  * dma_alloc_noncoherent() - allocate cacheable memory for streaming use
  * @dev: device
- * @size: bytes
+ * @size: bytes (rounded up to pages)
  * @dma_handle: receives the device address
  * @dir: direction the buffer will be used in
- * @gfp: allocation flags
+ * @gfp: allocation flags (__GFP_NOWARN: no report on failure)
  *
  * The CPU address is cached: ownership moves with dma_sync_single_for_*
- * exactly as for a streaming mapping, starting with the CPU.
+ * exactly as for a streaming mapping, starting with the CPU. The direct
+ * backend takes pages under the streaming mask (dma_set_mask()), not the
+ * coherent one, and never from a declared or restricted pool; behind an
+ * IOMMU, pages from any zone mapped at one IOVA range.
  *
- * Return: CPU address, or NULL (bad arguments, no reachable memory).
+ * Return: CPU address, with *@dma_handle set; NULL when:
+ *
+ * - @dev is NULL (NULL_DEVICE), @dma_handle is NULL
+ *   (INVALID_ARGUMENT/NULL_ARG), @size is 0 (ZERO_SIZE/ZERO_SIZE) or @dir
+ *   is invalid (INVALID_DIRECTION/BAD_DIR);
+ * - an injected DMAMAP_FAULT_ALLOC fires at the call (-/NOMEM) or in the
+ *   page allocator (ALLOC_FAILED/NOMEM);
+ * - no pages under the mask are free, or the table has no
+ *   alloc_noncoherent (ALLOC_FAILED/NOMEM);
+ * - behind an IOMMU, no IOVA range: reported and counted twice, as for
+ *   dma_alloc_attrs().
  */
 DMAMAP_API void *dma_alloc_noncoherent(struct device *dev, size_t size,
 				       dma_addr_t *dma_handle,
@@ -423,6 +797,11 @@ DMAMAP_API void *dma_alloc_noncoherent(struct device *dev, size_t size,
  * @vaddr: CPU address
  * @dma_handle: device address
  * @dir: direction given at allocation
+ *
+ * A NULL @vaddr does nothing. A NULL @dev (NULL_DEVICE) or a zero @size
+ * (ZERO_SIZE/ZERO_SIZE) is reported and nothing is freed; so is memory
+ * the backend did not allocate so, or with another handle or size
+ * (FREE_INVALID/BAD_HANDLE).
  */
 DMAMAP_API void dma_free_noncoherent(struct device *dev, size_t size,
 				     void *vaddr, dma_addr_t dma_handle,
@@ -431,14 +810,25 @@ DMAMAP_API void dma_free_noncoherent(struct device *dev, size_t size,
 /**
  * dma_declare_coherent_memory() - give a device its own coherent memory
  * @dev: device
- * @phys_addr: CPU physical address of the memory (board RAM or device SRAM)
+ * @phys_addr: CPU physical address of the memory: board RAM (on the
+ *             host, any memory)
  * @device_addr: the address the device uses for its first byte
  * @size: bytes (whole pages)
  *
- * dma_alloc_attrs() takes from this pool before anything else.
+ * dma_alloc_attrs() takes from this pool first and, when it has no room,
+ * goes on as if there were none. The CPU reaches the pool uncached.
+ * Nothing keeps the page allocator, CMA or a bounce pool out of the
+ * range: give memory the board reserves (struct dmamap_board's
+ * reserved[]).
  *
- * Return: 0; -EINVAL for bad arguments or memory the board does not have;
- * -EBUSY if the device already has a pool; -ENOMEM.
+ * Return: 0; otherwise:
+ *
+ * - -EINVAL: a NULL @dev (NULL_DEVICE); a zero @size, a @phys_addr,
+ *   @device_addr or @size that is not page aligned, or a device range
+ *   that wraps (INVALID_ARGUMENT/BAD_ARG); on a simulated board, a range
+ *   that is not inside one RAM bank (INVALID_ARGUMENT/BAD_ARG);
+ * - -EBUSY: the device already has a pool (-/-);
+ * - -ENOMEM: out of memory, or an injected DMAMAP_FAULT_ALLOC (-/-).
  */
 DMAMAP_API int dma_declare_coherent_memory(struct device *dev,
 					   phys_addr_t phys_addr,
@@ -451,38 +841,83 @@ DMAMAP_API int dma_declare_coherent_memory(struct device *dev,
  * @dev: device
  * @mask: DMA_BIT_MASK(n)
  *
- * Goes through the ops' set_dma_mask when it has one.
+ * A table with its own set_dma_mask decides (dmabounce's takes what the
+ * direct backend supports). Otherwise the mask is kept if dma_supported()
+ * accepts it: the direct backend wants a mask that reaches, through the
+ * device's window, the top of the lowest zone (ZONE_DMA, else 4 GiB, or
+ * the top of RAM when that is lower), where a fallback allocation comes
+ * from; a table without dma_supported, the IOMMU's, takes any mask, 0
+ * too.
  *
- * Return: 0; -EIO if the mask cannot be supported (it does not reach the
- * memory the platform needs it to); -EINVAL for a NULL device.
+ * Return: 0; -EINVAL for a NULL @dev (NULL_DEVICE); -EIO when the mask
+ * cannot be supported (MASK_UNSUPPORTED/BAD_MASK), the mask unchanged. A
+ * table's set_dma_mask may return another errno: passed on, and reported
+ * the same way.
  */
 DMAMAP_API int dma_set_mask(struct device *dev, u64 mask);
-/** dma_set_coherent_mask() - the same for coherent allocations. Return: as dma_set_mask(). */
+/**
+ * dma_set_coherent_mask() - set the addresses coherent allocations may have
+ * @dev: device
+ * @mask: DMA_BIT_MASK(n)
+ *
+ * The mask is kept if dma_supported() accepts it; a table's set_dma_mask
+ * plays no part.
+ *
+ * Return: 0; -EINVAL for a NULL @dev (NULL_DEVICE); -EIO when the mask
+ * cannot be supported (MASK_UNSUPPORTED/BAD_MASK), the mask unchanged.
+ */
 DMAMAP_API int dma_set_coherent_mask(struct device *dev, u64 mask);
-/** dma_set_mask_and_coherent() - both masks at once. Return: as dma_set_mask(). */
+/**
+ * dma_set_mask_and_coherent() - both masks at once
+ * @dev: device
+ * @mask: DMA_BIT_MASK(n)
+ *
+ * dma_set_mask(), then dma_set_coherent_mask(): if the second fails the
+ * streaming mask stays set.
+ *
+ * Return: 0; the first error of the two, as dma_set_mask() lists them
+ * (-EINVAL, -EIO, or a table's own errno).
+ */
 DMAMAP_API int dma_set_mask_and_coherent(struct device *dev, u64 mask);
 /**
  * dma_supported() - whether the device's ops can work with @mask
  * @dev: device
  * @mask: candidate mask
  *
- * Return: 1 if supported, 0 if not (or @dev is NULL).
+ * Return: 1 if the device's table accepts @mask (a table without
+ * dma_supported, the IOMMU's, accepts every mask); 0 if not, or if @dev
+ * is NULL. Nothing is reported.
  */
 DMAMAP_API int dma_supported(struct device *dev, u64 mask);
-/** dma_get_mask() - the streaming mask. @dev: device. Return: the mask (32-bit default). */
+/**
+ * dma_get_mask() - the streaming mask
+ * @dev: device
+ *
+ * Return: the mask; DMA_BIT_MASK(32) for a NULL @dev or a mask of 0.
+ */
 DMAMAP_API u64 dma_get_mask(struct device *dev);
 /**
  * dma_get_required_mask() - the smallest mask that reaches all RAM
  * @dev: device
  *
- * Return: the mask, or 0 for a NULL device.
+ * The direct backend's answer, for tables without get_required_mask too
+ * (the IOMMU's): the last byte of each RAM bank as the device addresses it
+ * through its window.
+ *
+ * Return: the mask; DMA_BIT_MASK(32) when no bank is reachable;
+ * DMA_BIT_MASK(64) on the host; 0 for a NULL @dev.
  */
 DMAMAP_API u64 dma_get_required_mask(struct device *dev);
 /**
  * dma_max_mapping_size() - the largest size one mapping may have
  * @dev: device
  *
- * Return: bytes (SIZE_MAX when unlimited); 0 for a NULL device.
+ * Return: bytes: on the direct backend, when a bounce pool may be used
+ * (the platform's, unless swiotlb=noforce, or the device's restricted
+ * one), the largest bounce (256 KiB less what min_align_mask may cost),
+ * whether or not the device would need to bounce; SIZE_MAX otherwise and
+ * for tables without max_mapping_size (the IOMMU's, dmabounce's); 0 for a
+ * NULL @dev.
  */
 DMAMAP_API size_t dma_max_mapping_size(struct device *dev);
 
@@ -492,11 +927,18 @@ DMAMAP_API size_t dma_max_mapping_size(struct device *dev);
  * @min_align_mask: e.g. 0xfff for NVMe-style devices that need the offset
  *                  inside a 4 KiB page preserved
  *
- * Return: 0, or -EINVAL for a NULL device.
+ * Only bounce buffers (swiotlb) look at it.
+ *
+ * Return: 0, or -EINVAL for a NULL @dev (not reported).
  */
 DMAMAP_API int dma_set_min_align_mask(struct device *dev,
 				      unsigned int min_align_mask);
-/** dma_get_min_align_mask() - the mask set above. @dev: device. Return: mask (0 default). */
+/**
+ * dma_get_min_align_mask() - the mask dma_set_min_align_mask() set
+ * @dev: device
+ *
+ * Return: the mask; 0 when none was set or @dev is NULL.
+ */
 DMAMAP_API unsigned int dma_get_min_align_mask(struct device *dev);
 
 /* ---- ops --------------------------------------------------------------- */
@@ -505,22 +947,37 @@ DMAMAP_API unsigned int dma_get_min_align_mask(struct device *dev);
  * get_dma_ops() - the ops table in force for a device
  * @dev: device
  *
- * Return: the table set with set_dma_ops(), else the platform default
- * (the direct table); NULL for a NULL device.
+ * Return: the table set with set_dma_ops() (or by an IOMMU or dmabounce),
+ * else the platform default, the direct table; NULL for a NULL @dev.
  */
 DMAMAP_API const struct dma_map_ops *get_dma_ops(struct device *dev);
 /**
  * set_dma_ops() - install an ops table on a device
  * @dev: device
  * @ops: table, or NULL to return to the platform default
+ *
+ * A NULL @dev is ignored. Only the table changes: a device behind an
+ * IOMMU keeps its domain, whose page table still translates what the
+ * device reads and writes, and a dmabounce device its pools; use it on
+ * plain devices.
  */
 DMAMAP_API void set_dma_ops(struct device *dev, const struct dma_map_ops *ops);
 
 /* ---- board services a driver needs ------------------------------------- */
 
-/** dev_name() - a device's name. @dev: device. Return: name ("(null)" for NULL). */
+/**
+ * dev_name() - a device's name
+ * @dev: device
+ *
+ * Return: the name; "(null)" for a NULL @dev.
+ */
 DMAMAP_API const char *dev_name(const struct device *dev);
-/** dmamap_device_platform() - the board a device sits on. @dev: device. Return: platform or NULL. */
+/**
+ * dmamap_device_platform() - the board a device sits on
+ * @dev: device
+ *
+ * Return: the platform; NULL for a NULL @dev.
+ */
 DMAMAP_API struct dmamap_platform *dmamap_device_platform(const struct device *dev);
 
 /**
@@ -531,26 +988,55 @@ DMAMAP_API struct dmamap_platform *dmamap_device_platform(const struct device *d
  *         (align to the platform's ARCH_DMA_MINALIGN); __GFP_ZERO zeroes
  *
  * As in the kernel, small objects are packed and may share cache lines
- * unless DMAMAP_GFP_DMA_ALIGN is given.
+ * unless DMAMAP_GFP_DMA_ALIGN is given. Objects larger than the largest
+ * slab take whole pages. On the host it is malloc() (aligned_alloc() with
+ * DMAMAP_GFP_DMA_ALIGN), and DMAMAP_GFP_DMA does nothing.
  *
- * Return: linear-map address, or NULL (bad arguments, out of memory,
- * injected fault).
+ * Return: linear-map address, or NULL for a NULL @p or a zero @size, a
+ * size that overflows when aligned, an injected DMAMAP_FAULT_ALLOC, or no
+ * memory (a board's zone full, more than 16 MiB asked). Nothing is
+ * reported or counted.
  */
 DMAMAP_API void *dmamap_kmalloc(struct dmamap_platform *p, size_t size,
 				gfp_t flags);
-/** dmamap_kfree() - free dmamap_kmalloc() memory. @p: platform; @ptr: address or NULL. */
+/**
+ * dmamap_kfree() - free dmamap_kmalloc() memory
+ * @p: platform
+ * @ptr: address from dmamap_kmalloc(), or NULL
+ *
+ * A NULL @p or @ptr does nothing. On a board, an address
+ * dmamap_kmalloc() did not return, or one freed twice, is reported as
+ * FREE_INVALID (on @p's counters) and left alone. On the host it is
+ * free(), which checks nothing.
+ */
 DMAMAP_API void dmamap_kfree(struct dmamap_platform *p, void *ptr);
 /**
  * dmamap_alloc_pages() - 2^@order contiguous pages of a board's RAM
  * @p: platform
  * @order: log2 of the page count (at most 12)
- * @flags: GFP_* (DMAMAP_GFP_DMA for the DMA zone, __GFP_ZERO)
+ * @flags: GFP_* (__GFP_DMA, __GFP_DMA32 or __GFP_HIGHMEM for the zone,
+ *         __GFP_ZERO)
  *
- * Return: first page, or NULL.
+ * The pages come from the zone @flags names, or a lower one; a zone the
+ * board lacks is served from its lowest. On the host they come from the
+ * coherent arena.
+ *
+ * Return: first page, or NULL for a NULL @p, an @order above 12, an
+ * injected DMAMAP_FAULT_ALLOC, or no free block of that order. Nothing is
+ * reported.
  */
 DMAMAP_API struct page *dmamap_alloc_pages(struct dmamap_platform *p,
 					   unsigned int order, gfp_t flags);
-/** dmamap_free_pages() - free dmamap_alloc_pages() pages. @p, @page, @order as allocated. */
+/**
+ * dmamap_free_pages() - free dmamap_alloc_pages() pages
+ * @p: platform
+ * @page: first page, as allocated
+ * @order: the order allocated
+ *
+ * A NULL @p or @page does nothing. A @page that is not an allocated block
+ * of @order is reported as FREE_INVALID (on @p's counters) and nothing is
+ * freed.
+ */
 DMAMAP_API void dmamap_free_pages(struct dmamap_platform *p, struct page *page,
 				  unsigned int order);
 
@@ -560,8 +1046,17 @@ DMAMAP_API void dmamap_free_pages(struct dmamap_platform *p, struct page *page,
  * @reg: register offset
  * @val: value
  *
- * Return: 0; -EINVAL for a NULL device or unknown register; -ENODEV if
- * the device has no model.
+ * The model acts in the call: the memcpy engine runs the descriptors a
+ * TAIL write names before it returns.
+ *
+ * Return: 0; -EINVAL for a NULL @dev; -ENODEV if the device has no model,
+ * or its model has no mmio_write; else what the model returns. The memcpy
+ * engine (<dmamap/hw/memcpy-engine.h>) returns -EINVAL for a read-only or
+ * unknown register and for a RING_SIZE that is 0 or not a power of two,
+ * -EIO for a TAIL write while it is disabled or has no ring size. A
+ * descriptor that faults is no error of the call: the engine marks it
+ * MCE_DESC_FAULT and sets MCE_STATUS_ERROR, and the device access is
+ * reported as a DEVICE_FAULT. Nothing else is reported.
  */
 DMAMAP_API int dmamap_mmio_write32(struct device *dev, uint32_t reg,
 				   uint32_t val);
@@ -571,7 +1066,10 @@ DMAMAP_API int dmamap_mmio_write32(struct device *dev, uint32_t reg,
  * @reg: register offset
  * @val: receives the value
  *
- * Return: as dmamap_mmio_write32().
+ * Return: 0; -EINVAL for a NULL @dev or @val; -ENODEV if the device has no
+ * model, or its model has no mmio_read; else what the model returns. The
+ * memcpy engine returns -EINVAL for a write-only (TAIL) or unknown
+ * register, leaving *@val as it was. Nothing is reported.
  */
 DMAMAP_API int dmamap_mmio_read32(struct device *dev, uint32_t reg,
 				  uint32_t *val);

@@ -26,11 +26,15 @@ typedef int (*dmabounce_needs_bounce_fn)(struct device *dev, dma_addr_t dma_addr
  * @large_buffer_size: block size of the large pool (0: none)
  * @needs_bounce: which mappings must bounce (NULL: all)
  *
- * Installs the dmabounce ops table on @dev. Buffers larger than the large
- * pool's blocks get a coherent allocation of their own.
+ * Installs the dmabounce ops table on @dev, in place of whatever table it
+ * had, an IOMMU's included. Buffers larger than the large pool's blocks
+ * get a coherent allocation of their own. Safe buffers are allocated when
+ * a mapping needs one, not here.
  *
- * Return: 0; -EINVAL for bad arguments (small > large when large is set);
- * -EBUSY if already registered; -ENOMEM.
+ * Return: 0; -EINVAL for a NULL @dev, a zero @small_buffer_size, or one
+ * above a non-zero @large_buffer_size; -EBUSY if @dev is already
+ * registered; -ENOMEM when out of memory or an injected
+ * DMAMAP_FAULT_ALLOC fires. Nothing is reported.
  */
 DMAMAP_API int dmabounce_register_dev(struct device *dev,
 				      unsigned long small_buffer_size,
@@ -39,10 +43,12 @@ DMAMAP_API int dmabounce_register_dev(struct device *dev,
 
 /**
  * dmabounce_unregister_dev() - undo dmabounce_register_dev()
- * @dev: device
+ * @dev: device; NULL, or a device not registered, is ignored
  *
- * Restores the platform's default ops. Live bounced mappings are reported
- * and their buffers freed.
+ * Puts the direct table back (the platform's default), whatever table the
+ * device had before it was registered. Live bounced mappings are reported
+ * as a LEAK and their safe buffers freed: their device addresses are no
+ * longer valid.
  */
 DMAMAP_API void dmabounce_unregister_dev(struct device *dev);
 
@@ -63,7 +69,8 @@ struct dmamap_dmabounce_stats {
  * @dev: device registered with dmabounce_register_dev()
  * @s: receives the counters
  *
- * Return: 0; -EINVAL for NULL; -ENODEV if @dev is not registered.
+ * Return: 0; -EINVAL for a NULL @dev or @s; -ENODEV if @dev is not
+ * registered.
  */
 DMAMAP_API int dmamap_dmabounce_stats(struct device *dev,
 				      struct dmamap_dmabounce_stats *s);

@@ -42,7 +42,10 @@ typedef void (*dmamap_iommu_fault_fn)(void *ctx, struct device *dev,
  * @dev: a device behind an IOMMU
  * @s: receives them
  *
- * Return: 0; -EINVAL for NULL; -ENODEV if @dev is not behind an IOMMU.
+ * The counters are the domain's: devices that share it share them.
+ *
+ * Return: 0; -EINVAL for a NULL @dev or @s; -ENODEV if @dev is not behind
+ * an IOMMU.
  */
 DMAMAP_API int dmamap_iommu_stats(struct device *dev, struct dmamap_iommu_stats *s);
 
@@ -51,7 +54,10 @@ DMAMAP_API int dmamap_iommu_stats(struct device *dev, struct dmamap_iommu_stats 
  * @dev: a device behind an IOMMU (its domain changes for all its devices)
  * @mode: DMAMAP_IOMMU_STRICT or DMAMAP_IOMMU_LAZY
  *
- * Return: 0; -EINVAL; -ENODEV as dmamap_iommu_stats().
+ * Going strict drains the flush queues first.
+ *
+ * Return: 0; -EINVAL for a NULL @dev or another @mode; -ENODEV if @dev is
+ * not behind an IOMMU.
  */
 DMAMAP_API int dmamap_iommu_set_flush(struct device *dev,
 				      enum dmamap_iommu_flush mode);
@@ -60,17 +66,21 @@ DMAMAP_API int dmamap_iommu_set_flush(struct device *dev,
  * dmamap_iommu_flush() - drain a lazy domain's flush queue now
  * @dev: a device behind an IOMMU
  *
- * Return: 0; -EINVAL; -ENODEV as dmamap_iommu_stats().
+ * A strict domain has nothing queued: the call does nothing there.
+ *
+ * Return: 0; -EINVAL for a NULL @dev; -ENODEV if @dev is not behind an
+ * IOMMU.
  */
 DMAMAP_API int dmamap_iommu_flush(struct device *dev);
 
 /**
  * dmamap_iommu_set_fault_handler() - called on every translation or permission fault
- * @dev: a device behind an IOMMU
- * @fn: handler, or NULL
+ * @dev: a device behind an IOMMU (the handler is its domain's)
+ * @fn: handler, or NULL to remove it
  * @ctx: passed to @fn
  *
- * Return: 0; -EINVAL; -ENODEV as dmamap_iommu_stats().
+ * Return: 0; -EINVAL for a NULL @dev; -ENODEV if @dev is not behind an
+ * IOMMU.
  */
 DMAMAP_API int dmamap_iommu_set_fault_handler(struct device *dev,
 					      dmamap_iommu_fault_fn fn, void *ctx);
@@ -80,7 +90,8 @@ DMAMAP_API int dmamap_iommu_set_fault_handler(struct device *dev,
  * @dev: a device behind an IOMMU
  * @iova: IO virtual address
  *
- * Return: the physical address, or (phys_addr_t)-1 if not mapped.
+ * Return: the physical address, or (phys_addr_t)-1 if nothing is mapped
+ * there, @dev is not behind an IOMMU or is NULL.
  */
 DMAMAP_API phys_addr_t dmamap_iommu_iova_to_phys(struct device *dev,
 						 dma_addr_t iova);

@@ -28,8 +28,11 @@ struct dmamap_device_model {
  * dmamap_model_register() - make a model available to dmamap_device_create()
  * @model: the model (must outlive every device using it)
  *
+ * Models are process-wide: every platform sees them.
+ *
  * Return: 0; -EINVAL for a NULL model or name; -EEXIST if the name is
- * taken; -ENOSPC when the table (32 models) is full.
+ * taken ("memcpy" is, from the start); -ENOSPC when the table (32 models,
+ * the built-in one among them) is full.
  */
 DMAMAP_API int dmamap_model_register(const struct dmamap_device_model *model);
 
@@ -37,7 +40,7 @@ DMAMAP_API int dmamap_model_register(const struct dmamap_device_model *model);
  * dmamap_model_find() - a model by name
  * @name: model name ("memcpy" is built in)
  *
- * Return: the model, or NULL.
+ * Return: the model; NULL for an unknown or NULL @name.
  */
 DMAMAP_API const struct dmamap_device_model *dmamap_model_find(const char *name);
 

@@ -23,9 +23,18 @@ extern "C" {
  * Nodes compatible with "dmamap,memcpy" become devices with the memcpy
  * engine model, named after their node (e.g. "dma@10000000").
  *
- * Return: the platform, or NULL with @err set: -EINVAL for a corrupt blob or
- * a bad property (wrong cell counts, truncated, unknown phandle, no RAM,
- * overlapping RAM), -ENOMEM.
+ * Return: the platform, or NULL with @err set:
+ *
+ * - -EINVAL: a NULL @blob or one shorter than a header; a corrupt or
+ *   truncated blob, or one whose header claims more than @size; a format
+ *   version below 16; a bad property: cells that do not fit, a truncated
+ *   value, an unknown phandle, dma-ranges or reserved regions that do not
+ *   fit, an unknown dmamap,cache-arch; no memory node; more RAM banks,
+ *   reserved regions or DMA masters with a model than dmamap holds;
+ * - -ENOMEM: out of memory;
+ * - the errors of dmamap_platform_create() for the board the tree
+ *   describes (overlapping RAM is its -EINVAL);
+ * - -ENOSYS in a build without libfdt.
  */
 DMAMAP_API struct dmamap_platform *dmamap_platform_from_fdt(const void *blob,
 							    size_t size,
@@ -36,8 +45,13 @@ DMAMAP_API struct dmamap_platform *dmamap_platform_from_fdt(const void *blob,
  * @path: file name; ".dts" files are compiled with dtc(1) first
  * @err: receives the reason on failure
  *
- * Return: the platform, or NULL with @err set (-ENOENT unreadable file,
- * -ENOEXEC dtc missing or failing, and the errors of dmamap_platform_from_fdt()).
+ * Return: the platform, or NULL with @err set: -EINVAL for a NULL @path;
+ * -ENOEXEC for a ".dts" dtc does not compile (dtc missing, a syntax
+ * error, a file that does not exist), a path with a quote in it, or no
+ * temporary file for the result; -ENOENT for a .dtb that cannot be
+ * opened; -ENOMEM; and the errors of dmamap_platform_from_fdt() (a file
+ * over 1 MiB is read in part, and refused as truncated: -EINVAL). -ENOSYS
+ * in a build without libfdt.
  */
 DMAMAP_API struct dmamap_platform *dmamap_platform_from_file(const char *path,
 							     struct dmamap_error *err);
@@ -61,7 +75,8 @@ struct dmamap_of_options {
  * @opts: overrides (may be NULL: none)
  * @err: receives the reason on failure
  *
- * Reserved regions are placed in, and checked against, the overriding RAM.
+ * Reserved regions are placed in, and checked against, the overriding
+ * RAM, whose banks dmamap_platform_create() checks as any board's.
  *
  * Return: the platform, or NULL with @err set: -EINVAL for a bad @opts
  * (@nr_ram 0 or above %DMAMAP_MAX_BANKS with @ram set) and the errors of

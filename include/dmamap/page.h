@@ -65,9 +65,11 @@ static inline unsigned long offset_in_page(const void *addr)
  * @page: a page of a simulated board's RAM or of host memory
  *
  * On a simulated board the physical address is the RAM bank's; elsewhere
- * (host memory) physical and virtual addresses are the same.
+ * (host memory) physical and virtual addresses are the same. Only the
+ * boards' linear maps are known: any other address, an uncached alias
+ * from dma_alloc_coherent() included, comes back unchanged.
  *
- * Return: the physical address of the page's first byte.
+ * Return: the physical address of the page's first byte; it never fails.
  */
 DMAMAP_API phys_addr_t page_to_phys(const struct page *page);
 
@@ -75,7 +77,8 @@ DMAMAP_API phys_addr_t page_to_phys(const struct page *page);
  * virt_to_phys() - physical address of a linear-map address
  * @addr: CPU address
  *
- * Return: the physical address, as page_to_phys() computes it.
+ * Return: the physical address, as page_to_phys() computes it: @addr
+ * itself when it is in no board's linear map.
  */
 DMAMAP_API phys_addr_t virt_to_phys(const void *addr);
 

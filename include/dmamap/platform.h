@@ -110,7 +110,9 @@ struct dmamap_board {
 	/*
 	 * The default swiotlb pool, carved from the lowest RAM so that every
 	 * device reaches it: 0 for the default (64 MiB, scaled down to 1/32 of
-	 * RAM on small boards), ~0 for none.
+	 * RAM on small boards), ~0 for none. Sizes are rounded down to 256 KiB:
+	 * one that rounds to nothing, as the default does below 8 MiB of RAM,
+	 * makes dmamap_platform_create() refuse the board.
 	 */
 	u64 swiotlb_size;
 	/* Bounce sub-cache-line kmalloc buffers for non-coherent devices (arm64 option). */
@@ -134,9 +136,36 @@ struct dmamap_board {
  * @board: the description (copied; may be freed after the call)
  * @err: receives the reason on failure (may be NULL)
  *
- * Return: the platform, or NULL with @err set: -EINVAL for a bad
- * description (no RAM, overlapping banks, bad line size, unknown model,
- * duplicate device names, more than %DMAMAP_SIM_RAM_MAX of RAM), -ENOMEM when RAM cannot be reserved.
+ * The description is checked first; then come the RAM banks, the default
+ * bounce pool, CMA, the page allocator and, last, each device as
+ * dmamap_device_create() makes it. Whatever fails, nothing is left
+ * behind. The new platform's fault injector is not armed yet: no injected
+ * fault fires here.
+ *
+ * Return: the platform, or NULL with @err set:
+ *
+ * - -EINVAL for a bad board: a NULL @board; a cache line size that is
+ *   not a power of two in 16..256; no RAM bank, or more than
+ *   %DMAMAP_MAX_BANKS; a bank that is empty, not page aligned, wraps or
+ *   is too large; banks that overlap; more than %DMAMAP_SIM_RAM_MAX of RAM
+ *   in all; a bounce pool that does not fit below the top of the lowest
+ *   bank, or rounds down to nothing (the default size on a board with
+ *   less than 8 MiB of RAM does); a CMA area placed off a page boundary
+ *   or where there is no RAM, or too large for the lowest bank above the
+ *   bounce pool;
+ * - -EINVAL for a bad device, as dmamap_device_create() lists them: its
+ *   name, its ranges, an unknown model, an unusable coherent pool,
+ *   restricted pool or dmabounce block sizes;
+ * - -EEXIST for two devices of the same name;
+ * - -ENOMEM when the host cannot give memory: the RAM banks (memfds and
+ *   their mappings), the bounce pool's, CMA's or the page allocator's
+ *   bookkeeping, a device or its IOMMU domain (a bus limit that leaves
+ *   the IOMMU no IOVA space counts as this too), pools or dmabounce state;
+ * - whatever a device model's probe returns (the memcpy engine's:
+ *   -ENOMEM).
+ *
+ * Nothing checks the reserved regions (those past %DMAMAP_MAX_RESERVED
+ * are ignored), zone_dma_limit or highmem_start.
  */
 DMAMAP_API struct dmamap_platform *
 dmamap_platform_create(const struct dmamap_board *board,
@@ -147,7 +176,14 @@ dmamap_platform_create(const struct dmamap_board *board,
  * @name: "default" (see dmamap_platform_builtin_names())
  * @err: receives the reason on failure (may be NULL)
  *
- * Return: the platform, or NULL with @err set (-ENOENT unknown name).
+ * The board's device tree, built into the library, is read as
+ * dmamap_platform_from_fdt() reads one; a build without libfdt uses the
+ * same boards written in C.
+ *
+ * Return: the platform, or NULL with @err set: -ENOENT for a NULL or
+ * unknown @name; otherwise what building the board returns, as
+ * dmamap_platform_create() lists it (-ENOMEM when the host cannot give
+ * the RAM).
  */
 DMAMAP_API struct dmamap_platform *
 dmamap_platform_builtin(const char *name, struct dmamap_error *err);
@@ -155,7 +191,11 @@ dmamap_platform_builtin(const char *name, struct dmamap_error *err);
 /**
  * dmamap_platform_builtin_names() - names accepted by dmamap_platform_builtin()
  *
- * Return: a NULL-terminated array of names.
+ * The boards written as device trees come first, then those only written
+ * in C; at most 31.
+ *
+ * Return: a NULL-terminated array of names, never NULL; it lives as long
+ * as the process.
  */
 DMAMAP_API const char *const *dmamap_platform_builtin_names(void);
 
@@ -165,23 +205,45 @@ DMAMAP_API const char *const *dmamap_platform_builtin_names(void);
  *
  * Devices created on it are coherent software devices that reach host
  * memory with identity addresses; coherent allocations come from a
- * memfd-backed arena so that dma_mmap_attrs() works.
+ * memfd-backed arena so that dma_mmap_attrs() works. It has an 8 MiB
+ * bounce pool in the arena and no CMA area.
  *
- * Return: the platform, or NULL with @err set (-ENOMEM).
+ * Return: the platform, or NULL with @err set to -ENOMEM: the arena, its
+ * bounce pool or its page allocator could not be set up.
  */
 DMAMAP_API struct dmamap_platform *dmamap_platform_host(struct dmamap_error *err);
 
 /**
  * dmamap_platform_destroy() - destroy a platform and all its devices
- * @p: platform, or NULL
+ * @p: platform, or NULL (nothing happens)
+ *
+ * Each device goes as dmamap_device_destroy() takes it, its leaks
+ * reported; then the platform's memory. Pointers into its RAM, mappings
+ * and allocations all become invalid.
  */
 DMAMAP_API void dmamap_platform_destroy(struct dmamap_platform *p);
 
-/** dmamap_platform_name() - @p's board name. Return: name, "" for NULL. */
+/**
+ * dmamap_platform_name() - a platform's board name
+ * @p: platform
+ *
+ * Return: the name ("host" for the host, "board" for a board created
+ * without one); "" for a NULL @p.
+ */
 DMAMAP_API const char *dmamap_platform_name(const struct dmamap_platform *p);
-/** dmamap_platform_is_sim() - whether @p is a simulated board. Return: true/false. */
+/**
+ * dmamap_platform_is_sim() - whether a platform is a simulated board
+ * @p: platform
+ *
+ * Return: true for a simulated board; false for the host or a NULL @p.
+ */
 DMAMAP_API bool dmamap_platform_is_sim(const struct dmamap_platform *p);
-/** dmamap_cache_line_size() - @p's cache line (ARCH_DMA_MINALIGN). Return: bytes. */
+/**
+ * dmamap_cache_line_size() - a platform's cache line (ARCH_DMA_MINALIGN)
+ * @p: platform
+ *
+ * Return: bytes: the board's line size; 64 on the host and for a NULL @p.
+ */
 DMAMAP_API unsigned int dmamap_cache_line_size(const struct dmamap_platform *p);
 
 /**
@@ -190,15 +252,39 @@ DMAMAP_API unsigned int dmamap_cache_line_size(const struct dmamap_platform *p);
  * @desc: description (copied)
  * @err: receives the reason on failure (may be NULL)
  *
- * Return: the device, or NULL with @err set: -EINVAL (bad description:
- * NULL name, bad ranges, unknown model), -EEXIST (name taken), -ENOMEM.
+ * Set up as the kernel's probe would: the backend (IOMMU domain), the
+ * declared coherent pool, the restricted pool, dmabounce, then the
+ * model. Whatever fails, nothing is left behind.
+ *
+ * Return: the device, or NULL with @err set:
+ *
+ * - -EINVAL: a NULL @p or @desc; a name that is NULL, empty, or
+ *   %DMAMAP_NAME_MAX bytes or longer; more than %DMAMAP_MAX_RANGES
+ *   ranges, a range that is empty or wraps, ranges that overlap in bus
+ *   space; a model nobody registered; a coherent pool that
+ *   dma_declare_coherent_memory() refuses (not page aligned, not inside
+ *   one RAM bank, not covered by the ranges), which it also reports; a
+ *   restricted pool that dmamap_swiotlb_restricted_pool() refuses (not
+ *   page aligned, not a multiple of 256 KiB, not inside one RAM bank);
+ *   dmabounce_small above a non-zero dmabounce_large;
+ * - -EEXIST: the name is taken on @p;
+ * - -ENOMEM: out of memory, or an injected DMAMAP_FAULT_ALLOC, for the
+ *   device, its coherent pool or its dmabounce state; an IOMMU domain
+ *   that cannot be made: out of memory, or a bus limit below 8 KiB that
+ *   leaves no IOVA space;
+ * - whatever the model's probe returns (the memcpy engine's: -ENOMEM).
  */
 DMAMAP_API struct device *dmamap_device_create(struct dmamap_platform *p,
 					       const struct dmamap_device_desc *desc,
 					       struct dmamap_error *err);
 /**
  * dmamap_device_destroy() - remove a device from its board
- * @dev: device, or NULL
+ * @dev: device, or NULL (nothing happens)
+ *
+ * With the checker on, mappings and allocations still live are reported
+ * as a LEAK; dmabounce safe buffers still mapped are reported as a LEAK
+ * whether it is on or not. What the device still has mapped or allocated
+ * is not undone.
  */
 DMAMAP_API void dmamap_device_destroy(struct device *dev);
 
@@ -207,16 +293,34 @@ DMAMAP_API void dmamap_device_destroy(struct device *dev);
  * @p: platform
  * @name: device name
  *
- * Return: the device, or NULL.
+ * Return: the device; NULL when no device has that name, or @p or @name
+ * is NULL.
  */
 DMAMAP_API struct device *dmamap_device_lookup(struct dmamap_platform *p,
 					       const char *name);
-/** dmamap_device_count() - devices on @p. Return: count. */
+/**
+ * dmamap_device_count() - devices on a platform
+ * @p: platform
+ *
+ * Return: the count; 0 for a NULL @p.
+ */
 DMAMAP_API unsigned int dmamap_device_count(struct dmamap_platform *p);
-/** dmamap_device_at() - the @i-th device of @p, in creation order. Return: device or NULL. */
+/**
+ * dmamap_device_at() - a platform's devices, in creation order
+ * @p: platform
+ * @i: index, from 0
+ *
+ * Return: the @i-th device; NULL for a NULL @p or an @i past the last.
+ */
 DMAMAP_API struct device *dmamap_device_at(struct dmamap_platform *p,
 					   unsigned int i);
-/** dmamap_device_model_name() - @dev's model ("" for none). Return: name. */
+/**
+ * dmamap_device_model_name() - the name of a device's model
+ * @dev: device
+ *
+ * Return: the name ("memcpy"...); "" for a device without a model or a
+ * NULL @dev.
+ */
 DMAMAP_API const char *dmamap_device_model_name(const struct device *dev);
 
 /**
@@ -227,10 +331,19 @@ DMAMAP_API const char *dmamap_device_model_name(const struct device *dev);
  * @len: bytes
  *
  * A non-coherent device reads the memory view; a coherent one snoops.
+ * With the checker on, an access to memory the device has no live mapping
+ * of is reported (device-access-unmapped, device-write-readonly) and
+ * still done.
  *
- * Return: 0; -EINVAL for bad arguments; -EFAULT if any byte is outside
- * the device's window or mask, not memory, or the bus master is off (the
- * fault is counted and logged; nothing is transferred).
+ * Return: 0; -EINVAL for a NULL @dev or @dst or a zero @len (not
+ * reported); -EFAULT when the bus master is off, the range wraps or ends
+ * above the device's mask, lies outside its window, is not RAM, or meets
+ * an IOMMU translation or permission fault. A fault is recorded
+ * (dmamap_device_last_fault(), the faults count), reported as
+ * DEVICE_FAULT and logged whether the checker is on or not, and handed
+ * to the IOMMU's fault handler when it is one of the IOMMU's. Nothing is
+ * transferred, but for one case: behind an IOMMU, a page mapped to
+ * something that is not RAM faults after the pages before it moved.
  */
 DMAMAP_API int dmamap_device_read(struct device *dev, dma_addr_t dma_addr,
 				  void *dst, size_t len);
@@ -241,13 +354,14 @@ DMAMAP_API int dmamap_device_read(struct device *dev, dma_addr_t dma_addr,
  * @src: bytes to write
  * @len: bytes
  *
- * Return: as dmamap_device_read(); on a fault nothing is written.
+ * Return: as dmamap_device_read(): 0, -EINVAL (a NULL @src) or -EFAULT;
+ * on a fault nothing is written, but for the same case behind an IOMMU.
  */
 DMAMAP_API int dmamap_device_write(struct device *dev, dma_addr_t dma_addr,
 				   const void *src, size_t len);
 /**
  * dmamap_device_set_bus_master() - enable or disable a device's DMA
- * @dev: device
+ * @dev: device; NULL is ignored
  * @enable: false makes every device access fault
  */
 DMAMAP_API void dmamap_device_set_bus_master(struct device *dev, bool enable);
@@ -275,7 +389,7 @@ struct dmamap_device_info {
  * @dev: device
  * @info: receives it
  *
- * Return: 0, or -EINVAL for NULL arguments.
+ * Return: 0, or -EINVAL for a NULL @dev or @info.
  */
 DMAMAP_API int dmamap_device_info(struct device *dev, struct dmamap_device_info *info);
 
@@ -285,7 +399,8 @@ DMAMAP_API int dmamap_device_info(struct device *dev, struct dmamap_device_info 
  * @i: index
  * @bank: receives start and size
  *
- * Return: 0; -ENOENT past the last bank; -EINVAL for NULL arguments.
+ * Return: 0; -EINVAL for a NULL @p or @bank; -ENOENT past the last bank,
+ * and for every @i on the host, which has no banks to list.
  */
 DMAMAP_API int dmamap_ram_bank(struct dmamap_platform *p, unsigned int i,
 			       struct dmamap_ram_bank *bank);
@@ -330,13 +445,24 @@ struct dmamap_device_stats {
  * @dev: device
  * @s: receives the counters
  *
- * Return: 0, or -EINVAL for NULL arguments.
+ * Return: 0, or -EINVAL for a NULL @dev or @s.
  */
 DMAMAP_API int dmamap_device_stats(struct device *dev,
 				   struct dmamap_device_stats *s);
-/** dmamap_device_stats_reset() - zero a device's counters. @dev: device. */
+/**
+ * dmamap_device_stats_reset() - zero a device's counters
+ * @dev: device; NULL is ignored
+ *
+ * The record of its last fault (dmamap_device_last_fault()) stays.
+ */
 DMAMAP_API void dmamap_device_stats_reset(struct device *dev);
-/** dmamap_err_kind_name() - short name of an error kind. Return: name. */
+/**
+ * dmamap_err_kind_name() - short name of an error kind
+ * @kind: DMAMAP_ERRK_*
+ *
+ * Return: the name ("null-arg", "bad-direction"...); "unknown" for a
+ * value out of range.
+ */
 DMAMAP_API const char *dmamap_err_kind_name(enum dmamap_err_kind kind);
 
 /* A device access that faulted. */
@@ -353,7 +479,8 @@ struct dmamap_fault {
  * @dev: device
  * @f: receives it
  *
- * Return: 0; -ENOENT if the device never faulted; -EINVAL for NULL.
+ * Return: 0; -ENOENT if the device never faulted; -EINVAL for a NULL @dev
+ * or @f.
  */
 DMAMAP_API int dmamap_device_last_fault(struct device *dev,
 					struct dmamap_fault *f);
@@ -374,7 +501,8 @@ struct dmamap_cma_stats {
  * @p: platform
  * @s: receives them
  *
- * Return: 0; -EINVAL for NULL; -ENODEV if the board has no CMA area.
+ * Return: 0; -EINVAL for a NULL @p or @s; -ENODEV if the platform has no
+ * CMA area (the host never has one).
  */
 DMAMAP_API int dmamap_cma_stats(struct dmamap_platform *p, struct dmamap_cma_stats *s);
 
@@ -399,25 +527,42 @@ DMAMAP_API void dmamap_set_log_hook(struct dmamap_platform *p, dmamap_log_fn fn,
  * dmamap_set_strict() - abort() on the first reported problem
  * @p: platform, or NULL for the process-wide setting (also DMAMAP_STRICT=1)
  * @strict: on or off
+ *
+ * A platform never set follows the process-wide setting.
  */
 DMAMAP_API void dmamap_set_strict(struct dmamap_platform *p, bool strict);
 
-/* Classes of fault-injection points. */
-#define DMAMAP_FAULT_MAP 0x1u   /* every map path (page, single, sg entry, resource) */
-#define DMAMAP_FAULT_ALLOC 0x2u /* every allocator (pages, kmalloc, coherent, sg tables) */
+/*
+ * Classes of fault-injection points. DMAMAP_FAULT_MAP: each mapping the
+ * core makes one at a time: page, single, resource, and each entry of a
+ * list mapped entry by entry. A table's own map_sg (the IOMMU's) is no
+ * injection point. DMAMAP_FAULT_ALLOC: the page allocator, CMA, kmalloc,
+ * coherent and non-coherent allocations, declared pools, dmabounce
+ * registration, device creation and the checker's own memory.
+ * sg_alloc_table() is none: it has no platform to ask.
+ */
+#define DMAMAP_FAULT_MAP 0x1u   /* mappings made one at a time (page, single, sg entry, resource) */
+#define DMAMAP_FAULT_ALLOC 0x2u /* allocators (pages, CMA, kmalloc, coherent, pools, devices) */
 #define DMAMAP_FAULT_ALL (DMAMAP_FAULT_MAP | DMAMAP_FAULT_ALLOC)
 
 /**
  * dmamap_fault_inject() - make the @countdown-th injection point fail
- * @p: platform
+ * @p: platform; NULL is ignored
  * @classes: DMAMAP_FAULT_* points that count
- * @countdown: 1 fails the next point of those classes; 0 disables
+ * @countdown: 1 fails the next point of those classes; 0 or less disables
  *
- * Only one point fails; the injector disarms itself after it fires.
+ * Only one point fails; the injector disarms itself after it fires. A new
+ * call replaces what the last one armed. A point that fires makes its call
+ * fail as out of memory.
  */
 DMAMAP_API void dmamap_fault_inject(struct dmamap_platform *p,
 				    unsigned int classes, long countdown);
-/** dmamap_fault_injected() - how many points have failed so far on @p. Return: count. */
+/**
+ * dmamap_fault_injected() - how many points have failed so far
+ * @p: platform
+ *
+ * Return: the count since the platform was made; 0 for a NULL @p.
+ */
 DMAMAP_API unsigned long dmamap_fault_injected(struct dmamap_platform *p);
 
 #ifdef __cplusplus

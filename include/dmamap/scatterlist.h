@@ -35,22 +35,45 @@ struct sg_table {
 #define sg_dma_address(sg) ((sg)->dma_address)
 #define sg_dma_len(sg) ((sg)->dma_length)
 
+/**
+ * sg_is_chain() - whether an entry is a chain link to another array
+ * @sg: entry
+ *
+ * Return: true for a link made by sg_chain().
+ */
 static inline bool sg_is_chain(const struct scatterlist *sg)
 {
 	return (sg->page_link & SG_CHAIN) != 0;
 }
 
+/**
+ * sg_is_last() - whether an entry is the last of its list
+ * @sg: entry
+ *
+ * Return: true when the end marker is set.
+ */
 static inline bool sg_is_last(const struct scatterlist *sg)
 {
 	return (sg->page_link & SG_END) != 0;
 }
 
+/**
+ * sg_chain_ptr() - the array a chain link points to
+ * @sg: a chain link (sg_is_chain())
+ *
+ * Return: the first entry of the next array.
+ */
 static inline struct scatterlist *sg_chain_ptr(const struct scatterlist *sg)
 {
 	return (struct scatterlist *)(sg->page_link & ~SG_PAGE_LINK_MASK);
 }
 
-/** sg_page() - the page an entry points at. @sg: entry. Return: the page. */
+/**
+ * sg_page() - the page an entry points at
+ * @sg: entry
+ *
+ * Return: the page; NULL for an entry no page was set on.
+ */
 static inline struct page *sg_page(const struct scatterlist *sg)
 {
 	return (struct page *)(sg->page_link & ~SG_PAGE_LINK_MASK);
@@ -84,20 +107,31 @@ static inline void sg_set_buf(struct scatterlist *sg, const void *buf,
 		    (unsigned int)offset_in_page(buf));
 }
 
-/** sg_virt() - CPU address of an entry's data. @sg: entry. Return: address. */
+/**
+ * sg_virt() - CPU address of an entry's data
+ * @sg: entry with a page
+ *
+ * Return: the linear-map address of the entry's first byte.
+ */
 static inline void *sg_virt(const struct scatterlist *sg)
 {
 	return (char *)page_address(sg_page(sg)) + sg->offset;
 }
 
-/** sg_mark_end() - make @sg the last entry of its list. @sg: entry. */
+/**
+ * sg_mark_end() - make an entry the last of its list
+ * @sg: entry; it stops being a chain link
+ */
 static inline void sg_mark_end(struct scatterlist *sg)
 {
 	sg->page_link |= SG_END;
 	sg->page_link &= ~SG_CHAIN;
 }
 
-/** sg_unmark_end() - clear the end marker of @sg. @sg: entry. */
+/**
+ * sg_unmark_end() - clear an entry's end marker
+ * @sg: entry
+ */
 static inline void sg_unmark_end(struct scatterlist *sg)
 {
 	sg->page_link &= ~SG_END;
@@ -149,14 +183,19 @@ static inline struct scatterlist *sg_next(struct scatterlist *sg)
  * sg_init_table() - clear an array of entries and mark its last one
  * @sgl: array
  * @nents: number of entries (must be at least 1)
+ *
+ * A NULL @sgl or a zero @nents is ignored.
  */
 DMAMAP_API void sg_init_table(struct scatterlist *sgl, unsigned int nents);
 
 /**
  * sg_init_one() - a one-entry list for @buf
- * @sg: the entry
- * @buf: CPU address
+ * @sg: the entry; NULL is ignored
+ * @buf: CPU address in the linear map
  * @buflen: length
+ *
+ * Nothing is checked here: a NULL @buf makes an entry without a page,
+ * which the map calls refuse.
  */
 DMAMAP_API void sg_init_one(struct scatterlist *sg, const void *buf,
 			    unsigned int buflen);
@@ -173,10 +212,15 @@ DMAMAP_API int sg_nents(struct scatterlist *sg);
  * sg_alloc_table() - allocate a list of @nents entries
  * @table: table to fill
  * @nents: number of entries, at least 1
- * @gfp_mask: allocation flags (GFP_KERNEL, GFP_ATOMIC...)
+ * @gfp_mask: allocation flags (GFP_KERNEL, GFP_ATOMIC...); ignored
  *
- * Return: 0; -EINVAL for a NULL @table or zero @nents; -ENOMEM when memory
- * (or an injected fault) runs out, with @table left empty.
+ * The entries live in host memory (malloc()): the table is CPU
+ * bookkeeping and belongs to no platform, so no fault injector is asked
+ * and nothing is reported.
+ *
+ * Return: 0; -EINVAL for a NULL @table; -EINVAL for a zero @nents or one
+ * whose size overflows, and -ENOMEM when malloc() fails, with @table
+ * left empty.
  */
 DMAMAP_API int sg_alloc_table(struct sg_table *table, unsigned int nents,
 			      gfp_t gfp_mask);
@@ -184,6 +228,8 @@ DMAMAP_API int sg_alloc_table(struct sg_table *table, unsigned int nents,
 /**
  * sg_free_table() - free a list from sg_alloc_table()
  * @table: table; may be empty or NULL
+ *
+ * The table is left empty.
  */
 DMAMAP_API void sg_free_table(struct sg_table *table);
 

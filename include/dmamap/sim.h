@@ -46,7 +46,7 @@ struct dmamap_sim_event {
  * @p: simulated platform
  * @s: receives them
  *
- * Return: 0; -EINVAL for NULL arguments or a host platform.
+ * Return: 0; -EINVAL for a NULL @p or @s, or a host platform.
  */
 DMAMAP_API int dmamap_sim_cache_stats(struct dmamap_platform *p,
 				      struct dmamap_sim_cache_stats *s);
@@ -57,23 +57,28 @@ DMAMAP_API int dmamap_sim_cache_stats(struct dmamap_platform *p,
  * @out: array to fill
  * @max: its size
  *
- * Return: number of records copied (at most @max; the model keeps 256).
+ * Return: number of records copied (at most @max; the model keeps 256);
+ * 0 for a NULL @p or @out, or a host platform.
  */
 DMAMAP_API unsigned int dmamap_sim_events(struct dmamap_platform *p,
 					  struct dmamap_sim_event *out,
 					  unsigned int max);
-/** dmamap_sim_events_clear() - forget the records and zero the counters. @p: platform. */
+/**
+ * dmamap_sim_events_clear() - forget the records and zero the counters
+ * @p: simulated platform; NULL or a host platform is ignored
+ */
 DMAMAP_API void dmamap_sim_events_clear(struct dmamap_platform *p);
 
 /**
  * dmamap_sim_set_chaos() - evict dirty lines and prefetch clean ones at random
  * @p: simulated platform
  * @seed: seed of the deterministic generator; 0 turns chaos off
- * @permille: chance per cache operation or device access (0: 250)
+ * @permille: chance per cache operation or device access (0: 250; above
+ *            1000: 1000)
  *
  * An armv5 board never prefetches (it does not speculate); it still evicts.
  *
- * Return: 0, or -EINVAL for a host platform.
+ * Return: 0, or -EINVAL for a NULL @p or a host platform.
  */
 DMAMAP_API int dmamap_sim_set_chaos(struct dmamap_platform *p, uint64_t seed,
 				    unsigned int permille);
@@ -85,7 +90,8 @@ DMAMAP_API int dmamap_sim_set_chaos(struct dmamap_platform *p, uint64_t seed,
  * @dst: destination
  * @len: bytes
  *
- * Return: 0; -EINVAL for bad arguments; -EFAULT if not RAM.
+ * Return: 0; -EINVAL for a NULL @p or @dst, a zero @len or a host
+ * platform; -EFAULT if [@phys, @phys + @len) is not inside one RAM bank.
  */
 DMAMAP_API int dmamap_sim_mem_read(struct dmamap_platform *p, phys_addr_t phys,
 				   void *dst, size_t len);
@@ -96,7 +102,8 @@ DMAMAP_API int dmamap_sim_mem_read(struct dmamap_platform *p, phys_addr_t phys,
  * @cpu_dirty: receives whether the CPU view differs from the last fill/clean
  * @dev_changed: receives whether the memory view does
  *
- * Return: 0; -EINVAL or -EFAULT as dmamap_sim_mem_read().
+ * Return: 0; -EINVAL for a NULL argument or a host platform; -EFAULT if
+ * the line is not RAM.
  */
 DMAMAP_API int dmamap_sim_line_state(struct dmamap_platform *p,
 				     phys_addr_t phys, bool *cpu_dirty,

@@ -51,7 +51,9 @@ struct dmamap_swiotlb_stats {
  * @dev: a device: its restricted pool if it has one, else the default pool
  * @s: receives the counters
  *
- * Return: 0; -EINVAL for NULL arguments; -ENODEV if there is no such pool.
+ * Return: 0; -EINVAL when @p and @dev are both NULL, or @s is NULL;
+ * -ENODEV if there is no such pool (a board made with swiotlb_size ~0,
+ * for a device without a restricted pool).
  */
 DMAMAP_API int dmamap_swiotlb_stats(struct dmamap_platform *p,
 				    struct device *dev,
@@ -84,9 +86,16 @@ DMAMAP_API int dmamap_swiotlb_set_mode(struct dmamap_platform *p,
  *
  * Every streaming mapping of @dev then bounces through the pool, and its
  * coherent allocations come from it, as with a restricted-dma-pool.
+ * Nothing keeps the page allocator, CMA or the default pool out of the
+ * range: give memory the board reserves. A device behind an IOMMU is
+ * accepted, but the IOMMU's table neither bounces through the pool nor
+ * allocates from it.
  *
- * Return: 0; -EINVAL for bad arguments or memory that is not RAM;
- * -EBUSY if the device already has one; -ENOMEM.
+ * Return: 0; -EINVAL for a NULL @dev, a zero @size, a @phys that is not
+ * page aligned, a @size that is not a multiple of 256 KiB, or, on a
+ * simulated board, a range that is not inside one RAM bank (on the host
+ * any memory will do); -EBUSY if the device already has one; -ENOMEM when
+ * the pool's bookkeeping cannot be allocated. Nothing is reported.
  */
 DMAMAP_API int dmamap_swiotlb_restricted_pool(struct device *dev,
 					      phys_addr_t phys, size_t size);
@@ -96,7 +105,8 @@ DMAMAP_API int dmamap_swiotlb_restricted_pool(struct device *dev,
  * @dev: device
  * @dma: device address
  *
- * Return: true if @dma points into the default or the device's pool.
+ * Return: true if @dma points into the default or the device's pool;
+ * false if not, or @dev is NULL.
  */
 DMAMAP_API bool dmamap_swiotlb_is_bounce(struct device *dev, dma_addr_t dma);
 
