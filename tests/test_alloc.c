@@ -11,28 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <dmamap/dmamap.h>
-#include "api_helpers.h"
-
-static bool in_bank(phys_addr_t phys, size_t len)
-{
-	return (phys >= BANK0_START && phys + len <= BANK0_START + BANK0_SIZE) ||
-	       (phys >= BANK1_START && phys + len <= BANK1_START + BANK1_SIZE);
-}
-
-/* What the device reads at @h equals @expect. */
-static bool device_sees(struct device *dev, dma_addr_t h, const void *expect,
-			size_t len)
-{
-	uint8_t *got = malloc(len);
-	bool same;
-
-	if (!got)
-		return false;
-	same = dmamap_device_read(dev, h, got, len) == 0 &&
-	       memcmp(got, expect, len) == 0;
-	free(got);
-	return same;
-}
+#include "helpers.h"
 
 /* ---- 5. dma_alloc_attrs ------------------------------------------------------ */
 
@@ -63,7 +42,7 @@ TEST(alloc_nc_uncached_alias)
 	/* CPU stores through the alias reach the device with no sync... */
 	fill_pattern(pat, size, 1);
 	memcpy(uc, pat, size);
-	CHECK(device_sees(dev, huc, pat, size));
+	CHECK(dev_reads(dev, huc, pat, size));
 	/* ...and device stores are seen by CPU loads, with no sync either. */
 	fill_pattern(pat, size, 2);
 	CHECK_EQ(dmamap_device_write(dev, huc + 100, pat, 1000), 0);
@@ -82,7 +61,7 @@ TEST(alloc_nc_uncached_alias)
 	CHECK((uintptr_t)wc - (uintptr_t)lin_wc != (uintptr_t)uc - (uintptr_t)lin_uc);
 	fill_pattern(pat, size, 3);
 	memcpy(wc, pat, size);
-	CHECK(device_sees(dev, hwc, pat, size));
+	CHECK(dev_reads(dev, hwc, pat, size));
 	fill_pattern(pat, size, 4);
 	CHECK_EQ(dmamap_device_write(dev, hwc, pat, size), 0);
 	memcpy(back, wc, size);
@@ -146,7 +125,7 @@ TEST(alloc_coherent_device_linear)
 	CHECK(cpu == dmamap_phys_to_virt(p, dmamap_dma_to_phys(dev, h)));
 	fill_pattern(pat, sizeof(pat), 6);
 	memcpy(cpu, pat, sizeof(pat));
-	CHECK(device_sees(dev, h, pat, sizeof(pat)));
+	CHECK(dev_reads(dev, h, pat, sizeof(pat)));
 	dma_free_coherent(dev, 5000, cpu, h);
 	/* Write-combining means nothing to a coherent device: same rule. */
 	wc = dma_alloc_wc(dev, PAGE_SIZE, &h, GFP_KERNEL);
@@ -171,7 +150,7 @@ static void check_zeroed(struct device *dev, unsigned long attrs)
 		REQUIRE(cpu);
 		CHECK_MSG(memcmp(cpu, zero, size) == 0, "%s round %d: not zeroed",
 			  dev_name(dev), round);
-		CHECK_MSG(device_sees(dev, h, zero, size),
+		CHECK_MSG(dev_reads(dev, h, zero, size),
 			  "%s round %d: device does not read zeroes", dev_name(dev), round);
 		memset(cpu, 0xa5, size);
 		CHECK_EQ(dmamap_device_write(dev, h + PAGE_SIZE, cpu, PAGE_SIZE), 0);
@@ -280,7 +259,7 @@ static void mmap_roundtrip(struct device *dev, unsigned long attrs)
 	memcpy(user, pat, size);
 	CHECK_MSG(memcmp(cpu, pat, size) == 0, "%s: kernel pointer misses user writes",
 		  dev_name(dev));
-	CHECK_MSG(device_sees(dev, h, pat, size), "%s: device misses user writes",
+	CHECK_MSG(dev_reads(dev, h, pat, size), "%s: device misses user writes",
 		  dev_name(dev));
 	/* kernel pointer -> user */
 	fill_pattern(pat, size, 12);
@@ -422,9 +401,9 @@ TEST(alloc_noncoherent)
 	/* CPU writes sit in the cache until the buffer is given to the device. */
 	fill_pattern(pat, size, 21);
 	memcpy(cpu, pat, size);
-	CHECK(!device_sees(dev, h, pat, size));
+	CHECK(!dev_reads(dev, h, pat, size));
 	dma_sync_single_for_device(dev, h, size, DMA_BIDIRECTIONAL);
-	CHECK(device_sees(dev, h, pat, size));
+	CHECK(dev_reads(dev, h, pat, size));
 
 	/* Device writes reach the CPU once it takes the buffer back. */
 	fill_pattern(pat, size, 22);
@@ -489,7 +468,7 @@ TEST(alloc_declared_pool)
 	CHECK_MEM(back, pat, sizeof(pat));
 	fill_pattern(pat, sizeof(pat), 32);
 	memcpy(cpu[2], pat, sizeof(pat));
-	CHECK(device_sees(dev, h[2], pat, sizeof(pat)));
+	CHECK(dev_reads(dev, h[2], pat, sizeof(pat)));
 	CHECK_EQ(dmamap_sim_mem_read(p, phys + (h[2] - POOL_DEVADDR), back, sizeof(back)), 0);
 	CHECK_MEM(back, pat, sizeof(pat));
 

@@ -10,10 +10,7 @@
 #include <string.h>
 #include <dmamap/dmamap.h>
 #include "../drivers/memcpy_dma.h"
-#include "api_helpers.h"
-
-/* A physical address on the default board that is not RAM (MMIO space). */
-#define MMIO_PHYS 0x10000000ULL
+#include "helpers.h"
 
 /* ---- 1. bad arguments ---------------------------------------------------- */
 
@@ -921,63 +918,63 @@ TEST(api_single_is_page)
 }
 
 #define REC_ADDR 0x5a000000ULL
-#define REC_MAX 16
+#define RECORDER_MAX 16
 
 static struct {
 	int map_calls, unmap_calls, mask_calls;
 	int fail_at; /* map call number that fails, 0: none */
-	struct page *page[REC_MAX];
-	unsigned long offset[REC_MAX];
-	size_t size[REC_MAX];
-	enum dma_data_direction dir[REC_MAX];
-	dma_addr_t unmapped[REC_MAX];
+	struct page *page[RECORDER_MAX];
+	unsigned long offset[RECORDER_MAX];
+	size_t size[RECORDER_MAX];
+	enum dma_data_direction dir[RECORDER_MAX];
+	dma_addr_t unmapped[RECORDER_MAX];
 	u64 mask;
-} rec;
+} recorder;
 
-static dma_addr_t rec_map_page(struct device *dev, struct page *page,
+static dma_addr_t recorder_map_page(struct device *dev, struct page *page,
 			       unsigned long offset, size_t size,
 			       enum dma_data_direction dir, unsigned long attrs)
 {
-	int i = rec.map_calls++;
+	int i = recorder.map_calls++;
 
 	(void)dev;
 	(void)attrs;
-	if (rec.fail_at && rec.map_calls == rec.fail_at)
+	if (recorder.fail_at && recorder.map_calls == recorder.fail_at)
 		return DMA_MAPPING_ERROR;
-	if (i < REC_MAX) {
-		rec.page[i] = page;
-		rec.offset[i] = offset;
-		rec.size[i] = size;
-		rec.dir[i] = dir;
+	if (i < RECORDER_MAX) {
+		recorder.page[i] = page;
+		recorder.offset[i] = offset;
+		recorder.size[i] = size;
+		recorder.dir[i] = dir;
 	}
 	return REC_ADDR + (dma_addr_t)i * 0x10000 + offset;
 }
 
-static void rec_unmap_page(struct device *dev, dma_addr_t handle, size_t size,
+static void recorder_unmap_page(struct device *dev, dma_addr_t handle, size_t size,
 			   enum dma_data_direction dir, unsigned long attrs)
 {
 	(void)dev;
 	(void)size;
 	(void)dir;
 	(void)attrs;
-	if (rec.unmap_calls < REC_MAX)
-		rec.unmapped[rec.unmap_calls] = handle;
-	rec.unmap_calls++;
+	if (recorder.unmap_calls < RECORDER_MAX)
+		recorder.unmapped[recorder.unmap_calls] = handle;
+	recorder.unmap_calls++;
 }
 
-static int rec_set_dma_mask(struct device *dev, u64 mask)
+static int recorder_set_dma_mask(struct device *dev, u64 mask)
 {
 	(void)dev;
-	rec.mask_calls++;
-	rec.mask = mask;
+	recorder.mask_calls++;
+	recorder.mask = mask;
 	return mask < DMA_BIT_MASK(28) ? -EIO : 0;
 }
 
-static const struct dma_map_ops rec_ops = {
+static const struct dma_map_ops recorder_ops = {
 	.name = "recorder",
-	.map_page = rec_map_page,
-	.unmap_page = rec_unmap_page,
-	.set_dma_mask = rec_set_dma_mask,
+	.map_page = recorder_map_page,
+	.unmap_page = recorder_unmap_page,
+	.set_dma_mask = recorder_set_dma_mask,
 };
 
 TEST(api_custom_ops)
@@ -994,28 +991,28 @@ TEST(api_custom_ops)
 	buf = dmamap_kmalloc(p, 2 * PAGE_SIZE, DMAMAP_GFP_DMA);
 	REQUIRE(dev && buf);
 	CHECK(get_dma_ops(dev) == &dmamap_direct_ops);
-	set_dma_ops(dev, &rec_ops);
-	CHECK(get_dma_ops(dev) == &rec_ops);
+	set_dma_ops(dev, &recorder_ops);
+	CHECK(get_dma_ops(dev) == &recorder_ops);
 
 	/* single goes through the table's map_page with page + offset. */
 	h = dma_map_single(dev, buf + 300, 700, DMA_TO_DEVICE);
-	CHECK_EQ(rec.map_calls, 1);
-	CHECK(rec.page[0] == virt_to_page(buf + 300));
-	CHECK_EQ(rec.offset[0], offset_in_page(buf + 300));
-	CHECK_EQ(rec.size[0], 700);
-	CHECK_EQ(rec.dir[0], DMA_TO_DEVICE);
+	CHECK_EQ(recorder.map_calls, 1);
+	CHECK(recorder.page[0] == virt_to_page(buf + 300));
+	CHECK_EQ(recorder.offset[0], offset_in_page(buf + 300));
+	CHECK_EQ(recorder.size[0], 700);
+	CHECK_EQ(recorder.dir[0], DMA_TO_DEVICE);
 	CHECK_EQ(h, REC_ADDR + offset_in_page(buf + 300));
 	dma_unmap_single(dev, h, 700, DMA_TO_DEVICE);
-	CHECK_EQ(rec.unmap_calls, 1);
-	CHECK_EQ(rec.unmapped[0], h);
+	CHECK_EQ(recorder.unmap_calls, 1);
+	CHECK_EQ(recorder.unmapped[0], h);
 
 	h = dma_map_page(dev, virt_to_page(buf + PAGE_SIZE), 8, 64, DMA_FROM_DEVICE);
-	CHECK_EQ(rec.map_calls, 2);
-	CHECK(rec.page[1] == virt_to_page(buf + PAGE_SIZE));
-	CHECK_EQ(rec.dir[1], DMA_FROM_DEVICE);
+	CHECK_EQ(recorder.map_calls, 2);
+	CHECK(recorder.page[1] == virt_to_page(buf + PAGE_SIZE));
+	CHECK_EQ(recorder.dir[1], DMA_FROM_DEVICE);
 	CHECK_EQ(h, REC_ADDR + 0x10000 + 8);
 	dma_unmap_page(dev, h, 64, DMA_FROM_DEVICE);
-	CHECK_EQ(rec.unmap_calls, 2);
+	CHECK_EQ(recorder.unmap_calls, 2);
 
 	/* No .map_sg: the core builds sg on map_page, one call per entry. */
 	sg_init_table(sg, 3);
@@ -1023,32 +1020,32 @@ TEST(api_custom_ops)
 		sg_set_buf(&sg[i], buf + i * 1000, 1000);
 	n = dma_map_sg(dev, sg, 3, DMA_BIDIRECTIONAL);
 	CHECK_EQ(n, 3);
-	CHECK_EQ(rec.map_calls, 5);
+	CHECK_EQ(recorder.map_calls, 5);
 	for (int i = 0; i < 3; i++) {
-		CHECK(rec.page[2 + i] == virt_to_page(buf + i * 1000));
+		CHECK(recorder.page[2 + i] == virt_to_page(buf + i * 1000));
 		CHECK_EQ(sg_dma_address(&sg[i]),
 			 REC_ADDR + (dma_addr_t)(2 + i) * 0x10000 + offset_in_page(buf + i * 1000));
 		CHECK_EQ(sg_dma_len(&sg[i]), 1000);
 	}
 	dma_unmap_sg(dev, sg, 3, DMA_BIDIRECTIONAL);
-	CHECK_EQ(rec.unmap_calls, 5);
+	CHECK_EQ(recorder.unmap_calls, 5);
 	for (int i = 0; i < 3; i++)
-		CHECK_EQ(rec.unmapped[2 + i], sg_dma_address(&sg[i]));
+		CHECK_EQ(recorder.unmapped[2 + i], sg_dma_address(&sg[i]));
 
 	/* A failure in the table's map_page at entry 2 unwinds entry 1 through it. */
-	rec.fail_at = rec.map_calls + 2;
+	recorder.fail_at = recorder.map_calls + 2;
 	CHECK_EQ(dma_map_sg(dev, sg, 3, DMA_BIDIRECTIONAL), 0);
-	CHECK_EQ(rec.map_calls, 7);
-	CHECK_EQ(rec.unmap_calls, 6);
+	CHECK_EQ(recorder.map_calls, 7);
+	CHECK_EQ(recorder.unmap_calls, 6);
 	CHECK_EQ(live_maps(dev), 0);
-	rec.fail_at = 0;
+	recorder.fail_at = 0;
 
 	/* dma_set_mask asks the table. */
 	CHECK_EQ(dma_set_mask(dev, DMA_BIT_MASK(40)), 0);
-	CHECK_EQ(rec.mask_calls, 1);
-	CHECK_EQ(rec.mask, DMA_BIT_MASK(40));
+	CHECK_EQ(recorder.mask_calls, 1);
+	CHECK_EQ(recorder.mask, DMA_BIT_MASK(40));
 	CHECK_EQ(dma_set_mask(dev, DMA_BIT_MASK(20)), -EIO);
-	CHECK_EQ(rec.mask_calls, 2);
+	CHECK_EQ(recorder.mask_calls, 2);
 	CHECK_EQ(errk(dev, DMAMAP_ERRK_BAD_MASK), 1);
 
 	/* Back to the platform default: the direct table. */
@@ -1057,10 +1054,10 @@ TEST(api_custom_ops)
 	h = dma_map_single(dev, buf, 64, DMA_TO_DEVICE);
 	CHECK_EQ(h, dmamap_phys_to_dma(dev, virt_to_phys(buf)));
 	dma_unmap_single(dev, h, 64, DMA_TO_DEVICE);
-	CHECK_EQ(rec.map_calls, 7);
-	CHECK_EQ(rec.unmap_calls, 6);
+	CHECK_EQ(recorder.map_calls, 7);
+	CHECK_EQ(recorder.unmap_calls, 6);
 	CHECK_EQ(dma_set_mask(dev, DMA_BIT_MASK(32)), 0);
-	CHECK_EQ(rec.mask_calls, 2);
+	CHECK_EQ(recorder.mask_calls, 2);
 	/* Installing the direct table by name is the same as NULL. */
 	set_dma_ops(dev, &dmamap_direct_ops);
 	CHECK(get_dma_ops(dev) == &dmamap_direct_ops);

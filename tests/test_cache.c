@@ -13,200 +13,15 @@
 #include <string.h>
 #include <dmamap/dmamap.h>
 #include "../drivers/memcpy_dma.h"
-#include "tap.h"
-
-#define COH "dma-coh"
-#define NC "dma-nc"
-#define D32 "dma-32"
-#define MiB (1ULL << 20)
-#define RAM0 0x80000000ULL	/* default board: first bank, dma-nc's window base */
-#define HIGH_BANK 0x880000000ULL	/* default board: bank above 4 GiB */
+#include "helpers.h"
 
 /* ---- helpers ------------------------------------------------------------ */
-
-static char last_log[512];
-
-/* Reports are expected here; keep them off stderr but remember the last one. */
-static void log_hook(void *ctx, int level, const char *line)
-{
-	(void)ctx;
-	(void)level;
-	snprintf(last_log, sizeof(last_log), "%s", line);
-}
 
 /* Did the checker's last line name @kind and @dev? */
 static bool logged(enum dmamap_dbg_kind kind, const char *dev)
 {
-	return strstr(last_log, dmamap_dbg_kind_name(kind)) && strstr(last_log, dev);
+	return strstr(logs.last, dmamap_dbg_kind_name(kind)) && strstr(logs.last, dev);
 }
-
-static struct dmamap_platform *quiet(struct dmamap_platform *p)
-{
-	if (p)
-		dmamap_set_log_hook(p, log_hook, NULL);
-	return p;
-}
-
-static struct dmamap_platform *board(const char *name)
-{
-	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = dmamap_platform_builtin(name, &err);
-
-	if (!p)
-		printf("#   board %s: %s\n", name, err.msg);
-	return quiet(p);
-}
-
-static const struct dmamap_device_desc discard_devices[] = {
-	{
-		.name = COH,
-		.model = "memcpy",
-		.dma_mask = DMA_BIT_MASK(40),
-		.coherent = true,
-	},
-	{
-		.name = NC,
-		.model = "memcpy",
-		.dma_mask = DMA_BIT_MASK(32),
-		.nr_ranges = 1,
-		.ranges = { { .cpu_start = RAM0, .dma_start = 0, .size = 128 * MiB } },
-	},
-};
-
-/*
- * The default board's devices on a core whose invalidate simply discards
- * partial edge lines (no write-back first): the CPU's side of a shared line
- * is the one that loses.
- */
-static struct dmamap_platform *discard_board(void)
-{
-	struct dmamap_board b = {
-		.name = "discard",
-		.cache_line_size = 64,
-		.arch = DMAMAP_CACHE_ARM64,
-		.edge_policy = DMAMAP_EDGE_DISCARD,
-		.nr_banks = 1,
-		.banks = { { RAM0, 128 * MiB } },
-		.zone_dma_limit = RAM0 + 64 * MiB - 1,
-		.nr_devices = 2,
-		.devices = discard_devices,
-	};
-	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = dmamap_platform_create(&b, &err);
-
-	if (!p)
-		printf("#   discard board: %s\n", err.msg);
-	return quiet(p);
-}
-
-/* Line-aligned and in ZONE_DMA: every device of the default board reaches it. */
-static uint8_t *dbuf(struct dmamap_platform *p, size_t size)
-{
-	return dmamap_kmalloc(p, size, DMAMAP_GFP_DMA | DMAMAP_GFP_DMA_ALIGN);
-}
-
-/* Two patterns with seeds that differ modulo 256 differ in every byte. */
-static void pattern(void *buf, size_t len, unsigned int seed)
-{
-	uint8_t *b = buf;
-
-	for (size_t i = 0; i < len; i++)
-		b[i] = (uint8_t)(seed * 37u + i * 13u + (i >> 8) + 1u);
-}
-
-static size_t ndiff(const void *a, const void *b, size_t len)
-{
-	const uint8_t *x = a, *y = b;
-	size_t n = 0;
-
-	for (size_t i = 0; i < len; i++)
-		n += x[i] != y[i];
-	return n;
-}
-
-/* Does the memory view (what a non-coherent device sees) under @cpu hold @want? */
-static bool mem_is(struct dmamap_platform *p, const void *cpu, const void *want,
-		   size_t len)
-{
-	uint8_t *m = malloc(len);
-	bool ok = m && !dmamap_sim_mem_read(p, virt_to_phys(cpu), m, len) &&
-		  !memcmp(m, want, len);
-
-	free(m);
-	return ok;
-}
-
-/* Does the device read @want at @dma? */
-static bool dev_reads(struct device *dev, dma_addr_t dma, const void *want,
-		      size_t len)
-{
-	uint8_t *m = malloc(len);
-	bool ok = m && !dmamap_device_read(dev, dma, m, len) &&
-		  !memcmp(m, want, len);
-
-	free(m);
-	return ok;
-}
-
-/*
- * Data a driver lost, as the cache model sees it: reported losses, lines
- * both sides wrote, device bytes overwritten. Not counted: CPU bytes an
- * armv5 map of a FROM_DEVICE buffer discards by design (stale bytes left by
- * an earlier user of the memory), which the model records but does not
- * report.
- */
-static uint64_t sim_losses(struct dmamap_platform *p)
-{
-	struct dmamap_sim_cache_stats s;
-
-	if (dmamap_sim_cache_stats(p, &s))
-		return ~0ULL;
-	return s.device_bytes_lost + s.conflicts +
-	       dmamap_report_count(p, DMAMAP_DBG_CPU_DATA_LOST) +
-	       dmamap_report_count(p, DMAMAP_DBG_DEVICE_DATA_LOST);
-}
-
-/* Count events of @kind on @line (any line if 0); copy the first into @out. */
-static unsigned int events(struct dmamap_platform *p,
-			   enum dmamap_sim_event_kind kind, phys_addr_t line,
-			   struct dmamap_sim_event *out)
-{
-	static struct dmamap_sim_event ev[256];
-	unsigned int n = dmamap_sim_events(p, ev, 256), found = 0;
-
-	for (unsigned int i = 0; i < n; i++) {
-		if (ev[i].kind != kind || (line && ev[i].line != line))
-			continue;
-		if (!found && out)
-			*out = ev[i];
-		found++;
-	}
-	return found;
-}
-
-static struct dmamap_device_stats stats(struct device *dev)
-{
-	struct dmamap_device_stats s;
-
-	memset(&s, 0, sizeof(s));
-	dmamap_device_stats(dev, &s);
-	return s;
-}
-
-static const char *dir_name(enum dma_data_direction dir)
-{
-	switch (dir) {
-	case DMA_TO_DEVICE: return "TO_DEVICE";
-	case DMA_FROM_DEVICE: return "FROM_DEVICE";
-	case DMA_BIDIRECTIONAL: return "BIDIRECTIONAL";
-	default: return "?";
-	}
-}
-
-static const enum dma_data_direction all_dirs[] = {
-	DMA_TO_DEVICE, DMA_FROM_DEVICE, DMA_BIDIRECTIONAL,
-};
-static const char *const both_devs[] = { COH, NC };
 
 /* ---- one transfer, by any of the three mapping calls --------------------- */
 
@@ -434,13 +249,13 @@ static void roundtrip(struct dmamap_platform *p, const char *dname,
 
 static void roundtrip_all(enum how how)
 {
-	struct dmamap_platform *p = board("default");
+	struct dmamap_platform *p = builtin_board("default");
 	unsigned int seed = 1;
 
 	REQUIRE(p);
 	for (unsigned int d = 0; d < 2; d++)
 		for (unsigned int i = 0; i < 3; i++, seed += 3)
-			roundtrip(p, both_devs[d], all_dirs[i], how, seed);
+			roundtrip(p, both_devs[d], dirs[i], how, seed);
 	CHECK_EQ(sim_losses(p), 0);
 	dmamap_platform_destroy(p);
 }
@@ -464,9 +279,9 @@ TEST(cache_roundtrip_map_sg)
 
 TEST(cache_missing_sync_for_cpu)
 {
-	static const enum dma_data_direction dirs[] = { DMA_FROM_DEVICE,
+	static const enum dma_data_direction rx_dirs[] = { DMA_FROM_DEVICE,
 							DMA_BIDIRECTIONAL };
-	struct dmamap_platform *p = board("default");
+	struct dmamap_platform *p = builtin_board("default");
 	uint8_t a[512], b[512], c[512];
 
 	REQUIRE(p);
@@ -478,7 +293,7 @@ TEST(cache_missing_sync_for_cpu)
 		bool nc = !dev_is_dma_coherent(dev);
 
 		for (unsigned int i = 0; i < 2; i++) {
-			enum dma_data_direction dir = dirs[i];
+			enum dma_data_direction dir = rx_dirs[i];
 			uint8_t *buf = dbuf(p, 512);
 			dma_addr_t h;
 
@@ -514,9 +329,9 @@ TEST(cache_missing_sync_for_cpu)
 
 TEST(cache_missing_sync_for_device)
 {
-	static const enum dma_data_direction dirs[] = { DMA_TO_DEVICE,
+	static const enum dma_data_direction tx_dirs[] = { DMA_TO_DEVICE,
 							DMA_BIDIRECTIONAL };
-	struct dmamap_platform *p = board("default");
+	struct dmamap_platform *p = builtin_board("default");
 	uint8_t a[512], b[512], c[512];
 
 	REQUIRE(p);
@@ -528,7 +343,7 @@ TEST(cache_missing_sync_for_device)
 		bool nc = !dev_is_dma_coherent(dev);
 
 		for (unsigned int i = 0; i < 2; i++) {
-			enum dma_data_direction dir = dirs[i];
+			enum dma_data_direction dir = tx_dirs[i];
 			uint8_t *buf = dbuf(p, 512);
 			dma_addr_t h;
 
@@ -563,7 +378,7 @@ TEST(cache_missing_sync_for_device)
 
 TEST(cache_sync_sg)
 {
-	struct dmamap_platform *p = board("default");
+	struct dmamap_platform *p = builtin_board("default");
 
 	REQUIRE(p);
 	for (unsigned int d = 0; d < 2; d++) {
@@ -631,7 +446,7 @@ TEST(cache_sync_sg)
 /* dma_sync_single_range_*: exactly the lines of the range change hands. */
 TEST(cache_sync_range)
 {
-	struct dmamap_platform *p = board("default");
+	struct dmamap_platform *p = builtin_board("default");
 	unsigned int line;
 	size_t size, off, rlen;
 	uint8_t *a, *b, *want;
@@ -725,7 +540,7 @@ static bool shared_line(struct dmamap_platform *p, struct device *dev,
 		return false;
 	dmamap_sim_events_clear(p);
 	dmamap_report_reset(p);
-	last_log[0] = 0;
+	logs.last[0] = 0;
 	if (dmamap_device_write(dev, h, b, r->len))
 		return false;
 	r->obj[r->var_off] = r->new_var;
@@ -755,15 +570,15 @@ TEST(cache_shared_line_discard_loses_cpu_write)
 		  "the CPU's write to the shared line survived a discarding invalidate (0x%x)",
 		  r.obj[r.var_off]);
 	CHECK(mem_is(p, r.obj, b, r.len));
-	CHECK_EQ(events(p, DMAMAP_SIM_CPU_DATA_LOST, r.line, &ev), 1);
+	CHECK_EQ(count_events(p, DMAMAP_SIM_CPU_DATA_LOST, r.line, &ev), 1);
 	CHECK_EQ(ev.first_byte, r.var_off - 3 * line);
 	CHECK_EQ(ev.nbytes, 1);
 	CHECK(ev.conflict);
 	CHECK_MSG(!strcmp(ev.device, NC), "event names device '%s'", ev.device);
-	CHECK_EQ(events(p, DMAMAP_SIM_DEVICE_DATA_LOST, 0, NULL), 0);
+	CHECK_EQ(count_events(p, DMAMAP_SIM_DEVICE_DATA_LOST, 0, NULL), 0);
 	CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_CPU_DATA_LOST), 1);
 	CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_DEVICE_DATA_LOST), 0);
-	CHECK_MSG(logged(DMAMAP_DBG_CPU_DATA_LOST, NC), "checker said: '%s'", last_log);
+	CHECK_MSG(logged(DMAMAP_DBG_CPU_DATA_LOST, NC), "checker said: '%s'", logs.last);
 
 	/* dma-coh: nothing to invalidate, nothing lost. */
 	REQUIRE(shared_line(p, dmamap_device_lookup(p, COH), a, b, &r));
@@ -776,7 +591,7 @@ TEST(cache_shared_line_discard_loses_cpu_write)
 
 TEST(cache_shared_line_clean_invalidate_loses_device_bytes)
 {
-	struct dmamap_platform *p = board("default");
+	struct dmamap_platform *p = builtin_board("default");
 	struct shared_result r;
 	struct dmamap_sim_event ev;
 	uint8_t a[256], b[256], want[256];
@@ -801,15 +616,15 @@ TEST(cache_shared_line_clean_invalidate_loses_device_bytes)
 		  ndiff(r.obj, want, r.len));
 	CHECK_EQ(r.obj[r.var_off], r.new_var);
 	CHECK(mem_is(p, r.obj, want, r.len));
-	CHECK_EQ(events(p, DMAMAP_SIM_DEVICE_DATA_LOST, r.line, &ev), 1);
+	CHECK_EQ(count_events(p, DMAMAP_SIM_DEVICE_DATA_LOST, r.line, &ev), 1);
 	CHECK_MSG(!strcmp(ev.device, NC), "event names device '%s'", ev.device);
 	CHECK_EQ(ev.first_byte, 0);
 	CHECK_EQ(ev.nbytes, r.len - 3 * line);
 	CHECK(ev.conflict);
-	CHECK_EQ(events(p, DMAMAP_SIM_CPU_DATA_LOST, 0, NULL), 0);
+	CHECK_EQ(count_events(p, DMAMAP_SIM_CPU_DATA_LOST, 0, NULL), 0);
 	CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_DEVICE_DATA_LOST), 1);
 	CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_CPU_DATA_LOST), 0);
-	CHECK_MSG(logged(DMAMAP_DBG_DEVICE_DATA_LOST, NC), "checker said: '%s'", last_log);
+	CHECK_MSG(logged(DMAMAP_DBG_DEVICE_DATA_LOST, NC), "checker said: '%s'", logs.last);
 
 	REQUIRE(shared_line(p, dmamap_device_lookup(p, COH), a, b, &r));
 	CHECK(!memcmp(r.obj, b, r.len));
@@ -848,7 +663,7 @@ TEST(cache_chaos_correct_driver)
 			}
 			if (seed > SEEDS)
 				break;
-			p = board("default");
+			p = builtin_board("default");
 			REQUIRE(p);
 			nc = dmamap_device_lookup(p, NC);
 			REQUIRE(nc && !mcdma_probe(&m, nc, 16));
@@ -915,14 +730,14 @@ static struct rx_stats rx_round(struct dmamap_platform *p, struct device *dev,
 	memcpy(buf, a, size);
 	h = dma_map_single(dev, buf, size, DMA_TO_DEVICE);
 	dma_unmap_single(dev, h, size, DMA_TO_DEVICE);
-	s0 = stats(dev);
+	s0 = stats_of(dev);
 	h = dma_map_single(dev, buf, size, dir);
 	if (dma_mapping_error(dev, h))
 		goto out;
-	s1 = stats(dev);
+	s1 = stats_of(dev);
 	dmamap_device_write(dev, h, b, size);
 	dma_unmap_single(dev, h, size, dir);
-	s2 = stats(dev);
+	s2 = stats_of(dev);
 	r.map_inv = s1.cache_bytes_invalidated - s0.cache_bytes_invalidated;
 	r.map_clean = s1.cache_bytes_cleaned - s0.cache_bytes_cleaned;
 	r.unmap_inv = s2.cache_bytes_invalidated - s1.cache_bytes_invalidated;
@@ -935,32 +750,9 @@ out:
 	return r;
 }
 
-static void copy_ok(struct dmamap_platform *p, const char *dname, size_t len,
-		    unsigned int seed)
-{
-	struct device *dev = dmamap_device_lookup(p, dname);
-	uint8_t *src = dbuf(p, len), *dst = dbuf(p, len);
-	uint8_t *fill = malloc(len), *seen = malloc(len);
-	struct mcdma m;
-
-	REQUIRE(dev && src && dst && fill && seen);
-	REQUIRE(mcdma_probe(&m, dev, 16) == 0);
-	pattern(fill, len, seed);
-	CHECK_EQ(mcdma_copy_buf(&m, dst, src, len, fill, seen, MCDMA_BUG_NONE), 0);
-	CHECK_MSG(!memcmp(seen, fill, len), "%s len %zu: %zu bytes wrong", dname,
-		  len, ndiff(seen, fill, len));
-	CHECK(!memcmp(dst, fill, len));
-	CHECK(mem_is(p, dst, fill, len));
-	mcdma_remove(&m);
-	free(fill);
-	free(seen);
-	dmamap_kfree(p, src);
-	dmamap_kfree(p, dst);
-}
-
 TEST(cache_armv5_rules)
 {
-	struct dmamap_platform *v5 = board("armv5"), *v8 = board("default");
+	struct dmamap_platform *v5 = builtin_board("armv5"), *v8 = builtin_board("default");
 	struct device *nc5, *nc8;
 	struct rx_stats r;
 	size_t size;
@@ -975,8 +767,8 @@ TEST(cache_armv5_rules)
 	for (unsigned int i = 0; i < 3; i++) {
 		static const char *const devs[] = { COH, NC, D32 };
 
-		copy_ok(v5, devs[i], 1000, 20 + i);
-		copy_ok(v5, devs[i], 4096 + 96, 30 + i);
+		mcdma_copy_ok(v5, devs[i], 1000, 20 + i);
+		mcdma_copy_ok(v5, devs[i], 4096 + 96, 30 + i);
 	}
 
 	/* armv5 FROM_DEVICE: invalidate at map, nothing at unmap. */
@@ -1012,7 +804,7 @@ TEST(cache_armv5_rules)
 
 TEST(cache_nc_window_offsets)
 {
-	struct dmamap_platform *p = board("default");
+	struct dmamap_platform *p = builtin_board("default");
 	struct device *nc;
 	uint8_t a[300], b[300];
 	struct page *hi;
@@ -1059,7 +851,7 @@ TEST(cache_device_faults)
 		.nr_ranges = 1,
 		.ranges = { { .cpu_start = RAM0, .dma_start = 0, .size = 1 * MiB } },
 	};
-	struct dmamap_platform *p = board("default");
+	struct dmamap_platform *p = builtin_board("default");
 	struct dmamap_device_stats s0, s1;
 	struct dmamap_fault f;
 	struct device *nc, *sm;
@@ -1075,12 +867,12 @@ TEST(cache_device_faults)
 	CHECK_EQ(dmamap_device_last_fault(nc, &f), -ENOENT);
 
 	/* Straddling the end of the 128 MiB window: the in-window half stays untouched. */
-	s0 = stats(nc);
+	s0 = stats_of(nc);
 	REQUIRE(!dmamap_sim_mem_read(p, RAM0 + 128 * MiB - 32, before, 32));
 	CHECK_EQ(dmamap_device_write(nc, 128 * MiB - 32, junk, 64), -EFAULT);
 	REQUIRE(!dmamap_sim_mem_read(p, RAM0 + 128 * MiB - 32, after, 32));
 	CHECK(!memcmp(before, after, 32));
-	s1 = stats(nc);
+	s1 = stats_of(nc);
 	CHECK_EQ(s1.faults, s0.faults + 1);
 	CHECK_EQ(s1.dev_bytes_written, s0.dev_bytes_written);
 	REQUIRE(dmamap_device_last_fault(nc, &f) == 0);
@@ -1100,7 +892,7 @@ TEST(cache_device_faults)
 	CHECK_EQ(dmamap_device_last_fault(nc, &f), 0);
 	CHECK_EQ(f.addr, 0xF0000000ULL);
 	CHECK(!f.write);
-	CHECK_EQ(stats(nc).faults, s0.faults + 3);
+	CHECK_EQ(stats_of(nc).faults, s0.faults + 3);
 
 	/*
 	 * A 1 MiB window over RAM: device address 1 MiB would be RAM at
@@ -1110,13 +902,13 @@ TEST(cache_device_faults)
 	CHECK_EQ(dmamap_device_write(sm, 1 * MiB, junk, 64), -EFAULT);
 	REQUIRE(!dmamap_sim_mem_read(p, RAM0 + 1 * MiB, after, 64));
 	CHECK(!memcmp(before, after, 64));
-	CHECK_EQ(stats(sm).faults, 1);
+	CHECK_EQ(stats_of(sm).faults, 1);
 	/* Straddling its end, with RAM on both sides: not even the first half. */
 	REQUIRE(!dmamap_sim_mem_read(p, RAM0 + 1 * MiB - 32, before, 64));
 	CHECK_EQ(dmamap_device_write(sm, 1 * MiB - 32, junk, 64), -EFAULT);
 	REQUIRE(!dmamap_sim_mem_read(p, RAM0 + 1 * MiB - 32, after, 64));
 	CHECK(!memcmp(before, after, 64));
-	CHECK_EQ(stats(sm).faults, 2);
+	CHECK_EQ(stats_of(sm).faults, 2);
 	CHECK_EQ(dmamap_device_write(sm, 1 * MiB - 64, junk, 64), 0);
 	REQUIRE(!dmamap_sim_mem_read(p, RAM0 + 1 * MiB - 64, after, 64));
 	CHECK(!memcmp(after, junk, 64));
@@ -1128,12 +920,12 @@ TEST(cache_device_faults)
 	h = dma_map_single(nc, buf, 64, DMA_FROM_DEVICE);
 	REQUIRE(!dma_mapping_error(nc, h));
 	REQUIRE(!dmamap_sim_mem_read(p, virt_to_phys(buf), before, 64));
-	s0 = stats(nc);
+	s0 = stats_of(nc);
 	dmamap_device_set_bus_master(nc, false);
 	CHECK_EQ(dmamap_device_write(nc, h, junk, 64), -EFAULT);
 	CHECK_EQ(dmamap_device_read(nc, h, rd, 64), -EFAULT);
 	CHECK(mem_is(p, buf, before, 64));
-	CHECK_EQ(stats(nc).faults, s0.faults + 2);
+	CHECK_EQ(stats_of(nc).faults, s0.faults + 2);
 	CHECK_EQ(dmamap_device_last_fault(nc, &f), 0);
 	CHECK_EQ(f.addr, h);
 	dmamap_device_set_bus_master(nc, true);
@@ -1149,7 +941,7 @@ TEST(cache_device_faults)
 
 TEST(cache_dma32_high_bank)
 {
-	struct dmamap_platform *p = board("default");
+	struct dmamap_platform *p = builtin_board("default");
 	struct device *d32, *coh, *nc;
 	struct dmamap_device_stats s0, s1;
 	struct scatterlist sg;
@@ -1183,7 +975,7 @@ TEST(cache_dma32_high_bank)
 	pattern(b, sizeof(b), 71);
 	memcpy(page_address(pg), a, 256);
 
-	s0 = stats(d32);
+	s0 = stats_of(d32);
 	h = dma_map_page(d32, pg, 0, 256, DMA_TO_DEVICE);
 	CHECK_EQ(h, DMA_MAPPING_ERROR);
 	CHECK(dma_mapping_error(d32, h) != 0);
@@ -1191,7 +983,7 @@ TEST(cache_dma32_high_bank)
 	CHECK_EQ(h, DMA_MAPPING_ERROR);
 	sg_init_one(&sg, page_address(pg), 256);
 	CHECK_EQ(dma_map_sg(d32, &sg, 1, DMA_BIDIRECTIONAL), 0);
-	s1 = stats(d32);
+	s1 = stats_of(d32);
 	CHECK_EQ(s1.errors_by_kind[DMAMAP_ERRK_UNREACHABLE],
 		 s0.errors_by_kind[DMAMAP_ERRK_UNREACHABLE] + 3);
 	CHECK_EQ(s1.maps, s0.maps);
@@ -1219,13 +1011,13 @@ TEST(cache_mcdma_correct_all_devices)
 {
 	static const char *const devs[] = { COH, NC, D32 };
 	static const size_t lens[] = { 64, 1000, 4096, 10000 };
-	struct dmamap_platform *p = board("default");
+	struct dmamap_platform *p = builtin_board("default");
 	unsigned int seed = 80;
 
 	REQUIRE(p);
 	for (unsigned int d = 0; d < 3; d++)
 		for (unsigned int i = 0; i < 4; i++)
-			copy_ok(p, devs[d], lens[i], seed++);
+			mcdma_copy_ok(p, devs[d], lens[i], seed++);
 	CHECK_EQ(sim_losses(p), 0);
 	dmamap_platform_destroy(p);
 }
@@ -1234,7 +1026,7 @@ TEST(cache_mcdma_sg_all_devices)
 {
 	static const char *const devs[] = { COH, NC, D32 };
 	static const unsigned int seg[3] = { 100, 5000, 300 };
-	struct dmamap_platform *p = board("default");
+	struct dmamap_platform *p = builtin_board("default");
 
 	REQUIRE(p);
 	for (unsigned int d = 0; d < 3; d++) {
@@ -1307,7 +1099,7 @@ static bool bug_run(struct dmamap_platform *p, const char *dname,
 
 TEST(cache_mcdma_bug_missing_sync)
 {
-	struct dmamap_platform *p = board("default");
+	struct dmamap_platform *p = builtin_board("default");
 	struct bug_run r;
 
 	REQUIRE(p);
@@ -1335,7 +1127,7 @@ TEST(cache_mcdma_bug_missing_sync)
 
 TEST(cache_mcdma_bug_wrong_direction)
 {
-	struct dmamap_platform *p = board("default");
+	struct dmamap_platform *p = builtin_board("default");
 	struct bug_run r;
 
 	REQUIRE(p);
@@ -1357,7 +1149,7 @@ TEST(cache_mcdma_bug_wrong_direction)
 
 TEST(cache_mcdma_bug_cpu_write_while_mapped)
 {
-	struct dmamap_platform *p = board("default");
+	struct dmamap_platform *p = builtin_board("default");
 	struct dmamap_sim_event ev;
 	uint8_t want[BUG_LEN];
 	struct bug_run r;
@@ -1376,7 +1168,7 @@ TEST(cache_mcdma_bug_cpu_write_while_mapped)
 		  "nc: the stamp should be lost, the copy intact (%zu differ)",
 		  ndiff(r.seen, want, BUG_LEN));
 	CHECK(!memcmp(r.seen, r.fill, BUG_LEN));
-	CHECK_EQ(events(p, DMAMAP_SIM_CPU_DATA_LOST, virt_to_phys(r.dst), &ev), 1);
+	CHECK_EQ(count_events(p, DMAMAP_SIM_CPU_DATA_LOST, virt_to_phys(r.dst), &ev), 1);
 	CHECK_EQ(ev.first_byte, 0);
 	CHECK_EQ(ev.nbytes, MCDMA_STAMP_LEN);
 	CHECK(ev.conflict);
@@ -1407,7 +1199,7 @@ static void check_shared_bug(struct dmamap_platform *p, bool discard)
 		/* The device's bytes survive; the driver's field update is lost. */
 		CHECK(!memcmp(r.seen, r.fill, BUG_LEN));
 		CHECK_EQ(r.dst[BUG_LEN], r.field);
-		CHECK_EQ(events(p, DMAMAP_SIM_CPU_DATA_LOST, virt_to_phys(r.dst) + edge,
+		CHECK_EQ(count_events(p, DMAMAP_SIM_CPU_DATA_LOST, virt_to_phys(r.dst) + edge,
 				&ev), 1);
 		CHECK_EQ(ev.first_byte, BUG_LEN - edge);
 		CHECK_EQ(ev.nbytes, 1);
@@ -1419,7 +1211,7 @@ static void check_shared_bug(struct dmamap_platform *p, bool discard)
 		CHECK_MSG(!memcmp(r.seen, want, BUG_LEN), "nc: %zu bytes unexpected",
 			  ndiff(r.seen, want, BUG_LEN));
 		CHECK_EQ(r.dst[BUG_LEN], (uint8_t)(r.field ^ 0xff));
-		CHECK_EQ(events(p, DMAMAP_SIM_DEVICE_DATA_LOST,
+		CHECK_EQ(count_events(p, DMAMAP_SIM_DEVICE_DATA_LOST,
 				virt_to_phys(r.dst) + edge, &ev), 1);
 		CHECK_EQ(ev.first_byte, 0);
 		CHECK_EQ(ev.nbytes, BUG_LEN - edge);
@@ -1437,7 +1229,7 @@ static void check_shared_bug(struct dmamap_platform *p, bool discard)
 
 TEST(cache_mcdma_bug_shared_cacheline)
 {
-	struct dmamap_platform *p = board("default");
+	struct dmamap_platform *p = builtin_board("default");
 
 	REQUIRE(p);
 	check_shared_bug(p, false);
@@ -1452,7 +1244,7 @@ TEST(cache_mcdma_bug_shared_cacheline)
 
 TEST(cache_skip_cpu_sync)
 {
-	struct dmamap_platform *p = board("default");
+	struct dmamap_platform *p = builtin_board("default");
 	struct dmamap_device_stats s0, s1;
 	struct device *nc, *coh;
 	uint8_t a[512], b[512], c[512];
@@ -1474,16 +1266,16 @@ TEST(cache_skip_cpu_sync)
 	dma_unmap_single(nc, h, 512, DMA_TO_DEVICE);
 	memcpy(buf, b, 512);
 
-	s0 = stats(nc);
+	s0 = stats_of(nc);
 	h = dma_map_single_attrs(nc, buf, 512, DMA_TO_DEVICE, DMA_ATTR_SKIP_CPU_SYNC);
 	REQUIRE(!dma_mapping_error(nc, h));
-	s1 = stats(nc);
+	s1 = stats_of(nc);
 	CHECK_EQ(s1.cache_bytes_cleaned, s0.cache_bytes_cleaned);
 	CHECK_EQ(s1.maps, s0.maps + 1);
 	CHECK_MSG(dev_reads(nc, h, a, 512), "skipped clean: device should read stale A");
 	/* The driver that skips does the sync itself. */
 	dma_sync_single_for_device(nc, h, 512, DMA_TO_DEVICE);
-	CHECK(stats(nc).cache_bytes_cleaned > s1.cache_bytes_cleaned);
+	CHECK(stats_of(nc).cache_bytes_cleaned > s1.cache_bytes_cleaned);
 	CHECK(dev_reads(nc, h, b, 512));
 	dma_unmap_single_attrs(nc, h, 512, DMA_TO_DEVICE, DMA_ATTR_SKIP_CPU_SYNC);
 
@@ -1491,9 +1283,9 @@ TEST(cache_skip_cpu_sync)
 	h = dma_map_single(nc, buf, 512, DMA_FROM_DEVICE);
 	REQUIRE(!dma_mapping_error(nc, h));
 	CHECK_EQ(dmamap_device_write(nc, h, c, 512), 0);
-	s0 = stats(nc);
+	s0 = stats_of(nc);
 	dma_unmap_single_attrs(nc, h, 512, DMA_FROM_DEVICE, DMA_ATTR_SKIP_CPU_SYNC);
-	s1 = stats(nc);
+	s1 = stats_of(nc);
 	CHECK_EQ(s1.cache_bytes_invalidated, s0.cache_bytes_invalidated);
 	CHECK_EQ(s1.unmaps, s0.unmaps + 1);
 	CHECK_MSG(!memcmp(buf, b, 512), "skipped invalidate: CPU should see stale B");
@@ -1514,7 +1306,7 @@ TEST(cache_skip_cpu_sync)
 
 TEST(cache_alloc_coherent_no_sync)
 {
-	struct dmamap_platform *p = board("default");
+	struct dmamap_platform *p = builtin_board("default");
 	uint8_t a[8192], b[300];
 
 	REQUIRE(p);
@@ -1529,7 +1321,7 @@ TEST(cache_alloc_coherent_no_sync)
 			uint8_t *cpu;
 
 			REQUIRE(dev);
-			s0 = stats(dev);
+			s0 = stats_of(dev);
 			cpu = wc ? dma_alloc_wc(dev, 8192, &h, GFP_KERNEL) :
 				   dma_alloc_coherent(dev, 8192, &h, GFP_KERNEL);
 			REQUIRE(cpu);
@@ -1550,7 +1342,7 @@ TEST(cache_alloc_coherent_no_sync)
 			/* Back and forth once more, still without maintenance. */
 			cpu[5000] ^= 0xff;
 			CHECK(dev_reads(dev, h + 5000, &cpu[5000], 1));
-			s1 = stats(dev);
+			s1 = stats_of(dev);
 			CHECK_EQ(s1.cache_bytes_cleaned, s0.cache_bytes_cleaned);
 			CHECK_EQ(s1.cache_bytes_invalidated, s0.cache_bytes_invalidated);
 			if (wc)

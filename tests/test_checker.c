@@ -23,47 +23,7 @@
 #include <unistd.h>
 #include <dmamap/dmamap.h>
 #include "../drivers/memcpy_dma.h"
-#include "api_helpers.h"
-#include "checker_helpers.h"
-
-#define COH "dma-coh"
-#define NC "dma-nc"
-#define D32 "dma-32"
-#define MiB (1ULL << 20)
-#define RAM0 0x80000000ULL	/* default board: bank 0, dma-nc's window base */
-#define MMIO_PHYS 0x10000000ULL	/* default board: not RAM; reachable by dma-coh and dma-32 */
-
-/* Line-aligned, in ZONE_DMA: every device of the built-in boards reaches it. */
-static uint8_t *dbuf(struct dmamap_platform *p, size_t size)
-{
-	return dmamap_kmalloc(p, size, DMAMAP_GFP_DMA | DMAMAP_GFP_DMA_ALIGN);
-}
-
-/* dma_map_single() and dma_mapping_error(), as every correct driver does. */
-static dma_addr_t map_ok(struct device *dev, void *buf, size_t size,
-			 enum dma_data_direction dir)
-{
-	dma_addr_t h = dma_map_single(dev, buf, size, dir);
-
-	return dma_mapping_error(dev, h) ? DMA_MAPPING_ERROR : h;
-}
-
-static void pattern(void *buf, size_t len, unsigned int seed)
-{
-	uint8_t *b = buf;
-
-	for (size_t i = 0; i < len; i++)
-		b[i] = (uint8_t)(seed * 37u + i * 13u + (i >> 8) + 1u);
-}
-
-static struct device *lookup(struct dmamap_platform *p, const char *name)
-{
-	struct device *dev = dmamap_device_lookup(p, name);
-
-	if (!dev)
-		printf("#   no device %s\n", name);
-	return dev;
-}
+#include "helpers.h"
 
 /* ==== 1. dma-debug's checks: unmap and free ================================ */
 
@@ -636,10 +596,6 @@ TEST(checker_sync_wrong_direction)
 
 	/* The same direction as mapped never reports. */
 	for (int d = 0; d < 3; d++) {
-		static const enum dma_data_direction dirs[] = { DMA_TO_DEVICE,
-								DMA_FROM_DEVICE,
-								DMA_BIDIRECTIONAL };
-
 		REQUIRE(sync_once(p, dev, dirs[d], true, dirs[d], &h));
 		dma_sync_single_for_device(dev, h, 256, dirs[d]);
 		EXPECT_NO_REPORTS();
@@ -1375,37 +1331,6 @@ TEST(checker_device_data_lost)
 	DESTROY_CLEAN(p);
 }
 
-static const struct dmamap_device_desc discard_devices[] = {
-	{
-		.name = NC,
-		.dma_mask = DMA_BIT_MASK(32),
-		.nr_ranges = 1,
-		.ranges = { { .cpu_start = RAM0, .dma_start = 0, .size = 128 * MiB } },
-	},
-};
-
-/* dma-nc on a core whose invalidate discards partial edge lines. */
-static struct dmamap_platform *discard_board(void)
-{
-	struct dmamap_board b = {
-		.name = "discard",
-		.cache_line_size = 64,
-		.arch = DMAMAP_CACHE_ARM64,
-		.edge_policy = DMAMAP_EDGE_DISCARD,
-		.nr_banks = 1,
-		.banks = { { RAM0, 128 * MiB } },
-		.zone_dma_limit = RAM0 + 64 * MiB - 1,
-		.nr_devices = 1,
-		.devices = discard_devices,
-	};
-	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = dmamap_platform_create(&b, &err);
-
-	if (!p)
-		printf("#   discard board: %s\n", err.msg);
-	return checked(p);
-}
-
 /*
  * A FROM_DEVICE buffer ending 8 bytes into a line, and a CPU variable 16
  * bytes after it in that line, updated while the device owns the buffer
@@ -1439,7 +1364,7 @@ static void shared_edge(struct dmamap_platform *p, enum dmamap_dbg_kind loss)
 
 TEST(checker_cpu_data_lost_shared_line)
 {
-	struct dmamap_platform *p = discard_board();
+	struct dmamap_platform *p = checked(discard_board());
 
 	REQUIRE(p);
 	/* A discarding invalidate loses the CPU's variable. */
@@ -1533,9 +1458,6 @@ TEST(checker_api_errors_once)
 }
 
 /* ==== 10. correct drivers report nothing, on every board ======================= */
-
-static const enum dma_data_direction all_dirs[] = { DMA_TO_DEVICE, DMA_FROM_DEVICE,
-						    DMA_BIDIRECTIONAL };
 
 /* CPU memory for the device's platform: board RAM, or the heap on the host. */
 static uint8_t *cbuf(struct dmamap_platform *p, size_t size)
@@ -1695,7 +1617,7 @@ static void correct_alloc(struct device *dev)
 			dma_free_coherent(dev, 3 * PAGE_SIZE, cpu, h);
 	}
 	for (unsigned int d = 0; d < 3; d++) {
-		enum dma_data_direction dir = all_dirs[d];
+		enum dma_data_direction dir = dirs[d];
 
 		cpu = dma_alloc_noncoherent(dev, 2 * PAGE_SIZE, &h, dir, GFP_KERNEL);
 		REQUIRE(cpu);
@@ -1753,10 +1675,10 @@ static void correct_mcdma(struct dmamap_platform *p, struct device *dev)
 static void correct_device(struct dmamap_platform *p, struct device *dev)
 {
 	for (unsigned int d = 0; d < 3; d++) {
-		correct_single(p, dev, all_dirs[d], false);
-		correct_single(p, dev, all_dirs[d], true);
-		correct_sg(p, dev, all_dirs[d], false);
-		correct_sg(p, dev, all_dirs[d], true);
+		correct_single(p, dev, dirs[d], false);
+		correct_single(p, dev, dirs[d], true);
+		correct_sg(p, dev, dirs[d], false);
+		correct_sg(p, dev, dirs[d], true);
 	}
 	correct_alloc(dev);
 	/* MMIO, for the devices whose bus reaches it (not dma-nc's RAM-only window). */

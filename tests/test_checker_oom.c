@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 #include <dmamap/dmamap.h>
-#include "tap.h"
+#include "helpers.h"
 
 #define N 10000
 

@@ -13,21 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dmamap/dmamap.h>
-#include "api_helpers.h"
+#include "helpers.h"
 
-#define MiB (1ULL << 20)
 #define CMA_SIZE (16 * MiB) /* default board */
-
-static struct log_capture logcap;
-
-static struct dmamap_platform *board(void)
-{
-	struct dmamap_platform *p = default_board();
-
-	if (p)
-		dmamap_set_log_hook(p, capture_hook, &logcap);
-	return p;
-}
 
 static struct dmamap_cma_stats cstats(struct dmamap_platform *p)
 {
@@ -80,7 +68,7 @@ static bool bytes_shared(struct device *dev, uint8_t *cpu, dma_addr_t h,
 
 TEST(cma_default_board_area)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct dmamap_cma_stats s;
 
 	REQUIRE(p);
@@ -105,7 +93,7 @@ TEST(cma_multi_page_coherent_comes_from_cma)
 	 * other buffers are scattered pages (test_iommu.c covers that).
 	 */
 	static const char *const devs[] = { "dma-coh", "dma-32", "dma-nc" };
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	const size_t len = 3 * PAGE_SIZE;
 
 	REQUIRE(p);
@@ -146,7 +134,7 @@ TEST(cma_multi_page_coherent_comes_from_cma)
 
 TEST(cma_force_contiguous_single_page_atomic_not)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct dmamap_cma_stats s0, s1;
 	struct device *dev;
 	phys_addr_t phys;
@@ -210,7 +198,7 @@ TEST(cma_force_contiguous_single_page_atomic_not)
 /* A device whose window does not reach the area gets ordinary pages. */
 TEST(cma_unreachable_area_not_used)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct dmamap_cma_stats s0;
 	struct device *dev;
 	dma_addr_t h = 0;
@@ -236,7 +224,7 @@ TEST(cma_unreachable_area_not_used)
 
 TEST(cma_power_of_two_alignment)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct dmamap_cma_stats s0;
 	void *cpu[10];
 	dma_addr_t h[10];
@@ -302,7 +290,7 @@ TEST(cma_power_of_two_alignment)
 
 TEST(cma_exhaustion_falls_back_then_recovers)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct dmamap_cma_stats s0, s1;
 	void *cpu[MAX_CHUNKS];
 	dma_addr_t h[MAX_CHUNKS];
@@ -390,7 +378,7 @@ TEST(cma_exhaustion_falls_back_then_recovers)
 
 TEST(cma_fragmentation_largest_free_run)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	const size_t run = RUN_PAGES * PAGE_SIZE;
 	struct dmamap_cma_stats s0, s1;
 	void *cpu[NRUNS];
@@ -455,7 +443,7 @@ TEST(cma_fragmentation_largest_free_run)
 
 static void wrong_size_free(const char *name)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	const size_t len = 4 * PAGE_SIZE;
 	const size_t wrong[] = { 2 * PAGE_SIZE, 8 * PAGE_SIZE, 5 * PAGE_SIZE };
 	uint8_t *want = malloc(len), *rd = malloc(len);
@@ -543,7 +531,7 @@ static struct dmamap_platform *code_board(u64 cma_size, struct dmamap_error *err
 	struct dmamap_platform *p = dmamap_platform_create(&b, err);
 
 	if (p)
-		dmamap_set_log_hook(p, capture_hook, &logcap);
+		dmamap_set_log_hook(p, capture_hook, &logs);
 	return p;
 }
 

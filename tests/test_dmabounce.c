@@ -12,123 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dmamap/dmamap.h>
-#include "api_helpers.h"
-
-#define MiB (1ULL << 20)
-#define KiB 1024UL
-#define RAM0 0x80000000ULL
-#define ABOVE (RAM0 + 64 * MiB) /* ixp-pci bounces buffers at or above this */
-#define IXP "ixp-pci"
-
-static const enum dma_data_direction dirs[3] = { DMA_TO_DEVICE, DMA_FROM_DEVICE,
-						 DMA_BIDIRECTIONAL };
-
-static const char *dname(enum dma_data_direction d)
-{
-	return d == DMA_TO_DEVICE ? "TO" : d == DMA_FROM_DEVICE ? "FROM" : "BIDIR";
-}
-
-static bool dev_writes(enum dma_data_direction d)
-{
-	return d != DMA_TO_DEVICE;
-}
+#include "helpers.h"
 
 /* In test_swiotlb.c: the random-operation model. */
 unsigned long bounce_random_run(const char *what, struct device *dev, uint8_t *direct,
 				uint8_t *bounced, bool force, bool dmabounce,
 				unsigned int seeds, unsigned int ops);
 
-static struct log_capture logs;
-static unsigned int nreports;
-static struct dmamap_report last_report;
-
-static void rep_hook(void *ctx, const struct dmamap_report *r)
-{
-	(void)ctx;
-	nreports++;
-	last_report = *r;
-}
-
-static struct dmamap_platform *board(void)
-{
-	struct dmamap_platform *p = default_board();
-
-	if (p) {
-		dmamap_set_log_hook(p, capture_hook, &logs);
-		dmamap_set_report_hook(p, rep_hook, NULL);
-	}
-	return p;
-}
-
-static struct dmamap_dmabounce_stats db_stats(struct device *dev)
-{
-	struct dmamap_dmabounce_stats s;
-
-	memset(&s, 0, sizeof(s));
-	if (dmamap_dmabounce_stats(dev, &s))
-		memset(&s, 0xff, sizeof(s));
-	return s;
-}
-
-static void pat(void *buf, size_t len, unsigned int seed)
-{
-	uint8_t *b = buf;
-
-	for (size_t i = 0; i < len; i++)
-		b[i] = (uint8_t)(1 + (seed * 17u + i * 7u + (i >> 9)) % 251u);
-}
-
-static uint8_t *patbuf(size_t len, unsigned int seed)
-{
-	uint8_t *b = malloc(len ? len : 1);
-
-	if (b)
-		pat(b, len, seed);
-	return b;
-}
-
-static size_t ndiff(const void *a, const void *b, size_t len)
-{
-	const uint8_t *x = a, *y = b;
-	size_t n = 0;
-
-	for (size_t i = 0; i < len; i++)
-		n += x[i] != y[i];
-	return n;
-}
-
-static size_t dev_diff(struct device *dev, dma_addr_t h, const void *want, size_t len)
-{
-	uint8_t *got = malloc(len);
-	size_t n;
-
-	if (!got)
-		return len + 1;
-	n = dmamap_device_read(dev, h, got, len) ? len + 1 : ndiff(got, want, len);
-	free(got);
-	return n;
-}
-
-/* Line-aligned buffers below and above the bounce threshold. */
-static uint8_t *lo_buf(struct dmamap_platform *p, size_t n)
-{
-	uint8_t *b = dmamap_kmalloc(p, n, DMAMAP_GFP_DMA | DMAMAP_GFP_DMA_ALIGN);
-
-	return b && virt_to_phys(b) + n <= ABOVE ? b : NULL;
-}
-
-static uint8_t *hi_buf(struct dmamap_platform *p, size_t n)
-{
-	uint8_t *b = dmamap_kmalloc(p, n, DMAMAP_GFP_DMA_ALIGN);
-
-	return b && virt_to_phys(b) >= ABOVE ? b : NULL;
-}
-
 /* ---- the two paths ------------------------------------------------------------ */
 
 TEST(dmabounce_ixp_pci_is_behind_dmabounce)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, IXP);
 	struct dmamap_dmabounce_stats s;
 
@@ -147,12 +42,12 @@ TEST(dmabounce_ixp_pci_is_behind_dmabounce)
 TEST(dmabounce_low_buffer_takes_the_direct_path)
 {
 	enum { LEN = 3000 };
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, IXP);
 	uint8_t *buf, a[LEN], b[LEN];
 
 	REQUIRE(p && dev);
-	buf = lo_buf(p, LEN);
+	buf = ixp_lo_buf(p, LEN);
 	REQUIRE(buf);
 	pat(a, LEN, 1);
 	pat(b, LEN, 2);
@@ -173,7 +68,7 @@ TEST(dmabounce_low_buffer_takes_the_direct_path)
 		d1 = stats_of(dev);
 		CHECK(d1.cache_bytes_cleaned >= d0.cache_bytes_cleaned + LEN);
 		CHECK_EQ(d1.bytes_bounced, d0.bytes_bounced);
-		CHECK_MSG(dev_diff(dev, h, a, LEN) == 0, "%s: device read", dname(dir));
+		CHECK_MSG(dev_diff(dev, h, a, LEN) == 0, "%s: device read", dir_name(dir));
 		if (dev_writes(dir))
 			CHECK_EQ(dmamap_device_write(dev, h, b, LEN), 0);
 		dma_unmap_single(dev, h, LEN, dir);
@@ -181,7 +76,7 @@ TEST(dmabounce_low_buffer_takes_the_direct_path)
 			CHECK(stats_of(dev).cache_bytes_invalidated >=
 			      d1.cache_bytes_invalidated + LEN);
 		CHECK_MSG(ndiff(buf, dev_writes(dir) ? b : a, LEN) == 0,
-			  "%s: CPU after unmap: %zu bytes", dname(dir),
+			  "%s: CPU after unmap: %zu bytes", dir_name(dir),
 			  ndiff(buf, dev_writes(dir) ? b : a, LEN));
 		CHECK_EQ(db_stats(dev).bytes_to_device, s0.bytes_to_device);
 		CHECK_EQ(db_stats(dev).bytes_from_device, s0.bytes_from_device);
@@ -198,7 +93,7 @@ TEST(dmabounce_high_buffer_bounces_through_the_right_pool)
 		{ 1, 0 }, { 100, 0 }, { 512, 0 }, { 513, 1 }, { 2000, 1 }, { 4096, 1 },
 		{ 4097, 2 }, { 20000, 2 },
 	};
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, IXP);
 
 	REQUIRE(p && dev);
@@ -206,7 +101,7 @@ TEST(dmabounce_high_buffer_bounces_through_the_right_pool)
 		for (unsigned int k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 			enum dma_data_direction dir = dirs[d];
 			size_t n = cases[k].len;
-			uint8_t *buf = hi_buf(p, n), *a = patbuf(n, k), *b = patbuf(n, k + 50);
+			uint8_t *buf = ixp_hi_buf(p, n), *a = patbuf(n, k), *b = patbuf(n, k + 50);
 			struct dmamap_dmabounce_stats s0 = db_stats(dev), s;
 			dma_addr_t h;
 
@@ -215,7 +110,7 @@ TEST(dmabounce_high_buffer_bounces_through_the_right_pool)
 			h = dma_map_single(dev, buf, n, dir);
 			REQUIRE(!dma_mapping_error(dev, h));
 			/* A safe buffer inside the bus's first 64 MiB, not the buffer itself. */
-			CHECK_MSG(h + n <= 64 * MiB, "%s %zu: handle 0x%llx", dname(dir), n,
+			CHECK_MSG(h + n <= 64 * MiB, "%s %zu: handle 0x%llx", dir_name(dir), n,
 				  (unsigned long long)h);
 			CHECK(h != virt_to_phys(buf) - RAM0);
 			s = db_stats(dev);
@@ -227,13 +122,13 @@ TEST(dmabounce_high_buffer_bounces_through_the_right_pool)
 			CHECK_EQ(s.coherent_allocs, s0.coherent_allocs + (cases[k].pool == 2));
 			if (dir != DMA_FROM_DEVICE)
 				CHECK_MSG(dev_diff(dev, h, a, n) == 0, "%s %zu: device read",
-					  dname(dir), n);
+					  dir_name(dir), n);
 			if (dev_writes(dir))
 				CHECK_EQ(dmamap_device_write(dev, h, b, n), 0);
 			CHECK_EQ(ndiff(buf, a, n), 0);
 			dma_unmap_single(dev, h, n, dir);
 			CHECK_MSG(ndiff(buf, dev_writes(dir) ? b : a, n) == 0,
-				  "%s %zu: CPU after unmap: %zu bytes", dname(dir), n,
+				  "%s %zu: CPU after unmap: %zu bytes", dir_name(dir), n,
 				  ndiff(buf, dev_writes(dir) ? b : a, n));
 			s = db_stats(dev);
 			CHECK_EQ(s.live, 0);
@@ -254,7 +149,7 @@ TEST(dmabounce_high_buffer_bounces_through_the_right_pool)
 TEST(dmabounce_many_live_safe_buffers_are_distinct)
 {
 	enum { N = 20, LEN = 300 }; /* more small blocks than one pool page holds */
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, IXP);
 	uint8_t *buf[N], a[LEN];
 	dma_addr_t h[N];
@@ -262,7 +157,7 @@ TEST(dmabounce_many_live_safe_buffers_are_distinct)
 
 	REQUIRE(p && dev);
 	for (i = 0; i < N; i++) {
-		buf[i] = hi_buf(p, LEN);
+		buf[i] = ixp_hi_buf(p, LEN);
 		REQUIRE(buf[i]);
 		pat(buf[i], LEN, (unsigned int)i);
 		h[i] = dma_map_single(dev, buf[i], LEN, DMA_BIDIRECTIONAL);
@@ -296,7 +191,7 @@ TEST(dmabounce_sg_mixes_bounced_and_direct_entries)
 	enum { N = 4 };
 	static const size_t len[N] = { 400, 3000, 1000, 6000 };
 	static const bool high[N] = { true, false, true, true };
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, IXP);
 	uint8_t *cpu[N], *a[N], *b[N];
 	struct scatterlist sgl[N], *sg;
@@ -304,7 +199,7 @@ TEST(dmabounce_sg_mixes_bounced_and_direct_entries)
 
 	REQUIRE(p && dev);
 	for (i = 0; i < N; i++) {
-		cpu[i] = high[i] ? hi_buf(p, len[i]) : lo_buf(p, len[i]);
+		cpu[i] = high[i] ? ixp_hi_buf(p, len[i]) : ixp_lo_buf(p, len[i]);
 		a[i] = patbuf(len[i], 10u + (unsigned int)i);
 		b[i] = patbuf(len[i], 20u + (unsigned int)i);
 		REQUIRE(cpu[i] && a[i] && b[i]);
@@ -327,7 +222,7 @@ TEST(dmabounce_sg_mixes_bounced_and_direct_entries)
 			CHECK_EQ(h == virt_to_phys(cpu[i]) - RAM0, !high[i]);
 			if (dir != DMA_FROM_DEVICE || !high[i])
 				CHECK_MSG(dev_diff(dev, h, a[i], len[i]) == 0, "%s entry %d",
-					  dname(dir), i);
+					  dir_name(dir), i);
 			if (dev_writes(dir))
 				CHECK_EQ(dmamap_device_write(dev, h, b[i], len[i]), 0);
 		}
@@ -335,13 +230,13 @@ TEST(dmabounce_sg_mixes_bounced_and_direct_entries)
 			dma_sync_sg_for_cpu(dev, sgl, N, dir);
 			for (i = 0; i < N; i++)
 				CHECK_MSG(ndiff(cpu[i], b[i], len[i]) == 0, "%s entry %d after sync",
-					  dname(dir), i);
+					  dir_name(dir), i);
 			dma_sync_sg_for_device(dev, sgl, N, dir);
 		}
 		dma_unmap_sg(dev, sgl, N, dir);
 		for (i = 0; i < N; i++)
 			CHECK_MSG(ndiff(cpu[i], dev_writes(dir) ? b[i] : a[i], len[i]) == 0,
-				  "%s entry %d after unmap", dname(dir), i);
+				  "%s entry %d after unmap", dir_name(dir), i);
 		CHECK_EQ(db_stats(dev).live, 0);
 	}
 	for (i = 0; i < N; i++) {
@@ -356,13 +251,13 @@ TEST(dmabounce_sg_mixes_bounced_and_direct_entries)
 TEST(dmabounce_partial_syncs_copy_exactly_the_range)
 {
 	static const size_t lens[] = { 400, 3000, 9000 }; /* small, large, own allocation */
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, IXP);
 
 	REQUIRE(p && dev);
 	for (unsigned int k = 0; k < 3; k++) {
 		size_t n = lens[k], o1 = n / 3 + 1, l1 = n / 5, o2 = n / 2 + 3, l2 = n / 7;
-		uint8_t *buf = hi_buf(p, n), *a = patbuf(n, 1), *b = patbuf(n, 2),
+		uint8_t *buf = ixp_hi_buf(p, n), *a = patbuf(n, 1), *b = patbuf(n, 2),
 			*c = patbuf(n, 3), *want = malloc(n);
 		dma_addr_t h;
 
@@ -425,7 +320,7 @@ TEST(dmabounce_partial_syncs_copy_exactly_the_range)
 TEST(dmabounce_partial_syncs_on_the_direct_path)
 {
 	enum { LEN = 4096 };
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, IXP);
 	unsigned int line;
 	uint8_t *buf, a[LEN], b[LEN], want[LEN];
@@ -433,7 +328,7 @@ TEST(dmabounce_partial_syncs_on_the_direct_path)
 
 	REQUIRE(p && dev);
 	line = dmamap_cache_line_size(p);
-	buf = lo_buf(p, LEN);
+	buf = ixp_lo_buf(p, LEN);
 	REQUIRE(buf && line);
 	pat(a, LEN, 4);
 	pat(b, LEN, 5);
@@ -464,14 +359,14 @@ TEST(dmabounce_partial_syncs_on_the_direct_path)
 TEST(dmabounce_from_device_partial_write_leaves_rest_of_buffer)
 {
 	enum { LEN = 2048 }; /* large pool */
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, IXP);
 	uint8_t *buf, *other, a[LEN], b[LEN], z[LEN];
 	dma_addr_t h;
 
 	REQUIRE(p && dev);
-	buf = hi_buf(p, LEN);
-	other = hi_buf(p, LEN);
+	buf = ixp_hi_buf(p, LEN);
+	other = ixp_hi_buf(p, LEN);
 	REQUIRE(buf && other);
 	pat(z, LEN, 7);
 	memcpy(other, z, LEN);
@@ -497,12 +392,12 @@ TEST(dmabounce_from_device_partial_write_leaves_rest_of_buffer)
 TEST(dmabounce_syncs_copy_in_the_right_direction)
 {
 	enum { LEN = 1000 };
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, IXP);
 	uint8_t *buf, a[LEN], b[LEN], c[LEN];
 
 	REQUIRE(p && dev);
-	buf = hi_buf(p, LEN);
+	buf = ixp_hi_buf(p, LEN);
 	REQUIRE(buf);
 	pat(a, LEN, 11);
 	pat(b, LEN, 12);
@@ -518,14 +413,14 @@ TEST(dmabounce_syncs_copy_in_the_right_direction)
 		CHECK_EQ(dmamap_device_write(dev, h, b, LEN), 0);
 		dma_sync_single_for_cpu(dev, h, LEN, dir);
 		CHECK_MSG(ndiff(buf, dev_writes(dir) ? b : a, LEN) == 0, "%s: after for_cpu",
-			  dname(dir));
+			  dir_name(dir));
 		memcpy(buf, c, LEN);
 		dma_sync_single_for_device(dev, h, LEN, dir);
 		CHECK_MSG(dev_diff(dev, h, dir == DMA_FROM_DEVICE ? b : c, LEN) == 0,
-			  "%s: device after for_device", dname(dir));
+			  "%s: device after for_device", dir_name(dir));
 		dma_unmap_single(dev, h, LEN, dir);
 		CHECK_MSG(ndiff(buf, dir == DMA_FROM_DEVICE ? b : c, LEN) == 0,
-			  "%s: CPU after unmap", dname(dir));
+			  "%s: CPU after unmap", dir_name(dir));
 	}
 	dmamap_platform_destroy(p);
 }
@@ -534,7 +429,7 @@ TEST(dmabounce_syncs_copy_in_the_right_direction)
 
 TEST(dmabounce_counters_add_up)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, IXP);
 	struct dmamap_dmabounce_stats s;
 	struct dmamap_device_stats d;
@@ -542,10 +437,10 @@ TEST(dmabounce_counters_add_up)
 	dma_addr_t ht, hf, hb, hl;
 
 	REQUIRE(p && dev);
-	t = hi_buf(p, 300);
-	f = hi_buf(p, 3000);
-	bi = hi_buf(p, 5000);
-	lo = lo_buf(p, 700);
+	t = ixp_hi_buf(p, 300);
+	f = ixp_hi_buf(p, 3000);
+	bi = ixp_hi_buf(p, 5000);
+	lo = ixp_lo_buf(p, 700);
 	REQUIRE(t && f && bi && lo);
 	ht = dma_map_single(dev, t, 300, DMA_TO_DEVICE);          /* small, in 300 */
 	hf = dma_map_single(dev, f, 3000, DMA_FROM_DEVICE);       /* large */
@@ -591,7 +486,7 @@ TEST(dmabounce_counters_add_up)
 
 TEST(dmabounce_highmem_pages_refused)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, IXP);
 	struct dmamap_dmabounce_stats s0;
 	struct page *pg;
@@ -602,7 +497,7 @@ TEST(dmabounce_highmem_pages_refused)
 	REQUIRE(pg);
 	CHECK(page_to_phys(pg) >= 0x880000000ULL);
 	s0 = db_stats(dev);
-	nreports = 0;
+	reps.n = 0;
 	h = dma_map_page(dev, pg, 0, 256, DMA_TO_DEVICE);
 	CHECK(h == DMA_MAPPING_ERROR);
 	CHECK_EQ(dma_mapping_error(dev, h), -ENOMEM);
@@ -610,15 +505,15 @@ TEST(dmabounce_highmem_pages_refused)
 	CHECK_EQ(db_stats(dev).live, 0);
 	CHECK_EQ(stats_of(dev).maps, 0);
 	CHECK_EQ(stats_of(dev).errors, 1);
-	CHECK_EQ(nreports, 1);
-	CHECK_MSG(strstr(last_report.text, "HIGHMEM") != NULL, "report: %s", last_report.text);
+	CHECK_EQ(reps.n, 1);
+	CHECK_MSG(strstr(reps.last.text, "HIGHMEM") != NULL, "report: %s", reps.last.text);
 	dmamap_free_pages(p, pg, 0);
 	dmamap_platform_destroy(p);
 }
 
 TEST(dmabounce_set_mask_goes_through_its_table)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, IXP);
 	uint8_t *hi, *lo;
 	unsigned long r0;
@@ -641,8 +536,8 @@ TEST(dmabounce_set_mask_goes_through_its_table)
 	CHECK_EQ(dma_get_mask(dev), DMA_BIT_MASK(26));
 	CHECK(!strcmp(get_dma_ops(dev)->name, "dmabounce"));
 	/* With the 26-bit mask both paths still work. */
-	hi = hi_buf(p, 1500);
-	lo = lo_buf(p, 1500);
+	hi = ixp_hi_buf(p, 1500);
+	lo = ixp_lo_buf(p, 1500);
 	REQUIRE(hi && lo);
 	pat(hi, 1500, 1);
 	pat(lo, 1500, 2);
@@ -696,7 +591,7 @@ static struct device *nc_like(struct dmamap_platform *p, const char *name)
 TEST(dmabounce_register_custom_device_and_unregister)
 {
 	enum { LEN = 1200 };
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev;
 	uint8_t *lo, *hi, a[LEN], b[LEN];
 	dma_addr_t h;
@@ -716,7 +611,7 @@ TEST(dmabounce_register_custom_device_and_unregister)
 	CHECK_EQ(dmamap_dmabounce_stats(dev, &s), 0);
 
 	lo = dmamap_kmalloc(p, LEN, DMAMAP_GFP_DMA | DMAMAP_GFP_DMA_ALIGN);
-	hi = hi_buf(p, LEN);
+	hi = ixp_hi_buf(p, LEN);
 	REQUIRE(lo && hi);
 	REQUIRE(virt_to_phys(lo) + LEN <= RAM0 + 32 * MiB);
 	REQUIRE(virt_to_phys(hi) >= RAM0 + 32 * MiB);
@@ -754,10 +649,10 @@ TEST(dmabounce_register_custom_device_and_unregister)
 	REQUIRE(!dma_mapping_error(dev, h));
 	CHECK_EQ(nb.calls, 3);
 	CHECK_EQ(db_stats(dev).live, 1);
-	nreports = 0;
+	reps.n = 0;
 	dmabounce_unregister_dev(dev);
-	CHECK_EQ(nreports, 1);
-	CHECK_EQ(last_report.kind, DMAMAP_DBG_LEAK);
+	CHECK_EQ(reps.n, 1);
+	CHECK_EQ(reps.last.kind, DMAMAP_DBG_LEAK);
 	CHECK(get_dma_ops(dev) == &dmamap_direct_ops);
 	CHECK_EQ(dmamap_dmabounce_stats(dev, &s), -ENODEV);
 	dmabounce_unregister_dev(dev); /* twice: nothing */
@@ -777,7 +672,7 @@ TEST(dmabounce_register_custom_device_and_unregister)
 
 TEST(dmabounce_register_bad_arguments)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev, *ixp;
 
 	REQUIRE(p);
@@ -796,7 +691,7 @@ TEST(dmabounce_register_bad_arguments)
 TEST(dmabounce_register_without_large_pool_bounces_all)
 {
 	enum { LEN = 3000 };
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev;
 	uint8_t *lo, a[LEN], b[LEN];
 	struct dmamap_dmabounce_stats s;
@@ -834,7 +729,7 @@ TEST(dmabounce_register_without_large_pool_bounces_all)
 
 TEST(dmabounce_random_ops_ixp_pci)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, IXP);
 	struct dmamap_dmabounce_stats s;
 	struct page *lo, *hi;
@@ -843,7 +738,7 @@ TEST(dmabounce_random_ops_ixp_pci)
 	lo = dmamap_alloc_pages(p, 5, DMAMAP_GFP_DMA);
 	hi = dmamap_alloc_pages(p, 5, 0);
 	REQUIRE(lo && hi);
-	REQUIRE(page_to_phys(lo) + (PAGE_SIZE << 5) <= ABOVE && page_to_phys(hi) >= ABOVE);
+	REQUIRE(page_to_phys(lo) + (PAGE_SIZE << 5) <= IXP_ABOVE && page_to_phys(hi) >= IXP_ABOVE);
 	CHECK_EQ(bounce_random_run("ixp-pci", dev, page_address(lo), page_address(hi), false,
 				   true, 500, 50), 0);
 	s = db_stats(dev);

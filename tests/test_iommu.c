@@ -14,111 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dmamap/dmamap.h>
-#include "api_helpers.h"
-
-#define IOMMU_DEV "dma-iommu"
-#define NO_PHYS ((phys_addr_t)-1)
-#define MMIO_PHYS 0x10000000ULL /* default board: not RAM */
-
-/* ---- helpers ------------------------------------------------------------ */
-
-static struct log_capture logcap;
-
-/* Device faults are always logged: keep them off stderr. */
-static struct dmamap_platform *quiet(struct dmamap_platform *p)
-{
-	if (p)
-		dmamap_set_log_hook(p, capture_hook, &logcap);
-	return p;
-}
-
-static struct dmamap_platform *board(void)
-{
-	return quiet(default_board());
-}
-
-static struct dmamap_iommu_stats istats(struct device *dev)
-{
-	struct dmamap_iommu_stats s;
-
-	memset(&s, 0, sizeof(s));
-	if (dmamap_iommu_stats(dev, &s))
-		memset(&s, 0xff, sizeof(s));
-	return s;
-}
-
-/* A device of our own behind @iommu, on a simulated board or the host. */
-static struct device *iommu_device(struct dmamap_platform *p, const char *name,
-				   const char *iommu, unsigned int group,
-				   unsigned int max_seg, bool coherent)
-{
-	struct dmamap_device_desc d = {
-		.name = name,
-		.model = NULL,
-		.coherent = coherent,
-		.max_segment_size = max_seg,
-		.iommu = iommu,
-		.iommu_group = group,
-	};
-	struct dmamap_error err = { 0 };
-	struct device *dev = dmamap_device_create(p, &d, &err);
-
-	if (!dev)
-		printf("#   device %s: %d %s\n", name, err.code, err.msg);
-	return dev;
-}
-
-/* Does the memory view at @phys hold @want? */
-static bool mem_is(struct dmamap_platform *p, phys_addr_t phys, const void *want,
-		   size_t len)
-{
-	uint8_t *m = malloc(len);
-	bool ok = m && !dmamap_sim_mem_read(p, phys, m, len) && !memcmp(m, want, len);
-
-	free(m);
-	return ok;
-}
-
-/* Does the device read exactly @want at @dma? */
-static bool dev_reads(struct device *dev, dma_addr_t dma, const void *want,
-		      size_t len)
-{
-	uint8_t *m = malloc(len);
-	bool ok = m && !dmamap_device_read(dev, dma, m, len) && !memcmp(m, want, len);
-
-	free(m);
-	return ok;
-}
-
-/* Every byte of @len from @phys on translates to the same distance from @phys. */
-static bool iova_maps_to(struct device *dev, dma_addr_t iova, phys_addr_t phys,
-			 size_t len)
-{
-	for (size_t off = 0; off < len; off += PAGE_SIZE)
-		if (dmamap_iommu_iova_to_phys(dev, iova + off) != phys + off)
-			return false;
-	return dmamap_iommu_iova_to_phys(dev, iova + len - 1) == phys + len - 1;
-}
-
-struct fault_log {
-	unsigned int calls;
-	dma_addr_t iova;
-	bool write;
-	char reason[160];
-	struct device *dev;
-};
-
-static void fault_fn(void *ctx, struct device *dev, dma_addr_t iova, bool write,
-		     const char *reason)
-{
-	struct fault_log *f = ctx;
-
-	f->calls++;
-	f->iova = iova;
-	f->write = write;
-	f->dev = dev;
-	snprintf(f->reason, sizeof(f->reason), "%s", reason ? reason : "");
-}
+#include "helpers.h"
 
 struct report_log {
 	unsigned int n;
@@ -135,15 +31,11 @@ static void report_fn(void *ctx, const struct dmamap_report *r)
 	snprintf(l->text, sizeof(l->text), "%s", r->text);
 }
 
-static const enum dma_data_direction dirs[] = {
-	DMA_TO_DEVICE, DMA_FROM_DEVICE, DMA_BIDIRECTIONAL,
-};
-
 /* ---- 1. bytes in each direction, handles are IOVAs ------------------------ */
 
 TEST(iommu_map_single_bytes_each_direction)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	const size_t len = 3000;
 	uint8_t want[3000], dev_data[3000];
 	struct device *dev;
@@ -191,7 +83,7 @@ TEST(iommu_map_single_bytes_each_direction)
 
 TEST(iommu_map_page_bytes_each_direction)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	/* Not page aligned, and across a page boundary: two IO pages. */
 	const size_t off = 100, len = 5000;
 	uint8_t want[5000], dev_data[5000];
@@ -238,7 +130,7 @@ TEST(iommu_map_page_bytes_each_direction)
 
 TEST(iommu_alloc_coherent_bytes_both_ways)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	const size_t len = 3 * PAGE_SIZE;
 	uint8_t *want = malloc(len), *back = malloc(len);
 	struct device *dev;
@@ -261,7 +153,7 @@ TEST(iommu_alloc_coherent_bytes_both_ways)
 	/* CPU -> device: the IOVA's physical pages are the allocation's. */
 	fill_pattern(want, len, 3);
 	memcpy(cpu, want, len);
-	CHECK(mem_is(p, phys, want, len));
+	CHECK(mem_is_at(p, phys, want, len));
 	CHECK_MSG(dev_reads(dev, h, want, len), "device does not read the CPU's bytes");
 	/* device -> CPU */
 	fill_pattern(want, len, 4);
@@ -306,7 +198,7 @@ static bool scattered_pages(struct dmamap_platform *p, struct page **out, int n,
 
 TEST(iommu_sg_scattered_pages_one_segment)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	const size_t total = SG_PAGES * PAGE_SIZE;
 	struct page *pool[32], *pg[SG_PAGES];
 	struct scatterlist sg[SG_PAGES];
@@ -365,7 +257,7 @@ TEST(iommu_sg_scattered_pages_one_segment)
 
 TEST(iommu_sg_split_at_max_segment_size)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	const size_t total = SG_PAGES * PAGE_SIZE, max_seg = 2 * PAGE_SIZE;
 	struct page *pool[32], *pg[SG_PAGES];
 	struct scatterlist sg[SG_PAGES];
@@ -421,7 +313,7 @@ TEST(iommu_sg_split_at_max_segment_size)
  */
 TEST(iommu_sg_merged_sync_no_false_reports)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	const size_t total = SG_PAGES * PAGE_SIZE;
 	struct page *pool[32], *pg[SG_PAGES];
 	struct scatterlist sg[SG_PAGES];
@@ -450,7 +342,7 @@ TEST(iommu_sg_merged_sync_no_false_reports)
 			  "page %d after dma_sync_sg_for_cpu", i);
 	CHECK_MSG(dmamap_report_count(p, 0) == 0,
 		  "syncing a merged list (nents %d, 1 segment): %lu reports, last: %s",
-		  SG_PAGES, dmamap_report_count(p, 0), logcap.last);
+		  SG_PAGES, dmamap_report_count(p, 0), logs.last);
 	dma_sync_sg_for_device(dev, sg, SG_PAGES, DMA_FROM_DEVICE);
 	fill_pattern(dev_data, total, 81);
 	CHECK_EQ(dmamap_device_write(dev, seg, dev_data, total), 0);
@@ -477,7 +369,7 @@ TEST(iommu_sg_merged_sync_no_false_reports)
 	dma_unmap_sg(dev, sg, SG_PAGES, DMA_BIDIRECTIONAL);
 	CHECK_MSG(dmamap_report_count(p, 0) == 0,
 		  "remapped list: %lu reports, last: %s", dmamap_report_count(p, 0),
-		  logcap.last);
+		  logs.last);
 	dmamap_debug_enable(p, false);
 	for (int i = 0; i < 32; i++)
 		dmamap_free_pages(p, pool[i], 0);
@@ -488,7 +380,7 @@ TEST(iommu_sg_merged_sync_no_false_reports)
 /* Merged segments never cross the device's segment boundary. */
 TEST(iommu_sg_merge_respects_segment_boundary)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	const unsigned long boundary = 4 * PAGE_SIZE - 1; /* 16 KiB windows */
 	const size_t total = SG_PAGES * PAGE_SIZE;
 	struct dmamap_device_desc d = {
@@ -544,7 +436,7 @@ TEST(iommu_sg_merge_respects_segment_boundary)
  */
 TEST(iommu_iovas_within_dma_mask)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	const u64 mask = DMA_BIT_MASK(24); /* 16 MiB of IOVA: [1 MiB, 16 MiB) usable */
 	const size_t chunk = 1 << 20;
 	struct dmamap_device_desc d = {
@@ -610,7 +502,7 @@ TEST(iommu_iovas_within_dma_mask)
 
 TEST(iommu_unmapped_iova_faults_moves_nothing)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct fault_log fl = { 0 };
 	struct dmamap_iommu_stats s0, s1;
 	struct dmamap_fault f;
@@ -635,7 +527,7 @@ TEST(iommu_unmapped_iova_faults_moves_nothing)
 	dma_unmap_single(dev, dma_map_single(dev, page_address(pg), sizeof(want),
 					     DMA_TO_DEVICE),
 			 sizeof(want), DMA_TO_DEVICE);
-	REQUIRE(mem_is(p, phys, want, sizeof(want)));
+	REQUIRE(mem_is_at(p, phys, want, sizeof(want)));
 	REQUIRE(dmamap_iommu_iova_to_phys(dev, phys) == NO_PHYS);
 
 	/* A read at the buffer's physical address: nothing is mapped there. */
@@ -665,7 +557,7 @@ TEST(iommu_unmapped_iova_faults_moves_nothing)
 	/* A write there changes nothing in memory. */
 	memset(rd, 0x3c, sizeof(rd));
 	CHECK_EQ(dmamap_device_write(dev, phys, rd, sizeof(rd)), -EFAULT);
-	CHECK(mem_is(p, phys, want, sizeof(want)));
+	CHECK(mem_is_at(p, phys, want, sizeof(want)));
 	CHECK_EQ(istats(dev).translation_faults, s0.translation_faults + 2);
 	CHECK_EQ(fl.calls, 2);
 	CHECK(fl.write);
@@ -685,7 +577,7 @@ TEST(iommu_unmapped_iova_faults_moves_nothing)
 /* An access half inside a mapping, half outside: nothing at all moves. */
 TEST(iommu_partial_fault_moves_nothing)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct fault_log fl = { 0 };
 	uint8_t *want = malloc(2 * PAGE_SIZE), *rd = malloc(2 * PAGE_SIZE);
 	struct dmamap_fault f;
@@ -706,11 +598,11 @@ TEST(iommu_partial_fault_moves_nothing)
 	h = dma_map_page(dev, pg, 0, PAGE_SIZE, DMA_BIDIRECTIONAL);
 	REQUIRE(!dma_mapping_error(dev, h));
 	REQUIRE(dmamap_iommu_iova_to_phys(dev, h + PAGE_SIZE) == NO_PHYS);
-	REQUIRE(mem_is(p, phys, want, PAGE_SIZE));
+	REQUIRE(mem_is_at(p, phys, want, PAGE_SIZE));
 
 	fill_pattern(rd, 2 * PAGE_SIZE, 99);
 	CHECK_EQ(dmamap_device_write(dev, h, rd, 2 * PAGE_SIZE), -EFAULT);
-	CHECK_MSG(mem_is(p, phys, want, PAGE_SIZE),
+	CHECK_MSG(mem_is_at(p, phys, want, PAGE_SIZE),
 		  "the mapped first page was written by a faulting access");
 	CHECK_EQ(fl.calls, 1);
 	CHECK_EQ(fl.iova, h + PAGE_SIZE);
@@ -736,7 +628,7 @@ TEST(iommu_partial_fault_moves_nothing)
 
 TEST(iommu_permissions_from_direction)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct fault_log fl = { 0 };
 	uint8_t want[512], other[512], rd[512];
 	struct dmamap_iommu_stats s0;
@@ -765,7 +657,7 @@ TEST(iommu_permissions_from_direction)
 	CHECK_EQ(dmamap_device_write(dev, h, other, sizeof(other)), -EFAULT);
 	CHECK_EQ(istats(dev).permission_faults, s0.permission_faults + 1);
 	CHECK_EQ(istats(dev).translation_faults, s0.translation_faults);
-	CHECK_MSG(mem_is(p, phys, want, sizeof(want)),
+	CHECK_MSG(mem_is_at(p, phys, want, sizeof(want)),
 		  "a write into a DMA_TO_DEVICE mapping changed memory");
 	REQUIRE(dmamap_device_last_fault(dev, &f) == 0);
 	CHECK(f.write);
@@ -836,7 +728,7 @@ static dma_addr_t map_touch_unmap(struct dmamap_platform *p, struct device *dev,
 
 TEST(iommu_strict_unmap_faults_at_once)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	uint8_t want[256], rd[256];
 	struct dmamap_iommu_stats s0, s1;
 	struct device *dev;
@@ -867,7 +759,7 @@ TEST(iommu_strict_unmap_faults_at_once)
 
 TEST(iommu_lazy_stale_window_until_flush)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	uint8_t want[256], rd[256];
 	struct dmamap_iommu_stats s0, s1;
 	struct device *dev;
@@ -920,7 +812,7 @@ TEST(iommu_lazy_stale_window_until_flush)
 /* Lazy: a translation never cached has no stale window. */
 TEST(iommu_lazy_uncached_translation_faults)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	uint8_t want[128], rd[128];
 	struct device *dev;
 	struct page *pg;
@@ -950,7 +842,7 @@ TEST(iommu_lazy_uncached_translation_faults)
  */
 TEST(iommu_lazy_queued_iova_not_reused)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	uint8_t a_bytes[256], b_bytes[256], dev_data[256];
 	struct device *dev;
 	struct page *pa, *pb;
@@ -979,7 +871,7 @@ TEST(iommu_lazy_queued_iova_not_reused)
 		  "the device's write did not reach the new mapping's buffer");
 	CHECK_MSG(!memcmp(page_address(pa), a_bytes, sizeof(a_bytes)),
 		  "the device's write landed in the old (unmapped) buffer");
-	CHECK(mem_is(p, page_to_phys(pa), a_bytes, sizeof(a_bytes)));
+	CHECK(mem_is_at(p, page_to_phys(pa), a_bytes, sizeof(a_bytes)));
 	dmamap_free_pages(p, pa, 0);
 	dmamap_free_pages(p, pb, 0);
 	dmamap_platform_destroy(p);
@@ -988,7 +880,7 @@ TEST(iommu_lazy_queued_iova_not_reused)
 /* Lazy: the flush queue drains itself in batches; the desc flag starts lazy. */
 TEST(iommu_lazy_queue_batches_and_desc_flag)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct dmamap_device_desc d = {
 		.name = "lazy-dev", .coherent = true, .iommu = "smmu-lazy",
 		.iommu_lazy = true,
@@ -1041,7 +933,7 @@ TEST(iommu_lazy_queue_batches_and_desc_flag)
 
 TEST(iommu_iova_exhaustion_and_recovery)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	const size_t big = PAGE_SIZE << BIG_ORDER;
 	struct report_log rl = { 0 };
 	struct scatterlist sg[1];
@@ -1176,7 +1068,7 @@ static void *iommu_work(void *arg)
 
 static void iommu_threads(bool lazy)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct iworker w[2];
 	struct dmamap_iommu_stats s0, s1;
 	struct device *dev;
@@ -1230,7 +1122,7 @@ TEST(iommu_threads_map_unmap_lazy)
 
 TEST(iommu_map_resource_is_translated)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev;
 	dma_addr_t h;
 
@@ -1260,7 +1152,7 @@ TEST(iommu_map_resource_is_translated)
 
 TEST(iommu_mmap_and_sgtable_of_coherent)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	const size_t len = 2 * PAGE_SIZE;
 	struct vm_area_struct vma = { 0, len, 0, DMAMAP_PROT_READ | DMAMAP_PROT_WRITE };
 	struct vm_area_struct vma1 = { 0, PAGE_SIZE, 1, DMAMAP_PROT_READ };
@@ -1334,7 +1226,7 @@ TEST(iommu_mmap_and_sgtable_of_coherent)
 
 TEST(iommu_group_shares_domain_group0_isolated)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *a, *b, *c, *d, *e;
 	uint8_t want[300], other[300], rd[300];
 	struct page *pg;
@@ -1595,7 +1487,7 @@ TEST(iommu_iova_space_not_lost_over_many_rounds)
 
 TEST(iommu_api_not_behind_iommu)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct dmamap_iommu_stats s;
 	struct device *dev;
 

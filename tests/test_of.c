@@ -9,59 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <dmamap/dmamap.h>
-#include "tap.h"
-
-/* Build a board from DTS text; NULL with *err set on failure. */
-static struct dmamap_platform *from_dts(const char *dts, struct dmamap_error *err)
-{
-	char path[] = "/tmp/dmamap-test-XXXXXX.dts";
-	int fd = mkstemps(path, 4);
-	struct dmamap_platform *p;
-	FILE *f;
-
-	if (fd < 0)
-		return NULL;
-	f = fdopen(fd, "w");
-	fputs(dts, f);
-	fclose(f);
-	p = dmamap_platform_from_file(path, err);
-	unlink(path);
-	return p;
-}
-
-/* rpi4-like.dts compiled by dtc into @blob (@cap bytes); its size, 0 without dtc. */
-static size_t board_blob(uint8_t *blob, size_t cap)
-{
-	char path[] = "/tmp/dmamap-blob-XXXXXX", cmd[256];
-	int fd = mkstemp(path);
-	size_t n = 0;
-	FILE *f;
-
-	if (fd < 0)
-		return 0;
-	close(fd);
-	snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o %s boards/rpi4-like.dts 2>/dev/null",
-		 path);
-	if (system(cmd) == 0 && (f = fopen(path, "rb"))) {
-		n = fread(blob, 1, cap, f);
-		fclose(f);
-	}
-	unlink(path);
-	if (!n)
-		printf("# skipped: dtc unavailable\n");
-	return n;
-}
-
-#define SKIP_WITHOUT_FDT(err)                                                \
-	do {                                                                 \
-		if ((err).code == -ENOSYS) {                                 \
-			printf("# skipped: built without libfdt\n");          \
-			return;                                              \
-		}                                                            \
-	} while (0)
-
-#define HEAD "/dts-v1/; / { #address-cells = <1>; #size-cells = <1>; " \
-	     "memory@80000000 { device_type = \"memory\"; reg = <0x80000000 0x4000000>; }; "
+#include "helpers.h"
 
 TEST(of_parent_dma_ranges_offset_and_masks)
 {
@@ -288,8 +236,6 @@ TEST(of_old_format_versions_refused)
 		dmamap_platform_destroy(p);
 	}
 }
-
-#define RESV(body) HEAD "reserved-memory { #address-cells = <1>; #size-cells = <1>; ranges; " body " }; "
 
 TEST(of_reserved_memory_cma_pool_and_restricted)
 {

@@ -15,160 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dmamap/dmamap.h>
-#include "api_helpers.h"
-
-#define MiB (1ULL << 20)
-#define KiB 1024UL
-#define RAM0 0x80000000ULL
-#define WIN24_END (RAM0 + 16 * MiB) /* first byte dma-24 cannot reach */
-#define D24 "dma-24"
-#define NC "dma-nc"
-#define COH "dma-coh"
-
-static const enum dma_data_direction dirs[3] = { DMA_TO_DEVICE, DMA_FROM_DEVICE,
-						 DMA_BIDIRECTIONAL };
-
-static const char *dname(enum dma_data_direction d)
-{
-	return d == DMA_TO_DEVICE ? "TO" : d == DMA_FROM_DEVICE ? "FROM" : "BIDIR";
-}
-
-static bool dev_writes(enum dma_data_direction d)
-{
-	return d != DMA_TO_DEVICE;
-}
-
-/* ---- reports and logs ------------------------------------------------------ */
-
-struct rep_capture {
-	unsigned int n;
-	enum dmamap_dbg_kind kind;
-	char text[480];
-	char device[DMAMAP_NAME_MAX];
-};
-
-static struct rep_capture reps;
-static struct log_capture logs;
-
-static void rep_hook(void *ctx, const struct dmamap_report *r)
-{
-	struct rep_capture *c = ctx;
-
-	c->n++;
-	c->kind = r->kind;
-	snprintf(c->text, sizeof(c->text), "%s", r->text);
-	snprintf(c->device, sizeof(c->device), "%s", r->device);
-}
-
-/* The default board, checker off, its reports captured, nothing on stderr. */
-static struct dmamap_platform *board(void)
-{
-	struct dmamap_platform *p = default_board();
-
-	if (p) {
-		dmamap_set_log_hook(p, capture_hook, &logs);
-		dmamap_set_report_hook(p, rep_hook, &reps);
-	}
-	return p;
-}
-
-static struct dmamap_swiotlb_stats pool_of(struct dmamap_platform *p,
-					   struct device *dev)
-{
-	struct dmamap_swiotlb_stats s;
-
-	memset(&s, 0, sizeof(s));
-	if (dmamap_swiotlb_stats(p, dev, &s))
-		memset(&s, 0xff, sizeof(s));
-	return s;
-}
-
-static bool in_pool(const struct dmamap_swiotlb_stats *s, phys_addr_t phys,
-		    size_t size)
-{
-	return phys >= s->start &&
-	       phys + size <= s->start + s->total_slots * s->slot_size;
-}
-
-/* ---- buffers ------------------------------------------------------------------ */
-
-/* Line-aligned kmalloc memory above dma-24's 16 MiB (ZONE_DMA32 of the board). */
-static uint8_t *hi_buf(struct dmamap_platform *p, size_t size)
-{
-	uint8_t *b = dmamap_kmalloc(p, size, DMAMAP_GFP_DMA_ALIGN);
-
-	if (b && virt_to_phys(b) < WIN24_END) {
-		printf("#   kmalloc gave 0x%llx, below 16 MiB\n",
-		       (unsigned long long)virt_to_phys(b));
-		return NULL;
-	}
-	return b;
-}
-
-/*
- * 2^@order pages dma-24 reaches without bouncing: inside its 16 MiB but
- * outside the pool. ZONE_DMA pages start right after the pool; if they do
- * not, take memory just above the pool's end (nothing else uses it here).
- */
-static uint8_t *lo_pages(struct dmamap_platform *p, unsigned int order)
-{
-	struct dmamap_swiotlb_stats s = pool_of(p, NULL);
-	phys_addr_t pool_end = s.start + s.total_slots * s.slot_size;
-	struct page *pg = dmamap_alloc_pages(p, order, DMAMAP_GFP_DMA);
-	phys_addr_t phys = pg ? page_to_phys(pg) : 0;
-
-	if (pg && phys >= pool_end && phys + (PAGE_SIZE << order) <= WIN24_END)
-		return page_address(pg);
-	return dmamap_phys_to_virt(p, pool_end + 4 * MiB);
-}
-
-static size_t ndiff(const void *a, const void *b, size_t len)
-{
-	const uint8_t *x = a, *y = b;
-	size_t n = 0;
-
-	for (size_t i = 0; i < len; i++)
-		n += x[i] != y[i];
-	return n;
-}
-
-/* Bytes the device reads at @h that differ from @want (len + 1 if the read faulted). */
-static size_t dev_diff(struct device *dev, dma_addr_t h, const void *want, size_t len)
-{
-	uint8_t *got = malloc(len);
-	size_t n;
-
-	if (!got)
-		return len + 1;
-	n = dmamap_device_read(dev, h, got, len) ? len + 1 : ndiff(got, want, len);
-	free(got);
-	return n;
-}
-
-/* A pattern with no zero byte, different for every seed modulo 251. */
-static void pat(void *buf, size_t len, unsigned int seed)
-{
-	uint8_t *b = buf;
-
-	for (size_t i = 0; i < len; i++)
-		b[i] = (uint8_t)(1 + (seed * 17u + i * 7u + (i >> 9)) % 251u);
-}
-
-static uint8_t *patbuf(size_t len, unsigned int seed)
-{
-	uint8_t *b = malloc(len ? len : 1);
-
-	if (b)
-		pat(b, len, seed);
-	return b;
-}
+#include "helpers.h"
 
 /* ---- dma-24: buffers above its window bounce ----------------------------------- */
 
 TEST(swiotlb_dma24_high_buffer_bounces_each_direction)
 {
 	static const size_t sizes[] = { 1, 63, 100, 2048, 3000, 4096, 10000, 65536 };
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, D24);
 	struct dmamap_swiotlb_stats pool;
 
@@ -180,7 +34,7 @@ TEST(swiotlb_dma24_high_buffer_bounces_each_direction)
 	for (unsigned int d = 0; d < 3; d++) {
 		for (unsigned int k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 			size_t n = sizes[k];
-			uint8_t *buf = hi_buf(p, n), *a = patbuf(n, k), *b = patbuf(n, k + 100);
+			uint8_t *buf = hi24_buf(p, n), *a = patbuf(n, k), *b = patbuf(n, k + 100);
 			dma_addr_t h;
 
 			REQUIRE(buf && a && b);
@@ -188,20 +42,20 @@ TEST(swiotlb_dma24_high_buffer_bounces_each_direction)
 			h = dma_map_single(dev, buf, n, dirs[d]);
 			REQUIRE(!dma_mapping_error(dev, h));
 			/* A handle dma-24 can use, pointing into the pool. */
-			CHECK_MSG(h + n <= 16 * MiB, "%s %zu: handle 0x%llx", dname(dirs[d]), n,
+			CHECK_MSG(h + n <= 16 * MiB, "%s %zu: handle 0x%llx", dir_name(dirs[d]), n,
 				  (unsigned long long)h);
 			CHECK(dmamap_swiotlb_is_bounce(dev, h));
 			CHECK(in_pool(&pool, dmamap_dma_to_phys(dev, h), n));
 			/* The device reads what the CPU wrote before the map, whatever the direction. */
 			CHECK_MSG(dev_diff(dev, h, a, n) == 0, "%s %zu: device read %zu wrong bytes",
-				  dname(dirs[d]), n, dev_diff(dev, h, a, n));
+				  dir_name(dirs[d]), n, dev_diff(dev, h, a, n));
 			if (dev_writes(dirs[d]))
 				CHECK_EQ(dmamap_device_write(dev, h, b, n), 0);
 			/* While the device owns it, the CPU's buffer is untouched. */
 			CHECK_EQ(ndiff(buf, a, n), 0);
 			dma_unmap_single(dev, h, n, dirs[d]);
 			CHECK_MSG(ndiff(buf, dev_writes(dirs[d]) ? b : a, n) == 0,
-				  "%s %zu: CPU sees %zu wrong bytes after unmap", dname(dirs[d]), n,
+				  "%s %zu: CPU sees %zu wrong bytes after unmap", dir_name(dirs[d]), n,
 				  ndiff(buf, dev_writes(dirs[d]) ? b : a, n));
 			dmamap_kfree(p, buf);
 			free(a);
@@ -215,13 +69,13 @@ TEST(swiotlb_dma24_high_buffer_bounces_each_direction)
 
 TEST(swiotlb_dma24_low_buffer_is_not_bounced)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, D24);
 	uint8_t *buf, a[3000], b[3000];
 	dma_addr_t h;
 
 	REQUIRE(p && dev);
-	buf = lo_pages(p, 1);
+	buf = d24_lo_pages(p, 1);
 	REQUIRE(buf);
 	pat(a, sizeof(a), 1);
 	pat(b, sizeof(b), 2);
@@ -245,18 +99,18 @@ TEST(swiotlb_dma24_sg_mixes_bounced_and_direct_entries)
 	static const size_t len[N] = { 3000, 4096, 700, 1000, 9000 };
 	static const size_t off[N] = { 100, 0, 0, 64, 0 };
 	static const bool high[N] = { true, false, true, false, true };
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, D24);
 	uint8_t *lo, *hi[N] = { 0 }, *cpu[N], *a[N], *b[N];
 	struct scatterlist sgl[N], *sg;
 	int i;
 
 	REQUIRE(p && dev);
-	lo = lo_pages(p, 2);
+	lo = d24_lo_pages(p, 2);
 	REQUIRE(lo);
 	for (i = 0; i < N; i++) {
 		if (high[i]) {
-			hi[i] = hi_buf(p, off[i] + len[i]);
+			hi[i] = hi24_buf(p, off[i] + len[i]);
 			REQUIRE(hi[i]);
 			cpu[i] = hi[i] + off[i];
 		} else {
@@ -283,13 +137,13 @@ TEST(swiotlb_dma24_sg_mixes_bounced_and_direct_entries)
 			dma_addr_t h = sg_dma_address(sg);
 
 			CHECK_EQ(sg_dma_len(sg), len[i]);
-			CHECK_MSG(h + len[i] <= 16 * MiB, "%s entry %d: 0x%llx", dname(dir), i,
+			CHECK_MSG(h + len[i] <= 16 * MiB, "%s entry %d: 0x%llx", dir_name(dir), i,
 				  (unsigned long long)h);
 			CHECK_EQ(dmamap_swiotlb_is_bounce(dev, h), high[i]);
 			if (!high[i])
 				CHECK_EQ(h, virt_to_phys(cpu[i]) - RAM0);
 			CHECK_MSG(dev_diff(dev, h, a[i], len[i]) == 0, "%s entry %d: device read",
-				  dname(dir), i);
+				  dir_name(dir), i);
 			if (dev_writes(dir))
 				CHECK_EQ(dmamap_device_write(dev, h, b[i], len[i]), 0);
 		}
@@ -299,13 +153,13 @@ TEST(swiotlb_dma24_sg_mixes_bounced_and_direct_entries)
 			for (i = 0; i < N; i++)
 				CHECK_MSG(ndiff(cpu[i], b[i], len[i]) == 0,
 					  "%s entry %d: %zu bytes wrong after sync_sg_for_cpu",
-					  dname(dir), i, ndiff(cpu[i], b[i], len[i]));
+					  dir_name(dir), i, ndiff(cpu[i], b[i], len[i]));
 			dma_sync_sg_for_device(dev, sgl, N, dir);
 		}
 		dma_unmap_sg(dev, sgl, N, dir);
 		for (i = 0; i < N; i++)
 			CHECK_MSG(ndiff(cpu[i], dev_writes(dir) ? b[i] : a[i], len[i]) == 0,
-				  "%s entry %d: %zu bytes wrong after unmap", dname(dir), i,
+				  "%s entry %d: %zu bytes wrong after unmap", dir_name(dir), i,
 				  ndiff(cpu[i], dev_writes(dir) ? b[i] : a[i], len[i]));
 		CHECK_EQ(pool_of(p, NULL).used_slots, 0);
 	}
@@ -323,12 +177,12 @@ TEST(swiotlb_sync_range_for_cpu_copies_exactly_the_range)
 {
 	enum { LEN = 6000 };
 	static const enum dma_data_direction rdirs[2] = { DMA_FROM_DEVICE, DMA_BIDIRECTIONAL };
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, D24);
 	uint8_t *buf, a[LEN], b[LEN], want[LEN];
 
 	REQUIRE(p && dev);
-	buf = hi_buf(p, LEN);
+	buf = hi24_buf(p, LEN);
 	REQUIRE(buf);
 	pat(a, LEN, 3);
 	pat(b, LEN, 4);
@@ -344,7 +198,7 @@ TEST(swiotlb_sync_range_for_cpu_copies_exactly_the_range)
 		dma_sync_single_range_for_cpu(dev, h, 4100, 333, rdirs[d]);
 		memcpy(want + 4100, b + 4100, 333);
 		CHECK_MSG(ndiff(buf, want, LEN) == 0, "%s: %zu bytes wrong after range 4100+333",
-			  dname(rdirs[d]), ndiff(buf, want, LEN));
+			  dir_name(rdirs[d]), ndiff(buf, want, LEN));
 		/*
 		 * Back to the device (the same range: a BIDIR sync_for_device
 		 * copies the CPU's bytes in), then a range across a slot
@@ -357,7 +211,7 @@ TEST(swiotlb_sync_range_for_cpu_copies_exactly_the_range)
 		dma_sync_single_range_for_cpu(dev, h, LEN - 1, 1, rdirs[d]);
 		want[LEN - 1] = b[LEN - 1];
 		CHECK_MSG(ndiff(buf, want, LEN) == 0, "%s: %zu bytes wrong after ranges",
-			  dname(rdirs[d]), ndiff(buf, want, LEN));
+			  dir_name(rdirs[d]), ndiff(buf, want, LEN));
 		/* The device's bytes were all still in the bounce buffer. */
 		CHECK_EQ(dev_diff(dev, h, b, LEN), 0);
 		dma_unmap_single(dev, h, LEN, rdirs[d]);
@@ -370,12 +224,12 @@ TEST(swiotlb_sync_range_for_device_copies_exactly_the_range)
 {
 	enum { LEN = 6000 };
 	static const enum dma_data_direction rdirs[2] = { DMA_TO_DEVICE, DMA_BIDIRECTIONAL };
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, D24);
 	uint8_t *buf, a[LEN], b[LEN], c[LEN], devsees[LEN];
 
 	REQUIRE(p && dev);
-	buf = hi_buf(p, LEN);
+	buf = hi24_buf(p, LEN);
 	REQUIRE(buf);
 	pat(a, LEN, 5);
 	pat(b, LEN, 6);
@@ -398,7 +252,7 @@ TEST(swiotlb_sync_range_for_device_copies_exactly_the_range)
 		dma_sync_single_range_for_device(dev, h, 2500, 1000, dir);
 		memcpy(devsees + 2500, c + 2500, 1000);
 		CHECK_MSG(dev_diff(dev, h, devsees, LEN) == 0,
-			  "%s: device sees %zu wrong bytes after range 2500+1000", dname(dir),
+			  "%s: device sees %zu wrong bytes after range 2500+1000", dir_name(dir),
 			  dev_diff(dev, h, devsees, LEN));
 		dma_unmap_single(dev, h, LEN, dir);
 		/* BIDIR copies back what the device has; TO leaves the CPU's bytes. */
@@ -410,14 +264,6 @@ TEST(swiotlb_sync_range_for_device_copies_exactly_the_range)
 /* ---- exhaustion, recovery, over-size --------------------------------------------- */
 
 #define CHUNK (64 * KiB)
-
-/* 64 KiB mappings that fill @p's default pool. */
-static unsigned int chunks_in_pool(struct dmamap_platform *p)
-{
-	struct dmamap_swiotlb_stats s = pool_of(p, NULL);
-
-	return (unsigned int)(s.total_slots * s.slot_size / CHUNK);
-}
 
 /*
  * Fill the default pool with 64 KiB mappings of @buf[0..n-1] (n from
@@ -463,14 +309,14 @@ static void exhaustion_and_recovery(struct dmamap_platform *p, struct device *de
 	CHECK(dma_mapping_error(dev, x) == -ENOMEM);
 	CHECK_EQ(pool_of(p, NULL).failures, s0.failures + 1);
 	CHECK_EQ(reps.n, r0 + 1);
-	CHECK_EQ(reps.kind, DMAMAP_DBG_ALLOC_FAILED);
+	CHECK_EQ(reps.last.kind, DMAMAP_DBG_ALLOC_FAILED);
 	CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_ALLOC_FAILED), 1);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)s0.total_slots);
-	CHECK_MSG(strstr(reps.text, "swiotlb") && strstr(reps.text, num) &&
-			  (strstr(reps.text, "high-water") || strstr(reps.text, "high water")) &&
-			  strstr(reps.text, "largest free run"),
-		  "report text: %s", reps.text);
-	CHECK(!strcmp(reps.device, dev_name(dev)));
+	CHECK_MSG(strstr(reps.last.text, "swiotlb") && strstr(reps.last.text, num) &&
+			  (strstr(reps.last.text, "high-water") || strstr(reps.last.text, "high water")) &&
+			  strstr(reps.last.text, "largest free run"),
+		  "report text: %s", reps.last.text);
+	CHECK(!strcmp(reps.last.device, dev_name(dev)));
 	/* A small one fails too; DMA_ATTR_NO_WARN silences the report, not the failure. */
 	CHECK(dma_mapping_error(dev, dma_map_single(dev, small, 100, DMA_TO_DEVICE)));
 	CHECK_EQ(reps.n, r0 + 2);
@@ -528,7 +374,7 @@ static void exhaustion_and_recovery(struct dmamap_platform *p, struct device *de
 
 TEST(swiotlb_pool_exhaustion_fails_cleanly_and_recovers)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, D24);
 	unsigned int n, i;
 	uint8_t **buf, *small;
@@ -536,7 +382,7 @@ TEST(swiotlb_pool_exhaustion_fails_cleanly_and_recovers)
 	REQUIRE(p && dev);
 	n = chunks_in_pool(p);
 	buf = calloc(n + 2, sizeof(*buf));
-	small = hi_buf(p, 100);
+	small = hi24_buf(p, 100);
 	REQUIRE(buf && small);
 	for (i = 0; i < n + 2; i++) {
 		struct page *pg = dmamap_alloc_pages(p, 4, 0);
@@ -576,8 +422,8 @@ static void oversize_refused(struct dmamap_platform *p, struct device *dev, uint
 	CHECK_EQ(pool_of(p, NULL).failures, s0.failures + 1);
 	CHECK_EQ(pool_of(p, NULL).used_slots, 0);
 	CHECK_EQ(reps.n, r0 + 1);
-	CHECK_EQ(reps.kind, DMAMAP_DBG_ALLOC_FAILED);
-	CHECK_MSG(strstr(reps.text, "swiotlb") != NULL, "report: %s", reps.text);
+	CHECK_EQ(reps.last.kind, DMAMAP_DBG_ALLOC_FAILED);
+	CHECK_MSG(strstr(reps.last.text, "swiotlb") != NULL, "report: %s", reps.last.text);
 	/* Also with a min_align_mask offset that pushes it past 128 slots. */
 	REQUIRE(dma_set_min_align_mask(dev, 0xfff) == 0);
 	h = dma_map_single(dev, buf + 0x7ff, 256 * KiB - 0x7fe, DMA_TO_DEVICE);
@@ -586,21 +432,6 @@ static void oversize_refused(struct dmamap_platform *p, struct device *dev, uint
 	CHECK_EQ(pool_of(p, NULL).used_slots, 0);
 	REQUIRE(dma_set_min_align_mask(dev, 0) == 0);
 	free(a);
-}
-
-/* Run @scenario on dma-24 with 2^@order pages above its window. */
-static void on_dma24(unsigned int order,
-		     void (*scenario)(struct dmamap_platform *, struct device *, uint8_t *))
-{
-	struct dmamap_platform *p = board();
-	struct device *dev = dmamap_device_lookup(p, D24);
-	struct page *pg;
-
-	REQUIRE(p && dev);
-	pg = dmamap_alloc_pages(p, order, 0);
-	REQUIRE(pg && page_to_phys(pg) >= WIN24_END);
-	scenario(p, dev, page_address(pg));
-	dmamap_platform_destroy(p);
 }
 
 TEST(swiotlb_oversize_mapping_refused_up_front)
@@ -662,7 +493,7 @@ static void high_water_run(struct dmamap_platform *p, struct device *dev, uint8_
 
 TEST(swiotlb_high_water_is_most_slots_ever_used)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, D24);
 	uint8_t *buf[HW_NB + 1];
 
@@ -734,7 +565,7 @@ TEST(swiotlb_min_align_mask_keeps_low_address_bits)
  */
 TEST(swiotlb_max_mapping_size_honours_min_align_mask)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, D24);
 	struct page *pg;
 	uint8_t *buf;
@@ -766,7 +597,7 @@ TEST(swiotlb_max_mapping_size_honours_min_align_mask)
 TEST(swiotlb_restricted_pool_takes_every_mapping_of_its_device)
 {
 	enum { PSIZE = 512 * KiB, LEN = 3000 };
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, NC);
 	struct device *coh = dmamap_device_lookup(p, COH);
 	struct dmamap_swiotlb_stats def0, rs;
@@ -849,14 +680,14 @@ TEST(swiotlb_restricted_pool_takes_every_mapping_of_its_device)
 		hh[1] = dma_map_page(dev, big, 0, 256 * KiB, DMA_TO_DEVICE);
 		CHECK(!dma_mapping_error(dev, hh[0]) && !dma_mapping_error(dev, hh[1]));
 		CHECK_MSG(reps.n == r0, "%u reports, the last: [%s] %s", reps.n - r0,
-			  dmamap_dbg_kind_name(reps.kind), reps.text);
+			  dmamap_dbg_kind_name(reps.last.kind), reps.last.text);
 		CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_DEVICE_DATA_LOST), 0);
 		r0 = reps.n;
 		hh[2] = dma_map_page(dev, big, 0, 100, DMA_TO_DEVICE);
 		CHECK(hh[2] == DMA_MAPPING_ERROR);
 		CHECK_EQ(reps.n, r0 + 1);
-		CHECK_MSG(strstr(reps.text, "restricted:dma-nc") != NULL, "report: %s",
-			  reps.text);
+		CHECK_MSG(strstr(reps.last.text, "restricted:dma-nc") != NULL, "report: %s",
+			  reps.last.text);
 		CHECK_EQ(pool_of(NULL, dev).failures, 1);
 		CHECK_EQ(pool_of(p, NULL).failures, def0.failures);
 		dma_unmap_page(dev, hh[0], 256 * KiB, DMA_TO_DEVICE);
@@ -871,7 +702,7 @@ TEST(swiotlb_restricted_pool_takes_every_mapping_of_its_device)
 
 TEST(swiotlb_restricted_pool_bad_arguments)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, COH);
 	struct page *pg;
 	phys_addr_t base;
@@ -932,7 +763,7 @@ static void round_trip(struct device *dev, uint8_t *buf, size_t n, bool want_bou
 
 TEST(swiotlb_force_noforce_and_back)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *nc = dmamap_device_lookup(p, NC);
 	struct device *coh = dmamap_device_lookup(p, COH);
 	struct device *d24 = dmamap_device_lookup(p, D24);
@@ -942,8 +773,8 @@ TEST(swiotlb_force_noforce_and_back)
 
 	REQUIRE(p && nc && coh && d24);
 	lo = dmamap_kmalloc(p, 5000, DMAMAP_GFP_DMA | DMAMAP_GFP_DMA_ALIGN);
-	hi = hi_buf(p, 5000);
-	lo24 = lo_pages(p, 1);
+	hi = hi24_buf(p, 5000);
+	lo24 = d24_lo_pages(p, 1);
 	REQUIRE(lo && hi && lo24);
 
 	/* force: everything bounces, bytes still right. */
@@ -1068,14 +899,14 @@ TEST(swiotlb_host_sync_of_bounced_mapping_after_unforce)
 TEST(swiotlb_from_device_partial_write_leaves_rest_of_buffer)
 {
 	enum { LEN = 4096 };
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, D24);
 	uint8_t *buf, *other, a[LEN], b[LEN], z[LEN];
 	dma_addr_t h;
 
 	REQUIRE(p && dev);
-	buf = hi_buf(p, LEN);
-	other = hi_buf(p, LEN);
+	buf = hi24_buf(p, LEN);
+	other = hi24_buf(p, LEN);
 	REQUIRE(buf && other);
 	/* An earlier user leaves its bytes in the slots. */
 	pat(z, LEN, 41);
@@ -1102,13 +933,13 @@ TEST(swiotlb_from_device_partial_write_leaves_rest_of_buffer)
 TEST(swiotlb_to_device_device_write_never_reaches_cpu)
 {
 	enum { LEN = 3000 };
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, D24);
 	uint8_t *buf, a[LEN], b[LEN];
 	dma_addr_t h;
 
 	REQUIRE(p && dev);
-	buf = hi_buf(p, LEN);
+	buf = hi24_buf(p, LEN);
 	REQUIRE(buf);
 	pat(a, LEN, 51);
 	pat(b, LEN, 52);
@@ -1142,12 +973,12 @@ TEST(swiotlb_to_device_device_write_never_reaches_cpu)
 TEST(swiotlb_syncs_copy_in_the_right_direction)
 {
 	enum { LEN = 2500 };
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, D24);
 	uint8_t *buf, a[LEN], b[LEN], c[LEN];
 
 	REQUIRE(p && dev);
-	buf = hi_buf(p, LEN);
+	buf = hi24_buf(p, LEN);
 	REQUIRE(buf);
 	pat(a, LEN, 61);
 	pat(b, LEN, 62);
@@ -1164,16 +995,16 @@ TEST(swiotlb_syncs_copy_in_the_right_direction)
 		/* for_cpu: FROM and BIDIR bring the device's bytes back, TO does not. */
 		dma_sync_single_for_cpu(dev, h, LEN, dir);
 		CHECK_MSG(ndiff(buf, dev_writes(dir) ? b : a, LEN) == 0,
-			  "%s: CPU after sync_for_cpu", dname(dir));
+			  "%s: CPU after sync_for_cpu", dir_name(dir));
 		/* for_device: TO and BIDIR take the CPU's new bytes, FROM leaves the device's. */
 		memcpy(buf, c, LEN);
 		dma_sync_single_for_device(dev, h, LEN, dir);
 		CHECK_MSG(dev_diff(dev, h, dir == DMA_FROM_DEVICE ? b : c, LEN) == 0,
-			  "%s: device after sync_for_device: %zu bytes", dname(dir),
+			  "%s: device after sync_for_device: %zu bytes", dir_name(dir),
 			  dev_diff(dev, h, dir == DMA_FROM_DEVICE ? b : c, LEN));
 		dma_unmap_single(dev, h, LEN, dir);
 		CHECK_MSG(ndiff(buf, dir == DMA_FROM_DEVICE ? b : c, LEN) == 0,
-			  "%s: CPU after unmap", dname(dir));
+			  "%s: CPU after unmap", dir_name(dir));
 	}
 	dmamap_platform_destroy(p);
 }
@@ -1182,7 +1013,7 @@ TEST(swiotlb_syncs_copy_in_the_right_direction)
 
 TEST(swiotlb_counters_add_up)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, D24);
 	struct dmamap_swiotlb_stats s0, s;
 	struct dmamap_device_stats d;
@@ -1190,10 +1021,10 @@ TEST(swiotlb_counters_add_up)
 	dma_addr_t ht, hf, hb, hl;
 
 	REQUIRE(p && dev);
-	t = hi_buf(p, 1000);
-	f = hi_buf(p, 3000);
-	bi = hi_buf(p, 500);
-	lo = lo_pages(p, 0);
+	t = hi24_buf(p, 1000);
+	f = hi24_buf(p, 3000);
+	bi = hi24_buf(p, 500);
+	lo = d24_lo_pages(p, 0);
 	REQUIRE(t && f && bi && lo);
 	dmamap_device_stats_reset(dev);
 	s0 = pool_of(p, NULL);
@@ -1312,7 +1143,7 @@ static void rbad(struct rstate *s, const struct rmap *m, const char *what, size_
 	if (s->bad++ < 3)
 		printf("#   %s seed %u op %u: %s: %zu bytes differ (%s %s size %zu at phys 0x%llx, handle 0x%llx)\n",
 		       s->c->what, s->seed, s->op, what, nbad, m->bounced ? "bounced" : "direct",
-		       dname(m->dir), m->size, (unsigned long long)virt_to_phys(m->buf),
+		       dir_name(m->dir), m->size, (unsigned long long)virt_to_phys(m->buf),
 		       (unsigned long long)m->h);
 }
 
@@ -1549,7 +1380,7 @@ unsigned long bounce_random_run(const char *what, struct device *dev, uint8_t *d
 
 TEST(swiotlb_random_ops_dma24)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, D24);
 	struct dmamap_swiotlb_stats s;
 	struct page *hi;
@@ -1557,7 +1388,7 @@ TEST(swiotlb_random_ops_dma24)
 	REQUIRE(p && dev);
 	hi = dmamap_alloc_pages(p, 5, 0);
 	REQUIRE(hi && page_to_phys(hi) >= WIN24_END);
-	CHECK_EQ(bounce_random_run("dma-24", dev, lo_pages(p, 5), page_address(hi), false,
+	CHECK_EQ(bounce_random_run("dma-24", dev, d24_lo_pages(p, 5), page_address(hi), false,
 				   false, 500, 50), 0);
 	s = pool_of(p, NULL);
 	CHECK_EQ(s.used_slots, 0);
@@ -1570,7 +1401,7 @@ TEST(swiotlb_random_ops_dma24)
 
 TEST(swiotlb_random_ops_dma_nc_forced)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, NC);
 	struct dmamap_swiotlb_stats s;
 	struct page *lo, *hi;
@@ -1682,7 +1513,7 @@ static void *hold_mapping(void *arg)
 
 TEST(swiotlb_high_water_counts_mappings_held_by_two_threads)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, D24);
 	pthread_barrier_t both_mapped, checked;
 	struct holder h[2];
@@ -1765,7 +1596,7 @@ static void two_threads_run(struct dmamap_platform *p, struct device *dev, uint8
 
 TEST(swiotlb_two_threads_map_unmap_concurrently)
 {
-	struct dmamap_platform *p = board();
+	struct dmamap_platform *p = quiet_board();
 	struct device *dev = dmamap_device_lookup(p, D24);
 	uint8_t *region[2];
 
@@ -1781,32 +1612,6 @@ TEST(swiotlb_two_threads_map_unmap_concurrently)
 }
 
 /* ---- the host: every mapping bounces (force, or a restricted pool) ------------------ */
-
-/*
- * A coherent host device whose every mapping bounces takes a short path
- * from the core to the slots. The tests above run here too, on the same
- * bytes and counters, with force on.
- */
-static struct dmamap_platform *host_forced(struct device **dev)
-{
-	struct dmamap_platform *p = host_platform();
-
-	if (!p)
-		return NULL;
-	dmamap_set_log_hook(p, capture_hook, &logs);
-	dmamap_set_report_hook(p, rep_hook, &reps);
-	*dev = host_device(p, "hb", NULL);
-	if (!*dev || dmamap_swiotlb_set_mode(p, DMAMAP_SWIOTLB_FORCE)) {
-		dmamap_platform_destroy(p);
-		return NULL;
-	}
-	return p;
-}
-
-static uint8_t *host_pages(size_t len)
-{
-	return aligned_alloc(PAGE_SIZE, (len + PAGE_SIZE - 1) & ~(size_t)(PAGE_SIZE - 1));
-}
 
 TEST(swiotlb_host_forced_random_ops)
 {
@@ -1849,20 +1654,6 @@ TEST(swiotlb_host_forced_exhaustion_fails_cleanly_and_recovers)
 		free(buf[i]);
 	free(buf);
 	free(small);
-	dmamap_platform_destroy(p);
-}
-
-/* Run @scenario on a forced host device with a buffer of @len bytes. */
-static void on_host_forced(size_t len,
-			   void (*scenario)(struct dmamap_platform *, struct device *, uint8_t *))
-{
-	struct device *dev;
-	struct dmamap_platform *p = host_forced(&dev);
-	uint8_t *buf = host_pages(len);
-
-	REQUIRE(p && buf);
-	scenario(p, dev, buf);
-	free(buf);
 	dmamap_platform_destroy(p);
 }
 
@@ -1936,7 +1727,7 @@ TEST(swiotlb_host_restricted_pool_takes_every_mapping_of_its_device)
 		CHECK_EQ(ndiff(buf, a, LEN), 0);
 		dma_unmap_single(dev, h, LEN, dirs[k]);
 		CHECK_MSG(ndiff(buf, dev_writes(dirs[k]) ? b : a, LEN) == 0, "%s: CPU after unmap",
-			  dname(dirs[k]));
+			  dir_name(dirs[k]));
 	}
 	rs = pool_of(NULL, dev);
 	CHECK_EQ(rs.bounced_maps, 3);
@@ -2299,13 +2090,6 @@ static void count_hook(void *ctx, const struct dmamap_report *r)
 	__atomic_add_fetch((unsigned long *)ctx, 1, __ATOMIC_RELAXED);
 }
 
-static void quiet_log(void *ctx, int level, const char *msg)
-{
-	(void)ctx;
-	(void)level;
-	(void)msg;
-}
-
 TEST(swiotlb_host_many_threads_never_share_a_slot)
 {
 	unsigned long nreports = 0;
@@ -2320,7 +2104,7 @@ TEST(swiotlb_host_many_threads_never_share_a_slot)
 	unsigned int i;
 
 	REQUIRE(p && dev && pool && chunk);
-	dmamap_set_log_hook(p, quiet_log, NULL);
+	dmamap_set_log_hook(p, drop_log, NULL);
 	dmamap_set_report_hook(p, count_hook, &nreports);
 	REQUIRE(dmamap_swiotlb_restricted_pool(dev, (uintptr_t)pool, PSIZE) == 0);
 	for (i = 0; i < MT_THREADS; i++) {

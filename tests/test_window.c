@@ -6,10 +6,7 @@
  * and refusal is checked on the bytes.
  */
 #include <dmamap/dmamap.h>
-#include "tap.h"
-
-#define MiB (1ULL << 20)
-#define RAM0 0x80000000ULL
+#include "helpers.h"
 
 static struct dmamap_platform *two_range_board(struct device **dev)
 {
