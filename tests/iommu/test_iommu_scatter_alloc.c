@@ -5,7 +5,7 @@
  * of the same RAM, as the kernel's iommu_dma_alloc_remap does.
  */
 #include <dmamap/dmamap.h>
-#include "helpers.h"
+#include "../helpers.h"
 
 #define NPAGES 8
 
