@@ -8,8 +8,8 @@
  */
 #include <stdlib.h>
 #include <dmamap/dmamap.h>
-#include "../drivers/memcpy_dma.h"
-#include "helpers.h"
+#include "../../drivers/memcpy_dma.h"
+#include "../helpers.h"
 
 static uint64_t rnd(uint64_t *s)
 {

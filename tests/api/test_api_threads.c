@@ -8,7 +8,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <dmamap/dmamap.h>
-#include "helpers.h"
+#include "../helpers.h"
 
 #define ROUNDS 2000
 #define LEN 512

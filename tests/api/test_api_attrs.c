@@ -6,7 +6,7 @@
  * deliver the right bytes. Plus valid_dma_direction's kernel values.
  */
 #include <dmamap/dmamap.h>
-#include "helpers.h"
+#include "../helpers.h"
 
 static void fill(uint8_t *b, size_t n, uint8_t v)
 {
