@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dmamap/dmamap.h>
-#include "helpers.h"
+#include "../helpers.h"
 
 #define CMA_SIZE (16 * MiB) /* default board */
 
@@ -90,7 +90,7 @@ TEST(cma_multi_page_coherent_comes_from_cma)
 {
 	/*
 	 * Behind an IOMMU, as in the kernel, only FORCE_CONTIGUOUS takes CMA:
-	 * other buffers are scattered pages (test_iommu.c covers that).
+	 * other buffers are scattered pages (tests/iommu/ covers that).
 	 */
 	static const char *const devs[] = { "dma-coh", "dma-32", "dma-nc" };
 	struct dmamap_platform *p = quiet_board();

@@ -6,7 +6,7 @@
  * and refusal is checked on the bytes.
  */
 #include <dmamap/dmamap.h>
-#include "helpers.h"
+#include "../helpers.h"
 
 static struct dmamap_platform *two_range_board(struct device **dev)
 {
