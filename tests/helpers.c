@@ -798,13 +798,30 @@ bool json_valid_object(const char *s)
 
 /* ---- device trees ------------------------------------------------------------------ */
 
+/*
+ * NO_FDT builds (the 32-bit CI build when there is no 32-bit libfdt) have
+ * stubs that refuse every tree with -ENOSYS; .dts files need dtc at test
+ * time. Either way those tests cannot run: they skip, saying why.
+ */
+void need_dts_support(void)
+{
+	struct dmamap_error err = { 0 };
+
+	if (!dmamap_platform_from_fdt(NULL, 0, &err) && err.code == -ENOSYS)
+		SKIP("built without libfdt");
+	if (system("dtc --version >/dev/null 2>&1") != 0)
+		SKIP("dtc (device-tree-compiler) is not installed");
+}
+
 struct dmamap_platform *from_dts(const char *dts, struct dmamap_error *err)
 {
 	char path[] = "/tmp/dmamap-test-XXXXXX.dts";
-	int fd = mkstemps(path, 4);
+	int fd;
 	struct dmamap_platform *p;
 	FILE *f;
 
+	need_dts_support();
+	fd = mkstemps(path, 4);
 	if (fd < 0)
 		return NULL;
 	f = fdopen(fd, "w");
@@ -818,10 +835,12 @@ struct dmamap_platform *from_dts(const char *dts, struct dmamap_error *err)
 size_t board_blob(uint8_t *blob, size_t cap)
 {
 	char path[] = "/tmp/dmamap-blob-XXXXXX", cmd[256];
-	int fd = mkstemp(path);
+	int fd;
 	size_t n = 0;
 	FILE *f;
 
+	need_dts_support();
+	fd = mkstemp(path);
 	if (fd < 0)
 		return 0;
 	close(fd);
@@ -833,6 +852,6 @@ size_t board_blob(uint8_t *blob, size_t cap)
 	}
 	unlink(path);
 	if (!n)
-		printf("# skipped: dtc unavailable\n");
+		printf("#   dtc did not compile boards/rpi4-like.dts\n");
 	return n;
 }
