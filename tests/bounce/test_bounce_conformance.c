@@ -263,6 +263,23 @@ static dma_addr_t direct_handle(struct device *dev, const void *buf)
 }
 
 /*
+ * A buffer of @n bytes the device cannot reach (in *@buf), filled with
+ * @bytes and mapped @dir: its handle, or DMA_MAPPING_ERROR.
+ */
+static dma_addr_t map_far(struct run *r, uint8_t **buf, size_t n, const uint8_t *bytes,
+			  enum dma_data_direction dir)
+{
+	dma_addr_t h;
+
+	*buf = r->b->far_buf(r->p, n);
+	if (!*buf)
+		return DMA_MAPPING_ERROR;
+	memcpy(*buf, bytes, n);
+	h = dma_map_single(r->dev, *buf, n, dir);
+	return dma_mapping_error(r->dev, h) ? DMA_MAPPING_ERROR : h;
+}
+
+/*
  * The device must read the CPU's bytes at the handle whatever the
  * direction. Each mapping has bytes of its own, so that what an earlier
  * mapping left in a bounce buffer cannot pass for a copy.
@@ -275,14 +292,12 @@ static void copies_in_at_map_in_every_direction(const struct bounce_backend *b)
 	for (unsigned int d = 0; d < 3; d++) {
 		for (unsigned int k = 0; k < NSIZES; k++) {
 			size_t n = sizes[k];
-			uint8_t *buf = b->far_buf(r->p, n);
+			uint8_t *buf;
 			dma_addr_t h;
 
-			REQUIRE(buf);
 			pat(r->pc, n, 10 + 3 * d + k);
-			memcpy(buf, r->pc, n);
-			h = dma_map_single(r->dev, buf, n, dirs[d]);
-			REQUIRE(!dma_mapping_error(r->dev, h));
+			h = map_far(r, &buf, n, r->pc, dirs[d]);
+			REQUIRE(h != DMA_MAPPING_ERROR);
 			CHECK_MSG(dev_diff(r->dev, h, r->pc, n) == 0,
 				  "%s %zu: the device reads %zu bytes that are not the CPU's",
 				  dir_name(dirs[d]), n, dev_diff(r->dev, h, r->pc, n));
@@ -305,14 +320,11 @@ static void copies_out_at_unmap_unless_to_device(const struct bounce_backend *b)
 	for (unsigned int d = 0; d < 3; d++) {
 		for (unsigned int k = 0; k < NSIZES; k++) {
 			size_t n = sizes[k];
-			uint8_t *buf = b->far_buf(r->p, n);
 			const uint8_t *want = dev_writes(dirs[d]) ? r->pb : r->pa;
-			dma_addr_t h;
+			uint8_t *buf;
+			dma_addr_t h = map_far(r, &buf, n, r->pa, dirs[d]);
 
-			REQUIRE(buf);
-			memcpy(buf, r->pa, n);
-			h = dma_map_single(r->dev, buf, n, dirs[d]);
-			REQUIRE(!dma_mapping_error(r->dev, h));
+			REQUIRE(h != DMA_MAPPING_ERROR);
 			CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, n), 0);
 			CHECK_MSG(ndiff(buf, r->pa, n) == 0,
 				  "%s %zu: %zu device bytes reached the CPU before unmap",
@@ -334,14 +346,11 @@ static void sync_for_cpu_copies_out_unless_to_device(const struct bounce_backend
 	REQUIRE(start(r, b));
 	for (unsigned int d = 0; d < 3; d++) {
 		size_t n = 3000;
-		uint8_t *buf = b->far_buf(r->p, n);
 		const uint8_t *want = dev_writes(dirs[d]) ? r->pb : r->pa;
-		dma_addr_t h;
+		uint8_t *buf;
+		dma_addr_t h = map_far(r, &buf, n, r->pa, dirs[d]);
 
-		REQUIRE(buf);
-		memcpy(buf, r->pa, n);
-		h = dma_map_single(r->dev, buf, n, dirs[d]);
-		REQUIRE(!dma_mapping_error(r->dev, h));
+		REQUIRE(h != DMA_MAPPING_ERROR);
 		CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, n), 0);
 		dma_sync_single_for_cpu(r->dev, h, n, dirs[d]);
 		CHECK_MSG(ndiff(buf, want, n) == 0, "%s: %zu bytes wrong after sync_for_cpu",
@@ -373,14 +382,11 @@ static void sync_for_device_copies_in_unless_from_device(const struct bounce_bac
 	REQUIRE(start(r, b));
 	for (unsigned int d = 0; d < 3; d++) {
 		size_t n = 3000;
-		uint8_t *buf = b->far_buf(r->p, n);
 		const uint8_t *dev_sees = dirs[d] == DMA_FROM_DEVICE ? r->pb : r->pc;
-		dma_addr_t h;
+		uint8_t *buf;
+		dma_addr_t h = map_far(r, &buf, n, r->pa, dirs[d]);
 
-		REQUIRE(buf);
-		memcpy(buf, r->pa, n);
-		h = dma_map_single(r->dev, buf, n, dirs[d]);
-		REQUIRE(!dma_mapping_error(r->dev, h));
+		REQUIRE(h != DMA_MAPPING_ERROR);
 		CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, n), 0);
 		dma_sync_single_for_cpu(r->dev, h, n, dirs[d]);
 		memcpy(buf, r->pc, n); /* the CPU owns it now */
@@ -409,20 +415,17 @@ static void partial_device_write_leaves_the_rest_as_it_was(const struct bounce_b
 	REQUIRE(start(r, b));
 	for (unsigned int k = 0; k < NSIZES; k++) {
 		size_t n = sizes[k], half = n / 2;
-		uint8_t *other = b->far_buf(r->p, n), *buf = b->far_buf(r->p, n);
+		uint8_t *other, *buf;
 		dma_addr_t h;
 
-		REQUIRE(other && buf);
 		/* An earlier user leaves its bytes (pc) in the bounce buffers. */
-		memcpy(other, r->pc, n);
-		h = dma_map_single(r->dev, other, n, DMA_BIDIRECTIONAL);
-		REQUIRE(!dma_mapping_error(r->dev, h));
+		h = map_far(r, &other, n, r->pc, DMA_BIDIRECTIONAL);
+		REQUIRE(h != DMA_MAPPING_ERROR);
 		CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, n), 0);
 		dma_unmap_single(r->dev, h, n, DMA_BIDIRECTIONAL);
 
-		memcpy(buf, r->pa, n);
-		h = dma_map_single(r->dev, buf, n, DMA_FROM_DEVICE);
-		REQUIRE(!dma_mapping_error(r->dev, h));
+		h = map_far(r, &buf, n, r->pa, DMA_FROM_DEVICE);
+		REQUIRE(h != DMA_MAPPING_ERROR);
 		CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, half), 0);
 		dma_unmap_single(r->dev, h, n, DMA_FROM_DEVICE);
 		CHECK_MSG(ndiff(buf, r->pb, half) == 0, "%zu: the device's half, %zu bytes wrong",
@@ -450,15 +453,12 @@ static void far_buffer_really_bounces(const struct bounce_backend *b)
 	REQUIRE(start(r, b));
 	for (unsigned int k = 0; k < NSIZES; k++) {
 		size_t n = sizes[k];
-		uint8_t *buf = b->far_buf(r->p, n);
 		uint64_t bounced0 = b->bounced(r->p, r->dev), live0 = b->live(r->p, r->dev);
 		struct dmamap_device_stats s0 = stats_of(r->dev), s1;
-		dma_addr_t h;
+		uint8_t *buf;
+		dma_addr_t h = map_far(r, &buf, n, r->pa, DMA_BIDIRECTIONAL);
 
-		REQUIRE(buf);
-		memcpy(buf, r->pa, n);
-		h = dma_map_single(r->dev, buf, n, DMA_BIDIRECTIONAL);
-		REQUIRE(!dma_mapping_error(r->dev, h));
+		REQUIRE(h != DMA_MAPPING_ERROR);
 		CHECK_MSG(h != direct_handle(r->dev, buf), "%zu: handle 0x%llx is the buffer's own",
 			  n, (unsigned long long)h);
 		CHECK_MSG(b->is_bounce(r->dev, h), "%zu: handle 0x%llx is not a bounce buffer", n,
