@@ -5,7 +5,8 @@
  * of printed), counter snapshots, byte patterns and comparisons of what the
  * CPU and a device see, and the checker tests' report recorder.
  *
- * Tests use only the public API; so does everything here.
+ * Everything here uses only the public API, as the tests do (but those of
+ * tests/unit/, which test private interfaces and do not need these).
  */
 #ifndef DMAMAP_TESTS_HELPERS_H
 #define DMAMAP_TESTS_HELPERS_H
