@@ -541,6 +541,30 @@ static void mapping_that_does_not_fit_fails(const struct bounce_backend *b)
 }
 
 /*
+ * A refused mapping is an allocation that failed: the device's stats count
+ * it as an error of no memory, as they count every other refused call.
+ */
+static void refused_mapping_counts_as_a_device_error(const struct bounce_backend *b)
+{
+	struct run run, *r = &run;
+	struct dmamap_device_stats s0, s1;
+	uint8_t *buf;
+	dma_addr_t h;
+
+	REQUIRE(start(r, b));
+	buf = b->too_big_buf(r->p);
+	REQUIRE(buf);
+	s0 = stats_of(r->dev);
+	h = dma_map_single(r->dev, buf, b->too_big, DMA_TO_DEVICE);
+	REQUIRE(h == DMA_MAPPING_ERROR);
+	s1 = stats_of(r->dev);
+	CHECK_EQ(s1.errors, s0.errors + 1);
+	CHECK_EQ(s1.errors_by_kind[DMAMAP_ERRK_NOMEM], s0.errors_by_kind[DMAMAP_ERRK_NOMEM] + 1);
+	put(r, buf);
+	finish(r);
+}
+
+/*
  * Unmapping gives the bounce buffer back: more rounds of map and unmap than
  * the backend has room for, if it kept them, all succeed, and after each
  * unmap nothing is held.
@@ -647,6 +671,7 @@ static void sg_list_bounces_each_entry(const struct bounce_backend *b)
 	CONFORMS(backend, far_buffer_really_bounces)                          \
 	CONFORMS(backend, near_buffer_bounces_only_when_forced)               \
 	CONFORMS(backend, mapping_that_does_not_fit_fails)                    \
+	CONFORMS(backend, refused_mapping_counts_as_a_device_error)           \
 	CONFORMS(backend, unmap_frees_the_bounce_buffer)                      \
 	CONFORMS(backend, sg_list_bounces_each_entry)
 
