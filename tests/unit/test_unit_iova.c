@@ -173,3 +173,28 @@ TEST(unit_iova_large_ranges_bypass_the_magazine)
 	CHECK_EQ(HITS(v), hits);
 	dmamap__iova_destroy(v);
 }
+
+/*
+ * Ranges a thread's magazine keeps are free space. When the space has
+ * nothing else, an allocation of another size must still find them, as
+ * the kernel's alloc_iova_fast() flushes its caches and retries, not fail
+ * as if the space were full.
+ */
+TEST(unit_iova_space_kept_in_magazines_serves_other_sizes)
+{
+	enum { N = 64 };
+	struct dmamap_iova *v = dmamap__iova_create(BASE, BASE + ((u64)N << PAGE_SHIFT));
+	u64 got[N], all;
+
+	REQUIRE(v);
+	for (int i = 0; i < N; i++) {
+		got[i] = dmamap__iova_alloc(v, 0);
+		REQUIRE(got[i]);
+	}
+	for (int i = 0; i < N; i++)
+		dmamap__iova_free(v, got[i], 0);
+	all = dmamap__iova_alloc(v, 6);
+	CHECK_MSG(all == BASE, "all %d pages are free, yet a range of all of them got 0x%llx",
+		  N, (unsigned long long)all);
+	dmamap__iova_destroy(v);
+}
