@@ -597,3 +597,44 @@ TEST(cma_board_sized_in_code)
 	CHECK_MSG(strstr(err.msg, "CMA"), "error: %s", err.msg);
 	dmamap_platform_destroy(p);
 }
+
+/*
+ * A board may place the area at any page (cma_start, a reserved-memory
+ * reg): runs are still aligned to their power-of-two size in physical
+ * memory, the "naturally aligned runs" the README promises.
+ */
+TEST(cma_runs_naturally_aligned_wherever_the_area_starts)
+{
+	static const unsigned long pages[] = { 2, 4, 16 };
+	const struct dmamap_board b = {
+		.name = "cma-off-boundary",
+		.cache_line_size = 64,
+		.nr_banks = 1,
+		.banks = { { BANK0_START, 64 * MiB } },
+		.cma_size = 4 * MiB,
+		.cma_start = BANK0_START + 32 * MiB + PAGE_SIZE,
+		.nr_devices = 1,
+		.devices = code_devices,
+	};
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = quiet(dmamap_platform_create(&b, &err));
+	struct dmamap_cma_stats s;
+	struct device *dev;
+
+	REQUIRE(p);
+	REQUIRE(dmamap_cma_stats(p, &s) == 0);
+	CHECK_EQ(s.start, b.cma_start);
+	dev = dmamap_device_lookup(p, "d0");
+	REQUIRE(dev);
+	for (unsigned int i = 0; i < sizeof(pages) / sizeof(pages[0]); i++) {
+		size_t len = pages[i] * PAGE_SIZE;
+		dma_addr_t h = 0;
+		uint8_t *cpu = dma_alloc_attrs(dev, len, &h, GFP_KERNEL, DMA_ATTR_FORCE_CONTIGUOUS);
+
+		REQUIRE(cpu);
+		CHECK(in_cma(&s, h, len));
+		CHECK_MSG(h % len == 0, "%lu pages at 0x%llx", pages[i], (unsigned long long)h);
+		dma_free_attrs(dev, len, cpu, h, DMA_ATTR_FORCE_CONTIGUOUS);
+	}
+	dmamap_platform_destroy(p);
+}

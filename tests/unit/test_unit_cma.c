@@ -132,3 +132,50 @@ TEST(unit_cma_fragmented_area_refuses_larger_runs_until_freed)
 	CHECK_EQ(dmamap__cma_alloc(c, N), START);
 	dmamap__cma_destroy(c);
 }
+
+/*
+ * The alignment is of the physical address, as cma_alloc() aligns by page
+ * frame number: an area placed off a power-of-two boundary (a board's
+ * cma_start, a reserved-memory reg, the top of a bank whose size is not a
+ * power of two; only page alignment is required) must still give
+ * naturally aligned runs.
+ */
+TEST(unit_cma_runs_are_aligned_even_where_the_area_is_not)
+{
+	static const unsigned long counts[] = { 2, 4, 16 };
+	struct dmamap_cma *c = dmamap__cma_create(START + PAGE, 64 * PAGE);
+
+	REQUIRE(c);
+	for (unsigned int i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		phys_addr_t phys = dmamap__cma_alloc(c, counts[i]);
+
+		CHECK_MSG(phys != NONE && phys % (counts[i] * PAGE) == 0,
+			  "%lu pages at 0x%llx in an area at 0x%llx", counts[i],
+			  (unsigned long long)phys, (unsigned long long)(START + PAGE));
+	}
+	dmamap__cma_destroy(c);
+}
+
+/* No run has zero pages: a free page is not one, and releasing it frees nothing. */
+TEST(unit_cma_zero_pages_are_no_run)
+{
+	struct dmamap_cma *c = dmamap__cma_create(START, 64 * PAGE);
+
+	REQUIRE(c);
+	CHECK(!dmamap__cma_is_run(c, START, 0));
+	CHECK_EQ(dmamap__cma_release(c, START, 0), -EINVAL);
+	dmamap__cma_destroy(c);
+}
+
+/* An address outside the area is no run of it: refused, not looked up. */
+TEST(unit_cma_release_outside_the_area_is_refused)
+{
+	struct dmamap_cma *c = dmamap__cma_create(START, 64 * PAGE);
+
+	REQUIRE(c);
+	CHECK_EQ(dmamap__cma_release(c, START + 64 * PAGE, 1), -EINVAL);
+	CHECK(!dmamap__cma_is_run(c, START + 64 * PAGE, 1));
+	CHECK_EQ(dmamap__cma_release(c, START - PAGE, 1), -EINVAL);
+	CHECK(!dmamap__cma_is_run(c, START - PAGE, 1));
+	dmamap__cma_destroy(c);
+}
