@@ -11,6 +11,11 @@ SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-om
 else ifeq ($(TSAN),1)
 BUILD := build-tsan
 SANFLAGS := -fsanitize=thread
+else ifeq ($(COV),1)
+BUILD := build-cov
+# The test runner's children call libgcov's dump and reset through weak
+# references, which would not pull them out of the archive on their own.
+SANFLAGS := --coverage -Wl,-u,__gcov_dump,-u,__gcov_reset
 else
 BUILD := build
 SANFLAGS :=
@@ -120,6 +125,22 @@ fuzz:
 	build-fuzz/fdt_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		-rss_limit_mb=4096 -artifact_prefix=build-fuzz/ build-fuzz/corpus
 
+# Line coverage of src/ by the test binary: built with --coverage into
+# build-cov/ (unoptimised, so that lines map to code), counters reset and
+# the notes of objects whose source is gone dropped (gcov would complain
+# about them), the tests run (their log in build-cov/tests.log), gcovr's
+# table and summary.
+.PHONY: coverage
+coverage:
+	@sh mk/deps.sh coverage
+	@$(MAKE) --no-print-directory COV=1 OPT=-O0 build-cov/dmamap-tests
+	@find build-cov -name '*.gcda' -delete
+	@cd build-cov && find . -name '*.gcno' | while read n; do \
+		[ -f "../$${n%.gcno}.c" ] || [ -f "$${n%.gcno}.c" ] || rm -f "$$n"; done
+	@build-cov/dmamap-tests >build-cov/tests.log 2>&1; st=$$?; \
+		tail -n 1 build-cov/tests.log; \
+		gcovr -r . --filter 'src/' --print-summary build-cov || st=1; exit $$st
+
 install: $(STATIC) $(SHARED) $(CLI)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/dmamap/hw $(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
@@ -135,4 +156,4 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/dmamap.pc $(DESTDIR)$(PREFIX)/bin/dmamap
 
 clean:
-	rm -rf build build-asan build-tsan build-m32 build-fuzz
+	rm -rf build build-asan build-tsan build-m32 build-fuzz build-cov

@@ -9,6 +9,8 @@ command -v dtc >/dev/null 2>&1 || need="$need device-tree-compiler"
 [ -f /usr/include/libfdt.h ] || need="$need libfdt-dev"
 # `make fuzz` also needs clang's libFuzzer.
 [ "$1" = fuzz ] && ! command -v clang >/dev/null 2>&1 && need="$need clang"
+# `make coverage` reads the counters with gcovr.
+[ "$1" = coverage ] && ! command -v gcovr >/dev/null 2>&1 && need="$need gcovr"
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "dmamap: installing:$need"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Run every test of a build directory: the unit/scenario binary, then the
-# install and export checks. The last line is the total: "N passed, N failed".
+# install and export checks. The last line is the total:
+# "N passed, N failed, N skipped" (the binary's own last line has that form).
 set -u
 build=${1:-build}
 out=$(mktemp)
@@ -8,6 +9,7 @@ trap 'rm -f "$out"' EXIT
 "$build/dmamap-tests" | tee "$out"
 p=$(tail -n 1 "$out" | awk '{print $1}')
 f=$(tail -n 1 "$out" | awk '{print $3}')
+s=$(tail -n 1 "$out" | awk '{print $5 + 0}')
 for t in tests/sh/*.sh; do
 	if sh "$t" "$build" >"$out" 2>&1; then
 		echo "ok - $t"; p=$((p + 1))
@@ -15,5 +17,5 @@ for t in tests/sh/*.sh; do
 		cat "$out"; echo "not ok - $t"; f=$((f + 1))
 	fi
 done
-echo "$p passed, $f failed"
+echo "$p passed, $f failed, $s skipped"
 [ "$f" -eq 0 ]

@@ -1,29 +1,66 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "tap.h"
 
-#define MAX_TESTS 1024
+/* Sanitizer builds run some tests ten times slower than plain ones. */
+#define DEFAULT_TIMEOUT 120
+#define SKIP_STATUS 77
 
-static struct {
+struct tap_test {
 	const char *name;
 	tap_fn fn;
 	bool expect_abort;
-} tests[MAX_TESTS];
-static int ntests;
+	unsigned int timeout;
+};
+
+static struct tap_test *tests;
+static size_t ntests, cap;
 int tap_failures;
 
-void tap_register(const char *name, tap_fn fn, bool expect_abort)
+/*
+ * A page shared with the children: an exit status alone cannot carry the
+ * reason of a skip, and a test could exit with any status by accident.
+ */
+static struct {
+	int skipped;
+	char reason[500];
+} *shared;
+
+/* The signal mask the tests run with (the runner blocks SIGCHLD to wait for them). */
+static sigset_t test_mask;
+
+/*
+ * libgcov's, when built with --coverage. A child leaves by _exit(), which
+ * skips the atexit handler that writes the counters: without the dump a
+ * coverage run would count only what the runner itself executed.
+ */
+extern void __gcov_dump(void) __attribute__((weak));
+extern void __gcov_reset(void) __attribute__((weak));
+
+void tap_register(const char *name, tap_fn fn, bool expect_abort,
+		  unsigned int timeout)
 {
-	if (ntests < MAX_TESTS) {
-		tests[ntests].name = name;
-		tests[ntests].fn = fn;
-		tests[ntests].expect_abort = expect_abort;
-		ntests++;
+	if (ntests == cap) {
+		size_t ncap = cap ? 2 * cap : 256;
+		struct tap_test *t = realloc(tests, ncap * sizeof(*t));
+
+		/* A test dropped here would never be missed: stop instead. */
+		if (!t) {
+			fprintf(stderr, "tap: no memory to register test %zu (%s)\n",
+				ntests + 1, name);
+			abort();
+		}
+		tests = t;
+		cap = ncap;
 	}
+	tests[ntests++] = (struct tap_test){ name, fn, expect_abort, timeout };
 }
 
 void tap_fail(const char *file, int line, const char *fmt, ...)
@@ -39,51 +76,187 @@ void tap_fail(const char *file, int line, const char *fmt, ...)
 	fflush(stdout);
 }
 
-static bool run_one(int i)
+static __attribute__((noreturn)) void child_exit(int status)
+{
+	fflush(stdout);
+	if (__gcov_dump)
+		__gcov_dump();
+	_exit(status);
+}
+
+void tap_skip(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	/* What already failed must not be hidden by the skip. */
+	if (tap_failures) {
+		printf("#   %s:%d: skip after %d failed checks\n", file, line,
+		       tap_failures);
+		child_exit(1);
+	}
+	va_start(ap, fmt);
+	vsnprintf(shared->reason, sizeof(shared->reason), fmt, ap);
+	va_end(ap);
+	shared->skipped = 1;
+	child_exit(SKIP_STATUS);
+}
+
+/* Time until @deadline in *@left; false once it has passed. */
+static bool time_left(const struct timespec *deadline, struct timespec *left)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	left->tv_sec = deadline->tv_sec - now.tv_sec;
+	left->tv_nsec = deadline->tv_nsec - now.tv_nsec;
+	if (left->tv_nsec < 0) {
+		left->tv_nsec += 1000000000L;
+		left->tv_sec--;
+	}
+	return left->tv_sec >= 0;
+}
+
+/*
+ * Wait for @pid for at most @secs seconds. On time: true with *status.
+ * Late: the child and whatever it forked (its process group) are killed.
+ */
+static bool wait_for(pid_t pid, unsigned int secs, int *status)
+{
+	struct timespec deadline, left;
+	sigset_t chld;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += secs;
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+
+		if (r == pid)
+			return true;
+		if (r < 0 && errno != EINTR) {
+			/* Nothing to wait for: report it as the test's failure. */
+			printf("#   waitpid: %s\n", strerror(errno));
+			*status = 0x100; /* as if it had exited with status 1 */
+			return true;
+		}
+		if (!time_left(&deadline, &left))
+			break;
+		/* SIGCHLD is blocked: it stays pending until this takes it. */
+		sigtimedwait(&chld, NULL, &left);
+	}
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	waitpid(pid, status, 0);
+	return false;
+}
+
+enum outcome { PASSED, FAILED, SKIPPED, TIMED_OUT };
+
+static enum outcome run_one(const struct tap_test *t, unsigned int limit)
 {
 	pid_t pid;
 	int status;
 
 	fflush(stdout);
+	shared->skipped = 0;
+	shared->reason[0] = 0;
 	pid = fork();
 	if (pid == 0) {
-		if (tests[i].expect_abort) {
+		sigprocmask(SIG_SETMASK, &test_mask, NULL);
+		/* Its own group, so that a timeout also ends what it forked. */
+		setpgid(0, 0);
+		/* Count only this test: the runner writes its own counters at exit. */
+		if (__gcov_reset)
+			__gcov_reset();
+		if (t->expect_abort) {
 			/* The abort is the point: keep the sanitizers' reports out of it. */
 			signal(SIGABRT, SIG_DFL);
 		}
 		tap_failures = 0;
-		tests[i].fn();
-		fflush(stdout);
-		_exit(tap_failures ? 1 : 0);
+		t->fn();
+		child_exit(tap_failures ? 1 : 0);
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		return false;
-	if (tests[i].expect_abort)
-		return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+	if (pid < 0) {
+		printf("#   fork: %s\n", strerror(errno));
+		return FAILED;
+	}
+	setpgid(pid, pid); /* as the child does: whichever runs first */
+	if (!wait_for(pid, limit, &status))
+		return TIMED_OUT;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == SKIP_STATUS && shared->skipped)
+		return SKIPPED;
+	if (t->expect_abort)
+		return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT ? PASSED : FAILED;
 	if (WIFSIGNALED(status))
 		printf("#   killed by signal %d\n", WTERMSIG(status));
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? PASSED : FAILED;
+}
+
+/* The run's default timeout: DMAMAP_TEST_TIMEOUT seconds, else DEFAULT_TIMEOUT. */
+static unsigned int default_timeout(void)
+{
+	const char *env = getenv("DMAMAP_TEST_TIMEOUT");
+	unsigned long secs;
+	char *end;
+
+	if (!env || !*env)
+		return DEFAULT_TIMEOUT;
+	errno = 0;
+	secs = strtoul(env, &end, 10);
+	if (errno || *end || !secs || secs > 86400) {
+		fprintf(stderr, "tap: DMAMAP_TEST_TIMEOUT=%s is not a number of seconds (1-86400)\n",
+			env);
+		exit(2);
+	}
+	return (unsigned int)secs;
 }
 
 int main(int argc, char **argv)
 {
-	int passed = 0, failed = 0, ran = 0;
+	int passed = 0, failed = 0, skipped = 0, ran = 0;
+	unsigned int base = default_timeout();
+	sigset_t chld;
 
+	/* Whole lines at once: a test that hangs has still shown what it printed. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED) {
+		fprintf(stderr, "tap: mmap: %s\n", strerror(errno));
+		return 2;
+	}
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &test_mask);
 	printf("TAP version 13\n");
-	for (int i = 0; i < ntests; i++) {
-		bool ok;
+	for (size_t i = 0; i < ntests; i++) {
+		const struct tap_test *t = &tests[i];
+		unsigned int limit = t->timeout > base ? t->timeout : base;
 
-		if (argc > 1 && !strstr(tests[i].name, argv[1]))
+		if (argc > 1 && !strstr(t->name, argv[1]))
 			continue;
 		ran++;
-		ok = run_one(i);
-		printf("%s %d - %s\n", ok ? "ok" : "not ok", ran, tests[i].name);
-		if (ok)
+		switch (run_one(t, limit)) {
+		case PASSED:
+			printf("ok %d - %s\n", ran, t->name);
 			passed++;
-		else
+			break;
+		case SKIPPED:
+			printf("ok %d - %s # SKIP %s\n", ran, t->name, shared->reason);
+			skipped++;
+			break;
+		case TIMED_OUT:
+			printf("not ok %d - %s # timeout after %us\n", ran, t->name, limit);
 			failed++;
+			break;
+		case FAILED:
+			printf("not ok %d - %s\n", ran, t->name);
+			failed++;
+			break;
+		}
 	}
 	printf("1..%d\n", ran);
-	printf("%d passed, %d failed\n", passed, failed);
+	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
 	return failed ? 1 : 0;
 }

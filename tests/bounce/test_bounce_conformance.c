@@ -1,0 +1,680 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The bounce contract, written once and run on every bounce backend: a
+ * table of backends (below) times a list of behaviours (BEHAVIOURS()),
+ * each pair its own test, bounce_conformance_<backend>_<behaviour>.
+ *
+ *   swiotlb_dma24        the default board's dma-24 (24-bit), buffers above
+ *                        16 MiB, the default pool at the bottom of RAM
+ *   swiotlb_host_forced  a host device in swiotlb=force mode
+ *   dmabounce_ixp_pci    the default board's ixp-pci, buffers above 64 MiB,
+ *                        dmabounce's pools of safe buffers
+ *
+ * Every behaviour is judged on the bytes: what the device reads and writes
+ * at the DMA address (dmamap_device_read/write) and what the CPU finds in
+ * its buffer, from patterns that differ in every byte. Where the backends
+ * legitimately differ (what they bounce, how large a mapping can be, their
+ * own counters), the difference is a field of the table.
+ *
+ * The devices are driven the way the kernel's contract allows with the
+ * checker off: the device may scribble on a TO_DEVICE mapping, and the
+ * contract says that must never reach the CPU.
+ */
+#include "../helpers.h"
+
+struct bounce_backend {
+	/* The platform (quiet) with the device under test in *@dev. */
+	struct dmamap_platform *(*setup)(struct device **dev);
+	/* @len bytes the device cannot reach: it must bounce them. */
+	uint8_t *(*far_buf)(struct dmamap_platform *p, size_t len);
+	/* @len bytes the device reaches directly. */
+	uint8_t *(*near_buf)(struct dmamap_platform *p, size_t len);
+	/* Buffers of this backend's platform; NULL: they go with the platform. */
+	void (*put_buf)(uint8_t *buf);
+	/* Force mode: a buffer the device reaches bounces too. */
+	bool bounces_near;
+	/* Whether @h is one of the backend's bounce buffers. */
+	bool (*is_bounce)(struct device *dev, dma_addr_t h);
+	/* The backend's own counters: mappings bounced, bounce buffers live, refusals. */
+	uint64_t (*bounced)(struct dmamap_platform *p, struct device *dev);
+	uint64_t (*live)(struct dmamap_platform *p, struct device *dev);
+	uint64_t (*refused)(struct dmamap_platform *p, struct device *dev);
+	/* Bytes of memory bounce buffers come from: leaking them runs out after this. */
+	uint64_t (*room)(struct dmamap_platform *p, struct device *dev);
+	/* A mapping larger than any bounce buffer the backend can give, and a buffer for it. */
+	size_t too_big;
+	uint8_t *(*too_big_buf)(struct dmamap_platform *p);
+};
+
+/* ---- swiotlb on dma-24 --------------------------------------------------- */
+
+static struct dmamap_platform *dma24_setup(struct device **dev)
+{
+	struct dmamap_platform *p = quiet_board();
+
+	*dev = p ? dmamap_device_lookup(p, D24) : NULL;
+	return p;
+}
+
+static uint8_t *dma24_far(struct dmamap_platform *p, size_t len)
+{
+	return hi24_buf(p, len);
+}
+
+static uint8_t *dma24_near(struct dmamap_platform *p, size_t len)
+{
+	unsigned int order = 0;
+
+	while ((PAGE_SIZE << order) < len)
+		order++;
+	return d24_lo_pages(p, order);
+}
+
+static bool swiotlb_is_bounce(struct device *dev, dma_addr_t h)
+{
+	return dmamap_swiotlb_is_bounce(dev, h);
+}
+
+static uint64_t swiotlb_bounced(struct dmamap_platform *p, struct device *dev)
+{
+	return pool_of(p, dev).bounced_maps;
+}
+
+static uint64_t swiotlb_live(struct dmamap_platform *p, struct device *dev)
+{
+	return pool_of(p, dev).used_slots;
+}
+
+static uint64_t swiotlb_refused(struct dmamap_platform *p, struct device *dev)
+{
+	return pool_of(p, dev).failures;
+}
+
+static uint64_t swiotlb_room(struct dmamap_platform *p, struct device *dev)
+{
+	struct dmamap_swiotlb_stats s = pool_of(p, dev);
+
+	return s.total_slots * s.slot_size;
+}
+
+static uint8_t *dma24_too_big_buf(struct dmamap_platform *p)
+{
+	struct page *pg = dmamap_alloc_pages(p, 7, 0); /* 512 KiB above 16 MiB */
+
+	return pg && page_to_phys(pg) >= WIN24_END ? page_address(pg) : NULL;
+}
+
+static const struct bounce_backend swiotlb_dma24 = {
+	.setup = dma24_setup,
+	.far_buf = dma24_far,
+	.near_buf = dma24_near,
+	.is_bounce = swiotlb_is_bounce,
+	.bounced = swiotlb_bounced,
+	.live = swiotlb_live,
+	.refused = swiotlb_refused,
+	.room = swiotlb_room,
+	.too_big = DMAMAP_SWIOTLB_MAX_MAPPING + 1,
+	.too_big_buf = dma24_too_big_buf,
+};
+
+/* ---- swiotlb=force on the host --------------------------------------------- */
+
+static uint8_t *host_buf(struct dmamap_platform *p, size_t len)
+{
+	(void)p;
+	return host_pages(len);
+}
+
+static void host_put(uint8_t *buf)
+{
+	free(buf);
+}
+
+static uint8_t *host_too_big_buf(struct dmamap_platform *p)
+{
+	return host_buf(p, DMAMAP_SWIOTLB_MAX_MAPPING + 1);
+}
+
+static const struct bounce_backend swiotlb_host_forced = {
+	.setup = host_forced,
+	.far_buf = host_buf,
+	.near_buf = host_buf,
+	.put_buf = host_put,
+	.bounces_near = true,
+	.is_bounce = swiotlb_is_bounce,
+	.bounced = swiotlb_bounced,
+	.live = swiotlb_live,
+	.refused = swiotlb_refused,
+	.room = swiotlb_room,
+	.too_big = DMAMAP_SWIOTLB_MAX_MAPPING + 1,
+	.too_big_buf = host_too_big_buf,
+};
+
+/* ---- dmabounce on ixp-pci -------------------------------------------------- */
+
+static struct dmamap_platform *ixp_setup(struct device **dev)
+{
+	struct dmamap_platform *p = quiet_board();
+
+	*dev = p ? dmamap_device_lookup(p, IXP) : NULL;
+	return p;
+}
+
+/* Its safe buffers live where its bus works: below 64 MiB. */
+static bool ixp_is_bounce(struct device *dev, dma_addr_t h)
+{
+	phys_addr_t phys = dmamap_dma_to_phys(dev, h);
+
+	return phys != NO_PHYS && phys < IXP_ABOVE && !dmamap_swiotlb_is_bounce(dev, h);
+}
+
+static uint64_t ixp_bounced(struct dmamap_platform *p, struct device *dev)
+{
+	(void)p;
+	return db_stats(dev).bounced;
+}
+
+static uint64_t ixp_live(struct dmamap_platform *p, struct device *dev)
+{
+	(void)p;
+	return db_stats(dev).live;
+}
+
+static uint64_t ixp_refused(struct dmamap_platform *p, struct device *dev)
+{
+	(void)p;
+	return db_stats(dev).failures;
+}
+
+static uint64_t ixp_room(struct dmamap_platform *p, struct device *dev)
+{
+	(void)p;
+	(void)dev;
+	return IXP_ABOVE - RAM0;
+}
+
+/*
+ * 32 MiB above the limit: a safe buffer that large is one allocation of
+ * its own, more than the page allocator's largest block (16 MiB). Nothing
+ * else uses that RAM on a fresh board, and a refused mapping reads none.
+ */
+static uint8_t *ixp_too_big_buf(struct dmamap_platform *p)
+{
+	return dmamap_phys_to_virt(p, IXP_ABOVE);
+}
+
+static const struct bounce_backend dmabounce_ixp_pci = {
+	.setup = ixp_setup,
+	.far_buf = ixp_hi_buf,
+	.near_buf = ixp_lo_buf,
+	.is_bounce = ixp_is_bounce,
+	.bounced = ixp_bounced,
+	.live = ixp_live,
+	.refused = ixp_refused,
+	.room = ixp_room,
+	.too_big = 32 * MiB,
+	.too_big_buf = ixp_too_big_buf,
+};
+
+/* ---- the behaviours ----------------------------------------------------------- */
+
+/* Sizes that take one slot, two slots, five slots (dmabounce: small pool, large pool, own allocation). */
+static const size_t sizes[] = { 100, 3000, 9000 };
+#define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
+#define MAXLEN 9000
+
+struct run {
+	const struct bounce_backend *b;
+	struct dmamap_platform *p;
+	struct device *dev;
+	uint8_t pa[MAXLEN], pb[MAXLEN], pc[MAXLEN]; /* three patterns */
+};
+
+static bool start(struct run *r, const struct bounce_backend *b)
+{
+	memset(r, 0, sizeof(*r));
+	r->b = b;
+	r->p = b->setup(&r->dev);
+	if (!r->p || !r->dev)
+		return false;
+	pat(r->pa, MAXLEN, 1);
+	pat(r->pb, MAXLEN, 2);
+	pat(r->pc, MAXLEN, 3);
+	return true;
+}
+
+static void finish(struct run *r)
+{
+	CHECK_EQ(r->b->live(r->p, r->dev), 0);
+	CHECK_EQ(live_maps(r->dev), 0);
+	dmamap_platform_destroy(r->p);
+}
+
+static void put(struct run *r, uint8_t *buf)
+{
+	if (r->b->put_buf)
+		r->b->put_buf(buf);
+}
+
+/* The address a direct mapping of @buf would have. */
+static dma_addr_t direct_handle(struct device *dev, const void *buf)
+{
+	return dmamap_phys_to_dma(dev, virt_to_phys(buf));
+}
+
+/*
+ * A buffer of @n bytes the device cannot reach (in *@buf), filled with
+ * @bytes and mapped @dir: its handle, or DMA_MAPPING_ERROR.
+ */
+static dma_addr_t map_far(struct run *r, uint8_t **buf, size_t n, const uint8_t *bytes,
+			  enum dma_data_direction dir)
+{
+	dma_addr_t h;
+
+	*buf = r->b->far_buf(r->p, n);
+	if (!*buf)
+		return DMA_MAPPING_ERROR;
+	memcpy(*buf, bytes, n);
+	h = dma_map_single(r->dev, *buf, n, dir);
+	return dma_mapping_error(r->dev, h) ? DMA_MAPPING_ERROR : h;
+}
+
+/*
+ * The device must read the CPU's bytes at the handle whatever the
+ * direction. Each mapping has bytes of its own, so that what an earlier
+ * mapping left in a bounce buffer cannot pass for a copy.
+ */
+static void copies_in_at_map_in_every_direction(const struct bounce_backend *b)
+{
+	struct run run, *r = &run;
+
+	REQUIRE(start(r, b));
+	for (unsigned int d = 0; d < 3; d++) {
+		for (unsigned int k = 0; k < NSIZES; k++) {
+			size_t n = sizes[k];
+			uint8_t *buf;
+			dma_addr_t h;
+
+			pat(r->pc, n, 10 + 3 * d + k);
+			h = map_far(r, &buf, n, r->pc, dirs[d]);
+			REQUIRE(h != DMA_MAPPING_ERROR);
+			CHECK_MSG(dev_diff(r->dev, h, r->pc, n) == 0,
+				  "%s %zu: the device reads %zu bytes that are not the CPU's",
+				  dir_name(dirs[d]), n, dev_diff(r->dev, h, r->pc, n));
+			dma_unmap_single(r->dev, h, n, dirs[d]);
+			put(r, buf);
+		}
+	}
+	finish(r);
+}
+
+/*
+ * What the device wrote reaches the CPU at unmap for FROM_DEVICE and
+ * BIDIRECTIONAL, and not before; a TO_DEVICE buffer keeps the CPU's bytes.
+ */
+static void copies_out_at_unmap_unless_to_device(const struct bounce_backend *b)
+{
+	struct run run, *r = &run;
+
+	REQUIRE(start(r, b));
+	for (unsigned int d = 0; d < 3; d++) {
+		for (unsigned int k = 0; k < NSIZES; k++) {
+			size_t n = sizes[k];
+			const uint8_t *want = dev_writes(dirs[d]) ? r->pb : r->pa;
+			uint8_t *buf;
+			dma_addr_t h = map_far(r, &buf, n, r->pa, dirs[d]);
+
+			REQUIRE(h != DMA_MAPPING_ERROR);
+			CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, n), 0);
+			CHECK_MSG(ndiff(buf, r->pa, n) == 0,
+				  "%s %zu: %zu device bytes reached the CPU before unmap",
+				  dir_name(dirs[d]), n, ndiff(buf, r->pa, n));
+			dma_unmap_single(r->dev, h, n, dirs[d]);
+			CHECK_MSG(ndiff(buf, want, n) == 0, "%s %zu: %zu bytes wrong after unmap",
+				  dir_name(dirs[d]), n, ndiff(buf, want, n));
+			put(r, buf);
+		}
+	}
+	finish(r);
+}
+
+/* sync_for_cpu copies the device's bytes out for FROM_DEVICE and BIDIRECTIONAL only. */
+static void sync_for_cpu_copies_out_unless_to_device(const struct bounce_backend *b)
+{
+	struct run run, *r = &run;
+
+	REQUIRE(start(r, b));
+	for (unsigned int d = 0; d < 3; d++) {
+		size_t n = 3000;
+		const uint8_t *want = dev_writes(dirs[d]) ? r->pb : r->pa;
+		uint8_t *buf;
+		dma_addr_t h = map_far(r, &buf, n, r->pa, dirs[d]);
+
+		REQUIRE(h != DMA_MAPPING_ERROR);
+		CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, n), 0);
+		dma_sync_single_for_cpu(r->dev, h, n, dirs[d]);
+		CHECK_MSG(ndiff(buf, want, n) == 0, "%s: %zu bytes wrong after sync_for_cpu",
+			  dir_name(dirs[d]), ndiff(buf, want, n));
+		/* A range copies just that range. */
+		dma_sync_single_for_device(r->dev, h, n, dirs[d]);
+		CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, n), 0);
+		dma_sync_single_range_for_cpu(r->dev, h, 1000, 700, dirs[d]);
+		if (dev_writes(dirs[d])) {
+			CHECK_MSG(ndiff(buf + 1000, r->pc + 1000, 700) == 0 &&
+					  ndiff(buf, r->pb, 1000) == 0 &&
+					  ndiff(buf + 1700, r->pb + 1700, n - 1700) == 0,
+				  "%s: a range sync_for_cpu copied other bytes than its range",
+				  dir_name(dirs[d]));
+		} else {
+			CHECK_EQ(ndiff(buf, r->pa, n), 0);
+		}
+		dma_unmap_single(r->dev, h, n, dirs[d]);
+		put(r, buf);
+	}
+	finish(r);
+}
+
+/* sync_for_device copies the CPU's bytes in for TO_DEVICE and BIDIRECTIONAL only. */
+static void sync_for_device_copies_in_unless_from_device(const struct bounce_backend *b)
+{
+	struct run run, *r = &run;
+
+	REQUIRE(start(r, b));
+	for (unsigned int d = 0; d < 3; d++) {
+		size_t n = 3000;
+		const uint8_t *dev_sees = dirs[d] == DMA_FROM_DEVICE ? r->pb : r->pc;
+		uint8_t *buf;
+		dma_addr_t h = map_far(r, &buf, n, r->pa, dirs[d]);
+
+		REQUIRE(h != DMA_MAPPING_ERROR);
+		CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, n), 0);
+		dma_sync_single_for_cpu(r->dev, h, n, dirs[d]);
+		memcpy(buf, r->pc, n); /* the CPU owns it now */
+		dma_sync_single_for_device(r->dev, h, n, dirs[d]);
+		CHECK_MSG(dev_diff(r->dev, h, dev_sees, n) == 0,
+			  "%s: the device reads %zu wrong bytes after sync_for_device",
+			  dir_name(dirs[d]), dev_diff(r->dev, h, dev_sees, n));
+		dma_unmap_single(r->dev, h, n, dirs[d]);
+		CHECK_MSG(ndiff(buf, dirs[d] == DMA_TO_DEVICE ? r->pc : dev_sees, n) == 0,
+			  "%s: %zu bytes wrong after unmap", dir_name(dirs[d]),
+			  ndiff(buf, dirs[d] == DMA_TO_DEVICE ? r->pc : dev_sees, n));
+		put(r, buf);
+	}
+	finish(r);
+}
+
+/*
+ * A device that writes only the first half of a FROM_DEVICE buffer leaves
+ * the second half as the CPU had it, not as the bounce buffer's last user
+ * left it (that user's bytes would leak into this buffer).
+ */
+static void partial_device_write_leaves_the_rest_as_it_was(const struct bounce_backend *b)
+{
+	struct run run, *r = &run;
+
+	REQUIRE(start(r, b));
+	for (unsigned int k = 0; k < NSIZES; k++) {
+		size_t n = sizes[k], half = n / 2;
+		uint8_t *other, *buf;
+		dma_addr_t h;
+
+		/* An earlier user leaves its bytes (pc) in the bounce buffers. */
+		h = map_far(r, &other, n, r->pc, DMA_BIDIRECTIONAL);
+		REQUIRE(h != DMA_MAPPING_ERROR);
+		CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, n), 0);
+		dma_unmap_single(r->dev, h, n, DMA_BIDIRECTIONAL);
+
+		h = map_far(r, &buf, n, r->pa, DMA_FROM_DEVICE);
+		REQUIRE(h != DMA_MAPPING_ERROR);
+		CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, half), 0);
+		dma_unmap_single(r->dev, h, n, DMA_FROM_DEVICE);
+		CHECK_MSG(ndiff(buf, r->pb, half) == 0, "%zu: the device's half, %zu bytes wrong",
+			  n, ndiff(buf, r->pb, half));
+		CHECK_MSG(ndiff(buf + half, r->pa + half, n - half) == 0,
+			  "%zu: %zu bytes of the untouched half changed (%zu are the earlier user's)",
+			  n, ndiff(buf + half, r->pa + half, n - half),
+			  n - half - ndiff(buf + half, r->pc + half, n - half));
+		put(r, other);
+		put(r, buf);
+	}
+	finish(r);
+}
+
+/*
+ * A mapping of memory the device cannot reach really bounces: the handle
+ * is a bounce buffer, not the buffer's own address; the backend counts it;
+ * the device's stats count its bytes as bounced; what the device writes
+ * there is not in the CPU's buffer until the unmap copies it.
+ */
+static void far_buffer_really_bounces(const struct bounce_backend *b)
+{
+	struct run run, *r = &run;
+
+	REQUIRE(start(r, b));
+	for (unsigned int k = 0; k < NSIZES; k++) {
+		size_t n = sizes[k];
+		uint64_t bounced0 = b->bounced(r->p, r->dev), live0 = b->live(r->p, r->dev);
+		struct dmamap_device_stats s0 = stats_of(r->dev), s1;
+		uint8_t *buf;
+		dma_addr_t h = map_far(r, &buf, n, r->pa, DMA_BIDIRECTIONAL);
+
+		REQUIRE(h != DMA_MAPPING_ERROR);
+		CHECK_MSG(h != direct_handle(r->dev, buf), "%zu: handle 0x%llx is the buffer's own",
+			  n, (unsigned long long)h);
+		CHECK_MSG(b->is_bounce(r->dev, h), "%zu: handle 0x%llx is not a bounce buffer", n,
+			  (unsigned long long)h);
+		CHECK_EQ(b->bounced(r->p, r->dev), bounced0 + 1);
+		CHECK(b->live(r->p, r->dev) > live0);
+		s1 = stats_of(r->dev);
+		CHECK_EQ(s1.bytes_bounced, s0.bytes_bounced + n);
+		CHECK_EQ(s1.bytes_mapped, s0.bytes_mapped + n);
+		CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, n), 0);
+		CHECK_EQ(ndiff(buf, r->pa, n), 0);
+		dma_unmap_single(r->dev, h, n, DMA_BIDIRECTIONAL);
+		CHECK_EQ(ndiff(buf, r->pb, n), 0);
+		CHECK_EQ(b->live(r->p, r->dev), live0);
+		put(r, buf);
+	}
+	finish(r);
+}
+
+/*
+ * Memory the device reaches is mapped where it is, unless every mapping
+ * bounces (swiotlb=force): the one place the backends differ by design.
+ */
+static void near_buffer_bounces_only_when_forced(const struct bounce_backend *b)
+{
+	struct run run, *r = &run;
+	size_t n = 3000;
+	uint8_t *buf;
+	uint64_t bounced0;
+	dma_addr_t h;
+
+	REQUIRE(start(r, b));
+	buf = b->near_buf(r->p, n);
+	REQUIRE(buf);
+	memcpy(buf, r->pa, n);
+	bounced0 = b->bounced(r->p, r->dev);
+	h = dma_map_single(r->dev, buf, n, DMA_BIDIRECTIONAL);
+	REQUIRE(!dma_mapping_error(r->dev, h));
+	CHECK_EQ(h != direct_handle(r->dev, buf), b->bounces_near);
+	CHECK_EQ(b->bounced(r->p, r->dev), bounced0 + b->bounces_near);
+	CHECK_EQ(dev_diff(r->dev, h, r->pa, n), 0);
+	CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, n), 0);
+	dma_unmap_single(r->dev, h, n, DMA_BIDIRECTIONAL);
+	CHECK_EQ(ndiff(buf, r->pb, n), 0);
+	CHECK_EQ(stats_of(r->dev).bytes_bounced, b->bounces_near ? n : 0);
+	put(r, buf);
+	finish(r);
+}
+
+/*
+ * A mapping no bounce buffer can hold fails with DMA_MAPPING_ERROR: the
+ * backend refuses it and it is reported; nothing is mapped, nothing stays
+ * held.
+ */
+static void mapping_that_does_not_fit_fails(const struct bounce_backend *b)
+{
+	struct run run, *r = &run;
+	struct dmamap_device_stats s0, s1;
+	unsigned long rep0;
+	uint64_t refused0;
+	uint8_t *buf;
+	dma_addr_t h;
+
+	REQUIRE(start(r, b));
+	buf = b->too_big_buf(r->p);
+	REQUIRE(buf);
+	s0 = stats_of(r->dev);
+	refused0 = b->refused(r->p, r->dev);
+	rep0 = dmamap_report_count(r->p, DMAMAP_DBG_ALLOC_FAILED);
+	h = dma_map_single(r->dev, buf, b->too_big, DMA_TO_DEVICE);
+	CHECK(h == DMA_MAPPING_ERROR);
+	CHECK_EQ(dma_mapping_error(r->dev, h), -ENOMEM);
+	CHECK_EQ(b->refused(r->p, r->dev), refused0 + 1);
+	CHECK_EQ(dmamap_report_count(r->p, DMAMAP_DBG_ALLOC_FAILED), rep0 + 1);
+	s1 = stats_of(r->dev);
+	CHECK_EQ(s1.maps, s0.maps);
+	CHECK_EQ(s1.bytes_bounced, s0.bytes_bounced);
+	put(r, buf);
+	finish(r);
+}
+
+/*
+ * A refused mapping is an allocation that failed: the device's stats count
+ * it as an error of no memory, as they count every other refused call.
+ */
+static void refused_mapping_counts_as_a_device_error(const struct bounce_backend *b)
+{
+	struct run run, *r = &run;
+	struct dmamap_device_stats s0, s1;
+	uint8_t *buf;
+	dma_addr_t h;
+
+	REQUIRE(start(r, b));
+	buf = b->too_big_buf(r->p);
+	REQUIRE(buf);
+	s0 = stats_of(r->dev);
+	h = dma_map_single(r->dev, buf, b->too_big, DMA_TO_DEVICE);
+	REQUIRE(h == DMA_MAPPING_ERROR);
+	s1 = stats_of(r->dev);
+	CHECK_EQ(s1.errors, s0.errors + 1);
+	CHECK_EQ(s1.errors_by_kind[DMAMAP_ERRK_NOMEM], s0.errors_by_kind[DMAMAP_ERRK_NOMEM] + 1);
+	put(r, buf);
+	finish(r);
+}
+
+/*
+ * Unmapping gives the bounce buffer back: more rounds of map and unmap than
+ * the backend has room for, if it kept them, all succeed, and after each
+ * unmap nothing is held.
+ */
+static void unmap_frees_the_bounce_buffer(const struct bounce_backend *b)
+{
+	static const size_t lens[] = { 64 * KiB, 100, 3000 };
+	struct run run, *r = &run;
+	unsigned int rounds, failed = 0, held = 0;
+	uint8_t *buf;
+
+	REQUIRE(start(r, b));
+	buf = b->far_buf(r->p, 64 * KiB);
+	REQUIRE(buf);
+	rounds = (unsigned int)(b->room(r->p, r->dev) / (64 * KiB)) + 16;
+	pat(buf, 64 * KiB, 4);
+	for (unsigned int i = 0; i < rounds; i++) {
+		/* Mostly large ones, so that keeping them would run out within the rounds. */
+		size_t n = lens[i % 4 == 3 ? 1 + (i / 4) % 2 : 0];
+		dma_addr_t h = dma_map_single(r->dev, buf, n, dirs[i % 3]);
+
+		if (dma_mapping_error(r->dev, h)) {
+			failed++;
+			break;
+		}
+		dma_unmap_single(r->dev, h, n, dirs[i % 3]);
+		held += b->live(r->p, r->dev) != 0;
+	}
+	CHECK_MSG(!failed, "a mapping failed after %u rounds of map and unmap", rounds);
+	CHECK_MSG(!held, "%u unmaps left a bounce buffer held", held);
+	CHECK_EQ(b->refused(r->p, r->dev), 0);
+	put(r, buf);
+	finish(r);
+}
+
+/* An sg list bounces entry by entry: each entry copied in at map, out at unmap. */
+static void sg_list_bounces_each_entry(const struct bounce_backend *b)
+{
+	enum { N = 3 };
+	struct run run, *r = &run;
+	struct scatterlist sgl[N], *sg;
+	uint8_t *buf[N];
+	int i;
+
+	REQUIRE(start(r, b));
+	for (i = 0; i < N; i++) {
+		buf[i] = b->far_buf(r->p, sizes[i]);
+		REQUIRE(buf[i]);
+	}
+	for (unsigned int d = 0; d < 3; d++) {
+		uint64_t bounced0 = b->bounced(r->p, r->dev);
+		uint64_t bytes0 = stats_of(r->dev).bytes_bounced;
+		int n;
+
+		sg_init_table(sgl, N);
+		for (i = 0; i < N; i++) {
+			pat(buf[i], sizes[i], 10 * d + (unsigned int)i);
+			sg_set_buf(&sgl[i], buf[i], (unsigned int)sizes[i]);
+		}
+		n = dma_map_sg(r->dev, sgl, N, dirs[d]);
+		REQUIRE(n == N);
+		CHECK_EQ(b->bounced(r->p, r->dev), bounced0 + N);
+		CHECK_EQ(stats_of(r->dev).bytes_bounced, bytes0 + sizes[0] + sizes[1] + sizes[2]);
+		for_each_sg(sgl, sg, N, i) {
+			dma_addr_t h = sg_dma_address(sg);
+
+			pat(r->pc, sizes[i], 10 * d + (unsigned int)i);
+			CHECK_EQ(sg_dma_len(sg), sizes[i]);
+			CHECK_MSG(h != direct_handle(r->dev, buf[i]) && b->is_bounce(r->dev, h),
+				  "%s entry %d: 0x%llx is not a bounce buffer", dir_name(dirs[d]), i,
+				  (unsigned long long)h);
+			CHECK_MSG(dev_diff(r->dev, h, r->pc, sizes[i]) == 0,
+				  "%s entry %d: the device reads wrong bytes", dir_name(dirs[d]), i);
+			pat(r->pc, sizes[i], 100 + 10 * d + (unsigned int)i);
+			CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, sizes[i]), 0);
+		}
+		dma_unmap_sg(r->dev, sgl, N, dirs[d]);
+		for (i = 0; i < N; i++) {
+			pat(r->pc, sizes[i], (dev_writes(dirs[d]) ? 100 : 0) + 10 * d + (unsigned int)i);
+			CHECK_MSG(ndiff(buf[i], r->pc, sizes[i]) == 0,
+				  "%s entry %d: %zu bytes wrong after unmap", dir_name(dirs[d]), i,
+				  ndiff(buf[i], r->pc, sizes[i]));
+		}
+	}
+	for (i = 0; i < N; i++)
+		put(r, buf[i]);
+	finish(r);
+}
+
+/* ---- the table: every backend, every behaviour ---------------------------------- */
+
+#define CONFORMS(backend, behaviour)                                          \
+	TEST(bounce_conformance_##backend##_##behaviour)                      \
+	{                                                                     \
+		behaviour(&backend);                                          \
+	}
+
+#define BEHAVIOURS(backend)                                                   \
+	CONFORMS(backend, copies_in_at_map_in_every_direction)                \
+	CONFORMS(backend, copies_out_at_unmap_unless_to_device)               \
+	CONFORMS(backend, sync_for_cpu_copies_out_unless_to_device)           \
+	CONFORMS(backend, sync_for_device_copies_in_unless_from_device)       \
+	CONFORMS(backend, partial_device_write_leaves_the_rest_as_it_was)     \
+	CONFORMS(backend, far_buffer_really_bounces)                          \
+	CONFORMS(backend, near_buffer_bounces_only_when_forced)               \
+	CONFORMS(backend, mapping_that_does_not_fit_fails)                    \
+	CONFORMS(backend, refused_mapping_counts_as_a_device_error)           \
+	CONFORMS(backend, unmap_frees_the_bounce_buffer)                      \
+	CONFORMS(backend, sg_list_bounces_each_entry)
+
+BEHAVIOURS(swiotlb_dma24)
+BEHAVIOURS(swiotlb_host_forced)
+BEHAVIOURS(dmabounce_ixp_pci)

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Device tree blobs and the built-in boards: errors name the node and the
+ * property, corrupt blobs never crash, format versions before 16 are
+ * refused, and the boards/ trees embedded at build time describe the
+ * devices they should.
+ *
+ * Each tree is compiled with dtc at test time; without libfdt (NO_FDT
+ * builds) or without dtc the tests skip.
+ */
+#include "../helpers.h"
+
+TEST(of_errors_name_node_and_property)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p;
+
+	p = from_dts(HEAD "bus { #address-cells = <1>; #size-cells = <1>; ranges;"
+		     "  dma-ranges = <0x0 0x80000000>;"
+		     "  dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; }; };", &err);
+	SKIP_WITHOUT_FDT(err);
+	CHECK(p == NULL);
+	CHECK_EQ(err.code, -EINVAL);
+	CHECK_MSG(strstr(err.msg, "/bus") && strstr(err.msg, "dma-ranges"), "msg: %s", err.msg);
+
+	p = from_dts(HEAD "dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>;"
+		     " iommus = <0x77 1>; }; };", &err);
+	CHECK(p == NULL);
+	CHECK_MSG(strstr(err.msg, "/dma@1") && strstr(err.msg, "iommus"), "msg: %s", err.msg);
+
+	p = from_dts("/dts-v1/; / { #address-cells = <1>; #size-cells = <1>; };", &err);
+	CHECK(p == NULL);
+	CHECK_MSG(strstr(err.msg, "memory") != NULL, "msg: %s", err.msg);
+
+	p = from_dts(HEAD "memory@81000000 { device_type = \"memory\"; reg = <0x81000000 0x1000000>; }; };",
+		     &err);
+	CHECK(p == NULL);
+	CHECK_MSG(strstr(err.msg, "overlap") != NULL, "msg: %s", err.msg);
+
+	CHECK(dmamap_platform_from_file("/nonexistent/board.dtb", &err) == NULL);
+	CHECK_EQ(err.code, -ENOENT);
+	CHECK(dmamap_platform_from_fdt(NULL, 0, &err) == NULL);
+	CHECK_EQ(err.code, -EINVAL);
+}
+
+/* Flip, truncate and scribble over a valid blob: errors, never a crash. */
+TEST(of_fuzz_corrupt_blobs_never_crash)
+{
+	struct dmamap_error err = { 0 };
+	uint8_t blob[8192], bad[8192];
+	uint64_t s = 12345;
+	size_t n = board_blob(blob, sizeof(blob));
+	int made = 0;
+
+	REQUIRE(n);
+	{
+		struct dmamap_platform *p = dmamap_platform_from_fdt(blob, n, &err);
+
+		SKIP_WITHOUT_FDT(err);
+		REQUIRE(p);
+		dmamap_platform_destroy(p);
+	}
+	for (int i = 0; i < 3000; i++) {
+		size_t len = n;
+		struct dmamap_platform *p;
+
+		memcpy(bad, blob, n);
+		for (int k = 0; k < 1 + i % 8; k++) {
+			s ^= s << 13;
+			s ^= s >> 7;
+			s ^= s << 17;
+			bad[s % n] ^= (uint8_t)(1u << (s >> 60 & 7));
+		}
+		if (i % 5 == 0)
+			len = s % n;
+		p = dmamap_platform_from_fdt(bad, len, &err);
+		if (p) {
+			made++;
+			dmamap_platform_destroy(p);
+		} else {
+			CHECK(err.code < 0);
+		}
+	}
+	printf("# %d of 3000 corrupted blobs still described a board\n", made);
+}
+
+/* Old format versions are refused by name (libfdt's full check crashed on some). */
+TEST(of_old_format_versions_refused)
+{
+	struct dmamap_error err = { 0 };
+	uint8_t blob[8192], old[8192];
+	size_t n = board_blob(blob, sizeof(blob));
+
+	REQUIRE(n);
+	for (uint8_t v = 2; v <= 17; v++) {
+		struct dmamap_platform *p;
+
+		memcpy(old, blob, n);
+		old[0x17] = v; /* version, big-endian */
+		old[0x1b] = v < 16 ? v : 16; /* last compatible version */
+		p = dmamap_platform_from_fdt(old, n, &err);
+		SKIP_WITHOUT_FDT(err);
+		if (v < 16) {
+			CHECK_MSG(p == NULL, "version %u accepted", v);
+			CHECK_EQ(err.code, -EINVAL);
+			CHECK_MSG(strstr(err.msg, "version") != NULL, "version %u: %s", v, err.msg);
+		} else {
+			CHECK_MSG(p != NULL, "version %u: %s", v, err.msg);
+		}
+		dmamap_platform_destroy(p);
+	}
+}
+
+/* The boards/ .dts files are compiled at build time and embedded: no files needed. */
+TEST(of_builtin_boards_from_embedded_dts)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = dmamap_platform_builtin("rpi4-like", &err);
+	bool listed = false;
+	struct device *dev;
+
+	SKIP_WITHOUT_FDT(err);
+	if (!p && err.code == -ENOENT)
+		SKIP("built without the embedded boards");
+	REQUIRE(p);
+	for (const char *const *n = dmamap_platform_builtin_names(); *n; n++)
+		listed |= !strcmp(*n, "rpi4-like");
+	CHECK(listed);
+	/* RAM at 0 is seen at 0xc0000000 through the soc bus's 30-bit window. */
+	dev = dmamap_device_lookup(p, "dma@7e007000");
+	REQUIRE(dev);
+	CHECK_EQ(dmamap_phys_to_dma(dev, 0x1000), 0xc0001000ULL);
+	CHECK(!dev_is_dma_coherent(dev));
+	dev = dmamap_device_lookup(p, "dma@7e800000");
+	REQUIRE(dev);
+	CHECK(dev_is_dma_coherent(dev));
+	CHECK_EQ(dma_get_mask(dev), DMA_BIT_MASK(30));
+	dmamap_platform_destroy(p);
+}
+
+TEST(of_builtin_server_and_x86_boards)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = dmamap_platform_builtin("arm64-server", &err);
+	struct dmamap_cma_stats cs;
+	struct dmamap_iommu_stats is;
+
+	SKIP_WITHOUT_FDT(err);
+	if (!p && err.code == -ENOENT)
+		SKIP("built without the embedded boards");
+	REQUIRE(p);
+	/* Coherent from the root's dma-coherent; the SMMU master gets the iommu ops. */
+	CHECK(dev_is_dma_coherent(dmamap_device_lookup(p, "dma@50000000")));
+	CHECK_EQ(dmamap_iommu_stats(dmamap_device_lookup(p, "pcie-dma@40000000"), &is), 0);
+	CHECK_EQ(dmamap_iommu_stats(dmamap_device_lookup(p, "dma@50000000"), &is), -ENODEV);
+	/* The dynamic CMA region was placed in RAM, 16 MiB. */
+	REQUIRE(dmamap_cma_stats(p, &cs) == 0);
+	CHECK_EQ(cs.total_pages, (16 << 20) >> PAGE_SHIFT);
+	CHECK(dmamap_phys_to_virt(p, cs.start) != NULL);
+	dmamap_platform_destroy(p);
+
+	p = dmamap_platform_builtin("x86-like", &err);
+	REQUIRE(p);
+	{
+		struct device *dev = dmamap_device_lookup(p, "dma@fe000000");
+		struct page *hi = dmamap_alloc_pages(p, 0, 0);
+		dma_addr_t h;
+
+		REQUIRE(dev && hi);
+		/* A page above 4 GiB bounces for the 32-bit master. */
+		if (page_to_phys(hi) >= 0x100000000ULL) {
+			h = dma_map_page(dev, hi, 0, 64, DMA_TO_DEVICE);
+			REQUIRE(!dma_mapping_error(dev, h));
+			CHECK(h < 0x100000000ULL);
+			CHECK(dmamap_swiotlb_is_bounce(dev, h));
+			dma_unmap_page(dev, h, 64, DMA_TO_DEVICE);
+		}
+		dmamap_free_pages(p, hi, 0);
+	}
+	dmamap_platform_destroy(p);
+}

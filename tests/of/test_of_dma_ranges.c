@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Boards from device trees: the kernel's dma-ranges walk (empty means keep
+ * walking, a bus without dma-ranges above one that has them means no map,
+ * the first hop may lack them), parent addresses translated up, masks and
+ * limit implied by the map, contiguous entries merged, a device's own
+ * dma-ranges applying to its children only, PCI hosts.
+ *
+ * Each tree is compiled with dtc at test time; without libfdt (NO_FDT
+ * builds) or without dtc the tests skip.
+ */
+#include "../helpers.h"
+
+TEST(of_parent_dma_ranges_offset_and_masks)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(HEAD
+		"bus { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  dma-ranges = <0x0 0x80000000 0x4000000>;"
+		"  dma@1000 { compatible = \"dmamap,memcpy\"; reg = <0x1000 0x100>; }; }; };", &err);
+	struct device *dev;
+	uint8_t *buf, put[64];
+	dma_addr_t h;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	dev = dmamap_device_lookup(p, "dma@1000");
+	REQUIRE(dev);
+	CHECK(!dev_is_dma_coherent(dev));
+	CHECK_EQ(dmamap_phys_to_dma(dev, 0x80001000ULL), 0x1000);
+	CHECK_EQ(dmamap_bus_dma_limit(dev), 0x3ffffff);
+	/* The map narrows the default 32-bit masks to 26 bits. */
+	CHECK_EQ(dma_get_mask(dev), DMA_BIT_MASK(26));
+	buf = dmamap_kmalloc(p, 64, DMAMAP_GFP_DMA_ALIGN);
+	REQUIRE(buf);
+	h = dma_map_single(dev, buf, 64, DMA_FROM_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, h));
+	CHECK(h < 0x4000000);
+	memset(put, 0xa5, sizeof(put));
+	CHECK_EQ(dmamap_device_write(dev, h, put, 64), 0);
+	dma_unmap_single(dev, h, 64, DMA_FROM_DEVICE);
+	CHECK_MEM(buf, put, 64);
+	dmamap_platform_destroy(p);
+}
+
+TEST(of_empty_dma_ranges_keeps_walking_missing_stops)
+{
+	struct dmamap_error err = { 0 };
+	/* inner: empty (keep walking); outer: the real map. */
+	struct dmamap_platform *p = from_dts(HEAD
+		"outer { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  dma-ranges = <0x10000000 0x80000000 0x4000000>;"
+		"  inner { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"    dma-ranges;"
+		"    dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; }; };"
+		/* a bus above the device's parent that lacks dma-ranges: no map */
+		"nomap { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  mid { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"    dma-ranges;"
+		"    dma@2 { compatible = \"dmamap,memcpy\"; reg = <0x2 0x1>; }; }; }; };", &err);
+	struct device *a, *b;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	a = dmamap_device_lookup(p, "dma@1");
+	b = dmamap_device_lookup(p, "dma@2");
+	REQUIRE(a && b);
+	CHECK_EQ(dmamap_phys_to_dma(a, 0x80000000ULL), 0x10000000);
+	/* mid's dma-ranges is empty, nomap has none after it: identity, no limit. */
+	CHECK_EQ(dmamap_phys_to_dma(b, 0x80000000ULL), 0x80000000ULL);
+	CHECK_EQ(dmamap_bus_dma_limit(b), 0);
+	CHECK_EQ(dma_get_mask(b), DMA_BIT_MASK(32));
+	dmamap_platform_destroy(p);
+}
+
+TEST(of_parent_address_translated_up_and_unreachable_dropped)
+{
+	struct dmamap_error err = { 0 };
+	/* The inner bus's parent addresses (0x40000000..) are the outer bus's child space. */
+	struct dmamap_platform *p = from_dts(HEAD
+		"outer { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  dma-ranges = <0x40000000 0x80000000 0x2000000>;"
+		"  inner { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"    dma-ranges = <0x0 0x40000000 0x1000000 0x9000000 0x70000000 0x1000000>;"
+		"    dma@3 { compatible = \"dmamap,memcpy\"; reg = <0x3 0x1>; }; }; }; };", &err);
+	struct device *dev;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	dev = dmamap_device_lookup(p, "dma@3");
+	REQUIRE(dev);
+	/* Entry 1: bus 0 -> outer 0x40000000 -> CPU 0x80000000. Entry 2 (0x70000000) is
+	 * outside outer's dma-ranges: dropped. */
+	CHECK_EQ(dmamap_phys_to_dma(dev, 0x80000000ULL), 0);
+	CHECK_EQ(dmamap_dma_to_phys(dev, 0x9000000), (phys_addr_t)-1);
+	CHECK_EQ(dmamap_bus_dma_limit(dev), 0xffffff);
+	dmamap_platform_destroy(p);
+}
+
+/* The parent may lack dma-ranges (first hop); the grandparent's map applies. */
+TEST(of_first_hop_may_lack_dma_ranges)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(HEAD
+		"soc { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  dma-ranges = <0x20000000 0x80000000 0x4000000>;"
+		"  sub { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"    dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; }; }; };", &err);
+	struct device *dev;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	dev = dmamap_device_lookup(p, "dma@1");
+	REQUIRE(dev);
+	CHECK_EQ(dmamap_phys_to_dma(dev, 0x80002000ULL), 0x20002000);
+	CHECK_EQ(dmamap_bus_dma_limit(dev), 0x23ffffff);
+	CHECK_EQ(dma_get_mask(dev), DMA_BIT_MASK(30));
+	dmamap_platform_destroy(p);
+}
+
+/* end = 0x2ffffff: mask = DMA_BIT_MASK(ilog2(end) + 1) = 26 bits, limit = end;
+ * a wider dma_set_mask() is accepted but allocations stay under the limit. */
+TEST(of_limit_and_mask_arithmetic_and_widening)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(HEAD
+		"bus { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  dma-ranges = <0x0 0x80000000 0x3000000>;"
+		"  dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; }; };", &err);
+	struct device *dev;
+	dma_addr_t h[64];
+	void *cpu[64];
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	dev = dmamap_device_lookup(p, "dma@1");
+	REQUIRE(dev);
+	CHECK_EQ(dmamap_bus_dma_limit(dev), 0x2ffffff);
+	CHECK_EQ(dma_get_mask(dev), DMA_BIT_MASK(26));
+	CHECK_EQ(dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64)), 0);
+	CHECK_EQ(dma_get_mask(dev), DMA_BIT_MASK(64));
+	CHECK_EQ(dmamap_bus_dma_limit(dev), 0x2ffffff);
+	/* 64 x 256 KiB = 16 MiB: more than the low half, all under the limit. */
+	for (int i = 0; i < 64; i++) {
+		cpu[i] = dma_alloc_coherent(dev, 256 << 10, &h[i], GFP_KERNEL);
+		if (cpu[i])
+			CHECK_MSG(h[i] + (256 << 10) - 1 <= 0x2ffffff, "h 0x%llx", (unsigned long long)h[i]);
+	}
+	for (int i = 0; i < 64; i++)
+		if (cpu[i])
+			dma_free_coherent(dev, 256 << 10, cpu[i], h[i]);
+	dmamap_platform_destroy(p);
+}
+
+/* A platform device's own dma-ranges describe its children, not itself. */
+TEST(of_own_dma_ranges_do_not_apply_to_the_device)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(HEAD
+		"bus { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  dma-ranges = <0x10000000 0x80000000 0x4000000>;"
+		"  dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>;"
+		"    #address-cells = <1>; #size-cells = <1>;"
+		"    dma-ranges = <0x0 0x10000000 0x1000000>; }; }; };", &err);
+	struct device *dev;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	dev = dmamap_device_lookup(p, "dma@1");
+	REQUIRE(dev);
+	CHECK_EQ(dmamap_phys_to_dma(dev, 0x80000000ULL), 0x10000000);
+	CHECK_EQ(dmamap_bus_dma_limit(dev), 0x13ffffff);
+	dmamap_platform_destroy(p);
+}
+
+/* Entries contiguous in both spaces are one region; a gap keeps them apart. */
+TEST(of_contiguous_dma_ranges_merge)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(HEAD
+		"bus { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  dma-ranges = <0x0 0x80000000 0x1000000 0x1000000 0x81000000 0x1000000"
+		"                0x3000000 0x82000000 0x1000000>;"
+		"  dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; }; };", &err);
+	struct dmamap_device_info in;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	REQUIRE(dmamap_device_info(dmamap_device_lookup(p, "dma@1"), &in) == 0);
+	CHECK_EQ(in.nr_ranges, 2);
+	CHECK_EQ(in.ranges[0].size, 0x2000000);
+	CHECK_EQ(in.ranges[1].dma_start, 0x3000000);
+	/* The limit is the highest bus address any entry reaches. */
+	CHECK_EQ(in.bus_dma_limit, 0x3ffffff);
+	CHECK_EQ(dmamap_phys_to_dma(dmamap_device_lookup(p, "dma@1"), 0x82000000ULL), 0x3000000);
+	dmamap_platform_destroy(p);
+}
+
+TEST(of_pci_host_dma_ranges_and_iommu_map)
+{
+	struct dmamap_error err = { 0 };
+	/* A PCI host: 3-cell child addresses (flags first), its own dma-ranges apply,
+	 * and its iommu-map gives each function a stream id on the SMMU. */
+	struct dmamap_platform *p = from_dts(HEAD
+		"smmu: iommu@9000 { reg = <0x9000 0x100>; #iommu-cells = <1>; };"
+		"pcie@40000000 { device_type = \"pci\"; #address-cells = <3>; #size-cells = <2>;"
+		"  reg = <0x40000000 0x1000>;"
+		"  dma-ranges = <0x02000000 0x0 0x0 0x80000000 0x0 0x4000000>;"
+		"  iommu-map = <0x0 &smmu 0x10000 0x100>; iommu-map-mask = <0xfff8>;"
+		"  dma@0,1 { compatible = \"dmamap,memcpy\"; reg = <0x0100 0 0 0 0>; }; }; };",
+		&err);
+	struct dmamap_device_info in;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	REQUIRE(dmamap_device_info(dmamap_device_lookup(p, "dma@0,1"), &in) == 0);
+	CHECK_EQ(in.nr_ranges, 1);
+	CHECK_EQ(in.ranges[0].cpu_start, 0x80000000ULL);
+	CHECK_EQ(in.ranges[0].dma_start, 0);
+	CHECK(strcmp(in.iommu, "iommu@9000") == 0);
+	/* RID 0x01 (bus 0, dev 0, fn 1) masked with 0xfff8 -> 0: stream 0x10000. */
+	CHECK_EQ(in.iommu_stream, 0x10000);
+	CHECK(strcmp(in.ops, "iommu") == 0);
+	dmamap_platform_destroy(p);
+}

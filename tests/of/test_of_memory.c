@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Memory from device trees: /reserved-memory as the kernel reads it (CMA,
+ * a device's own pool, a restricted pool, the rules on no-map, reusable and
+ * cells), RAM given by the caller instead of /memory, and more RAM than the
+ * simulator backs refused.
+ *
+ * Each tree is compiled with dtc at test time; without libfdt (NO_FDT
+ * builds) or without dtc the tests skip.
+ */
+#include <unistd.h>
+#include "../helpers.h"
+
+TEST(of_reserved_memory_cma_pool_and_restricted)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(RESV(
+		"cma: linux,cma@83000000 { compatible = \"shared-dma-pool\"; reusable;"
+		"  reg = <0x83000000 0x400000>; linux,cma-default; };"
+		"pool: pool@82000000 { compatible = \"shared-dma-pool\"; no-map;"
+		"  reg = <0x82000000 0x100000>; };"
+		"rest: restricted { compatible = \"restricted-dma-pool\"; size = <0x100000>;"
+		"  alignment = <0x100000>; };")
+		"smmu: iommu@9000 { reg = <0x9000 0x100>; #iommu-cells = <1>; };"
+		"dma@10 { compatible = \"dmamap,memcpy\"; reg = <0x10 0x1>; memory-region = <&pool>; };"
+		"dma@11 { compatible = \"dmamap,memcpy\"; reg = <0x11 0x1>; memory-region = <&rest>; };"
+		"dma@12 { compatible = \"dmamap,memcpy\"; reg = <0x12 0x1>; memory-region = <&rest>;"
+		"  iommus = <&smmu 1>; }; };", &err);
+	struct dmamap_cma_stats cs;
+	struct dmamap_swiotlb_stats ss;
+	struct device *pooled, *restricted, *behind;
+	dma_addr_t h;
+	uint8_t *buf;
+	void *cpu;
+
+	SKIP_WITHOUT_FDT(err);
+	REQUIRE(p);
+	/* CMA where the tree put it. */
+	REQUIRE(dmamap_cma_stats(p, &cs) == 0);
+	CHECK_EQ(cs.start, 0x83000000ULL);
+	CHECK_EQ(cs.total_pages, 0x400000 >> PAGE_SHIFT);
+	/* The device's own pool serves its coherent allocations first. */
+	pooled = dmamap_device_lookup(p, "dma@10");
+	REQUIRE(pooled);
+	cpu = dma_alloc_coherent(pooled, PAGE_SIZE, &h, GFP_KERNEL);
+	REQUIRE(cpu);
+	CHECK(h >= 0x82000000ULL && h < 0x82100000ULL);
+	dma_free_coherent(pooled, PAGE_SIZE, cpu, h);
+	/* The page allocator never hands out the reserved pool. */
+	for (int i = 0; i < 512; i++) {
+		struct page *pg = dmamap_alloc_pages(p, 4, 0);
+
+		if (!pg)
+			break;
+		CHECK(page_to_phys(pg) + (16 * PAGE_SIZE) <= 0x82000000ULL ||
+		      page_to_phys(pg) >= 0x82100000ULL);
+	}
+	/* The restricted pool: every mapping of that device bounces into it. */
+	restricted = dmamap_device_lookup(p, "dma@11");
+	behind = dmamap_device_lookup(p, "dma@12");
+	REQUIRE(restricted && behind);
+	REQUIRE(dmamap_swiotlb_stats(NULL, restricted, &ss) == 0);
+	CHECK(strstr(ss.name, "restricted") != NULL);
+	CHECK_EQ(ss.start & 0xfffff, 0);
+	buf = dmamap_kmalloc(p, 256, DMAMAP_GFP_DMA_ALIGN);
+	REQUIRE(buf);
+	h = dma_map_single(restricted, buf, 256, DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(restricted, h));
+	CHECK(dmamap_swiotlb_is_bounce(restricted, h));
+	CHECK(h >= ss.start && h < ss.start + ss.total_slots * ss.slot_size);
+	dma_unmap_single(restricted, h, 256, DMA_TO_DEVICE);
+	/* Behind an IOMMU, the memory-region does not restrict the device. */
+	h = dma_map_single(behind, buf, 256, DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(behind, h));
+	CHECK(!dmamap_swiotlb_is_bounce(behind, h));
+	dma_unmap_single(behind, h, 256, DMA_TO_DEVICE);
+	dmamap_platform_destroy(p);
+}
+
+TEST(of_reserved_memory_rules)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p;
+	struct dmamap_cma_stats cs;
+
+	p = from_dts(RESV("bad: cma { compatible = \"shared-dma-pool\"; reusable; no-map;"
+			  "  reg = <0x83000000 0x100000>; };") "};", &err);
+	SKIP_WITHOUT_FDT(err);
+	CHECK(p == NULL);
+	CHECK_MSG(strstr(err.msg, "/reserved-memory/cma") && strstr(err.msg, "no-map"),
+		  "msg: %s", err.msg);
+	/* Cells that differ from the root's: the node is ignored, the board still builds. */
+	p = from_dts(HEAD "reserved-memory { #address-cells = <2>; #size-cells = <2>; ranges;"
+		     "  c { compatible = \"shared-dma-pool\"; reusable; reg = <0 0x83000000 0 0x100000>; }; }; };",
+		     &err);
+	REQUIRE(p);
+	CHECK_EQ(dmamap_cma_stats(p, &cs), -ENODEV);
+	dmamap_platform_destroy(p);
+	/* 32-bit ARM: a device pool without no-map is refused; with it, accepted. */
+	p = from_dts("/dts-v1/; / { #address-cells = <1>; #size-cells = <1>; dmamap,cache-arch = \"armv5\";"
+		     " memory@80000000 { device_type = \"memory\"; reg = <0x80000000 0x4000000>; };"
+		     " reserved-memory { #address-cells = <1>; #size-cells = <1>; ranges;"
+		     "   pool { compatible = \"shared-dma-pool\"; reg = <0x82000000 0x100000>; }; }; };", &err);
+	CHECK(p == NULL);
+	CHECK_MSG(strstr(err.msg, "/reserved-memory/pool") && strstr(err.msg, "no-map"),
+		  "msg: %s", err.msg);
+	p = from_dts("/dts-v1/; / { #address-cells = <1>; #size-cells = <1>; dmamap,cache-arch = \"armv5\";"
+		     " memory@80000000 { device_type = \"memory\"; reg = <0x80000000 0x4000000>; };"
+		     " reserved-memory { #address-cells = <1>; #size-cells = <1>; ranges;"
+		     "   pool { compatible = \"shared-dma-pool\"; no-map; reg = <0x82000000 0x100000>; }; }; };", &err);
+	CHECK_MSG(p != NULL, "msg: %s", err.msg);
+	dmamap_platform_destroy(p);
+	/* A disabled region does not exist. */
+	p = from_dts(RESV("c { compatible = \"shared-dma-pool\"; reusable; status = \"disabled\";"
+			  "  reg = <0x83000000 0x100000>; };") "};", &err);
+	REQUIRE(p);
+	CHECK_EQ(dmamap_cma_stats(p, &cs), -ENODEV);
+	dmamap_platform_destroy(p);
+}
+
+/* Firmware fills /memory at boot: the caller's RAM replaces the tree's
+ * placeholder, and reserved regions are placed in it. */
+TEST(of_ram_override_replaces_memory_nodes)
+{
+	static const char dts[] =
+		"/dts-v1/; / { #address-cells = <1>; #size-cells = <1>;"
+		" memory@0 { device_type = \"memory\"; reg = <0x0 0x0>; };"
+		" reserved-memory { #address-cells = <1>; #size-cells = <1>; ranges;"
+		"   cma { compatible = \"shared-dma-pool\"; reusable; size = <0x400000>;"
+		"     linux,cma-default; }; };"
+		" dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; };";
+	struct dmamap_ram_bank ram[2] = { { 0x40000000, 0x2000000 }, { 0x60000000, 0x1000000 } };
+	struct dmamap_of_options opts = { ram, 2 };
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p;
+	struct dmamap_ram_bank got;
+	struct dmamap_cma_stats cs;
+	char path[] = "/tmp/dmamap-test-XXXXXX.dts";
+	int fd = mkstemps(path, 4);
+	FILE *f;
+
+	need_dts_support();
+	REQUIRE(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs(dts, f);
+	fclose(f);
+	p = dmamap_platform_from_file(path, &err);
+	if (err.code == -ENOSYS) {
+		unlink(path);
+		SKIP_WITHOUT_FDT(err);
+	}
+	CHECK(p == NULL); /* the placeholder alone is no RAM */
+	p = dmamap_platform_from_file_opts(path, &opts, &err);
+	REQUIRE(p);
+	REQUIRE(dmamap_ram_bank(p, 1, &got) == 0);
+	CHECK_EQ(got.start, 0x60000000ULL);
+	CHECK_EQ(got.size, 0x1000000ULL);
+	REQUIRE(dmamap_cma_stats(p, &cs) == 0);
+	CHECK(cs.start >= 0x40000000ULL && cs.start + (cs.total_pages << PAGE_SHIFT) <= 0x62000000ULL);
+	CHECK_EQ(cs.total_pages, 0x400000 >> PAGE_SHIFT);
+	dmamap_platform_destroy(p);
+	opts.nr_ram = 0;
+	CHECK(dmamap_platform_from_file_opts(path, &opts, &err) == NULL);
+	CHECK_EQ(err.code, -EINVAL);
+	opts.nr_ram = DMAMAP_MAX_BANKS + 1;
+	CHECK(dmamap_platform_from_file_opts(path, &opts, &err) == NULL);
+	CHECK_EQ(err.code, -EINVAL);
+	unlink(path);
+}
+
+/* More RAM than the simulator backs is a clean error, in one bank or split. */
+TEST(of_ram_beyond_simulator_limit_rejected)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p;
+
+	p = from_dts("/dts-v1/; / { #address-cells = <2>; #size-cells = <2>;"
+		     " memory@0 { device_type = \"memory\"; reg = <0x0 0x0 0x4400 0x0>; }; };", &err);
+	SKIP_WITHOUT_FDT(err);
+	CHECK(p == NULL);
+	CHECK_EQ(err.code, -EINVAL);
+	CHECK_MSG(strstr(err.msg, "MiB of RAM") != NULL, "msg: %s", err.msg);
+	p = from_dts("/dts-v1/; / { #address-cells = <2>; #size-cells = <2>;"
+		     " memory@0 { device_type = \"memory\"; reg = <0x0 0x0 0xc 0x0"
+		     "   0x100 0x0 0xc 0x0>; }; };", &err);
+	CHECK(p == NULL);
+	CHECK_EQ(err.code, -EINVAL);
+	CHECK_MSG(strstr(err.msg, "MiB of RAM") != NULL, "msg: %s", err.msg);
+}
