@@ -57,12 +57,15 @@ phys_addr_t dmamap__cma_alloc(struct dmamap_cma *c, unsigned long count)
 {
 	unsigned int order = dmamap__get_order(count << PAGE_SHIFT);
 	unsigned long align = 1UL << MIN(order, (unsigned int)CMA_MAX_ALIGN_ORDER);
+	/* Aligned in physical memory, wherever the area itself starts. */
+	unsigned long first;
 	phys_addr_t phys = PHYS_NONE;
 
 	if (!c || !count || count > c->npages)
 		return PHYS_NONE;
+	first = (unsigned long)((align - ((c->start >> PAGE_SHIFT) % align)) % align);
 	pthread_mutex_lock(&c->lock);
-	for (unsigned long i = 0; i + count <= c->npages; i += align) {
+	for (unsigned long i = first; i + count <= c->npages; i += align) {
 		unsigned long j;
 
 		for (j = 0; j < count && !c->run[i + j]; j++)
@@ -84,25 +87,41 @@ phys_addr_t dmamap__cma_alloc(struct dmamap_cma *c, unsigned long count)
 	return phys;
 }
 
+/* The page index of @phys heading @count pages inside the area, or -1. */
+static long run_index(const struct dmamap_cma *c, phys_addr_t phys, unsigned long count)
+{
+	u64 i;
+
+	if (!count || !dmamap__cma_contains(c, phys) || (phys & (PAGE_SIZE - 1)))
+		return -1;
+	i = (phys - c->start) >> PAGE_SHIFT;
+	return count <= c->npages - i ? (long)i : -1;
+}
+
 bool dmamap__cma_is_run(struct dmamap_cma *c, phys_addr_t phys, unsigned long count)
 {
+	long i = run_index(c, phys, count);
 	bool ok;
 
+	if (i < 0)
+		return false;
 	pthread_mutex_lock(&c->lock);
-	ok = !(phys & (PAGE_SIZE - 1)) && c->run[(phys - c->start) >> PAGE_SHIFT] == count;
+	ok = c->run[i] == count;
 	pthread_mutex_unlock(&c->lock);
 	return ok;
 }
 
 int dmamap__cma_release(struct dmamap_cma *c, phys_addr_t phys, unsigned long count)
 {
-	unsigned long i = (unsigned long)((phys - c->start) >> PAGE_SHIFT);
+	long i = run_index(c, phys, count);
 	int ret = 0;
 
+	if (i < 0)
+		return -EINVAL;
 	pthread_mutex_lock(&c->lock);
-	if ((phys & (PAGE_SIZE - 1)) || c->run[i] != count)
+	if (c->run[i] != count) {
 		ret = -EINVAL;
-	else {
+	} else {
 		memset(c->run + i, 0, count * sizeof(*c->run));
 		c->used -= count;
 	}

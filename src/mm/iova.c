@@ -66,6 +66,27 @@ static inline void stash(struct dmamap_iova *v, struct iova_shard *s, u64 pfn, u
 		dmamap__buddy_free(v->buddy, (unsigned long)(pfn - v->base_pfn), order);
 }
 
+/*
+ * Every shard's kept ranges back to the buddy, so they can merge and serve
+ * other sizes (as the kernel frees its CPU caches of IOVAs when the space
+ * runs out).
+ */
+static __attribute__((noinline)) void flush_magazines(struct dmamap_iova *v)
+{
+	for (unsigned int k = 0; k < DMAMAP_STAT_SHARDS; k++) {
+		struct iova_shard *t = &v->shards[k];
+
+		dmamap__spin_lock(&t->lock);
+		for (unsigned int order = 0; order < CACHE_ORDERS; order++)
+			while (t->n[order])
+				dmamap__buddy_free(v->buddy,
+						   (unsigned long)(t->pfn[order][--t->n[order]] -
+								   v->base_pfn),
+						   order);
+		dmamap__spin_unlock(&t->lock);
+	}
+}
+
 /* The magazine was empty or the order too big: the buddy, and a refill. */
 static __attribute__((noinline)) u64 iova_alloc_slow(struct dmamap_iova *v,
 						     struct iova_shard *s,
@@ -105,6 +126,11 @@ static __attribute__((noinline)) u64 iova_alloc_slow(struct dmamap_iova *v,
 			s->pfn[order][s->n[order]++] = v->base_pfn + (u64)more;
 		}
 		dmamap__spin_unlock(&s->lock);
+	}
+	if (idx < 0) {
+		/* What the magazines keep may be what is missing: give it back and try again. */
+		flush_magazines(v);
+		idx = dmamap__buddy_alloc(v->buddy, order);
 	}
 	if (idx < 0) {
 		dmamap__spin_lock(&s->lock);

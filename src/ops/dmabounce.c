@@ -232,6 +232,8 @@ static dma_addr_t db_map_page(struct device *dev, struct page *page,
 		return direct->map_page(dev, page, offset, size, dir, attrs);
 	b = safe_get(dev, db, phys, size, dir);
 	if (!b) {
+		/* Out of memory, counted as swiotlb counts a full pool. */
+		dmamap__stat_add(dev, ST_ERR0 + DMAMAP_ERRK_NOMEM, 1);
 		if (!(attrs & DMA_ATTR_NO_WARN))
 			dmamap__report(dev->plat, dev, DMAMAP_DBG_ALLOC_FAILED,
 				       "dmabounce: no safe buffer for %zu bytes", size);

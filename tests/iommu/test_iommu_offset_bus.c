@@ -10,9 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dmamap/dmamap.h>
-#include "api_helpers.h"
-
-static struct log_capture logcap;
+#include "../helpers.h"
 
 static struct device *offset_iommu_device(struct dmamap_platform *p, bool coherent)
 {
@@ -65,14 +63,13 @@ static void mmap_shows(struct device *dev, uint8_t *cpu, dma_addr_t h, size_t le
 
 static void alloc_move_mmap_free(size_t len, unsigned long attrs, bool coherent, int seed)
 {
-	struct dmamap_platform *p = default_board();
+	struct dmamap_platform *p = quiet_board();
 	struct dmamap_cma_stats before, after;
 	struct device *dev;
 	dma_addr_t h = 0;
 	uint8_t *cpu;
 
 	REQUIRE(p);
-	dmamap_set_log_hook(p, capture_hook, &logcap);
 	dev = offset_iommu_device(p, coherent);
 	REQUIRE(dev);
 	REQUIRE(dmamap_cma_stats(p, &before) == 0);
@@ -116,14 +113,13 @@ TEST(iommu_offset_bus_scattered_pages)
 /* Non-coherent allocations: cached pages the driver syncs, mapped at an IOVA. */
 TEST(iommu_offset_bus_noncoherent_alloc)
 {
-	struct dmamap_platform *p = default_board();
+	struct dmamap_platform *p = quiet_board();
 	const size_t len = 2 * PAGE_SIZE;
 	struct device *dev;
 	dma_addr_t h = 0;
 	uint8_t *cpu, *want = malloc(len);
 
 	REQUIRE(p && want);
-	dmamap_set_log_hook(p, capture_hook, &logcap);
 	dev = offset_iommu_device(p, false);
 	REQUIRE(dev);
 	cpu = dma_alloc_noncoherent(dev, len, &h, DMA_BIDIRECTIONAL, GFP_KERNEL);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dmamap/dmamap.h>
-#include "api_helpers.h"
+#include "../helpers.h"
 
 static dma_addr_t hook_map_page(struct device *dev, struct page *page, unsigned long offset,
 				size_t size, enum dma_data_direction dir, unsigned long attrs)
@@ -35,16 +35,6 @@ static const struct dma_map_ops hook_ops = {
 	.unmap_page = hook_unmap_page,
 };
 
-/* The memory view holds @want at the buffer: what a non-coherent device reads. */
-static bool memory_holds(struct dmamap_platform *p, const void *cpu, const void *want, size_t len)
-{
-	uint8_t *m = malloc(len);
-	bool ok = m && !dmamap_sim_mem_read(p, virt_to_phys(cpu), m, len) && !memcmp(m, want, len);
-
-	free(m);
-	return ok;
-}
-
 TEST(arch_hooks_clean_for_device_and_invalidate_for_cpu)
 {
 	struct dmamap_platform *p = default_board();
@@ -60,11 +50,11 @@ TEST(arch_hooks_clean_for_device_and_invalidate_for_cpu)
 	fill_pattern(cpu_bytes, sizeof(cpu_bytes), 41);
 	memcpy(buf, cpu_bytes, sizeof(cpu_bytes));
 	/* Written through the cache: memory does not have it yet. */
-	CHECK(!memory_holds(p, buf, cpu_bytes, sizeof(cpu_bytes)));
+	CHECK(!mem_is(p, buf, cpu_bytes, sizeof(cpu_bytes)));
 	h = dma_map_single(dev, buf, sizeof(cpu_bytes), DMA_BIDIRECTIONAL);
 	REQUIRE(!dma_mapping_error(dev, h));
 	/* The clean put it there: the device reads the CPU's bytes. */
-	CHECK(memory_holds(p, buf, cpu_bytes, sizeof(cpu_bytes)));
+	CHECK(mem_is(p, buf, cpu_bytes, sizeof(cpu_bytes)));
 	CHECK_EQ(stats_of(dev).cache_bytes_cleaned, sizeof(cpu_bytes));
 	fill_pattern(dev_bytes, sizeof(dev_bytes), 42);
 	CHECK_EQ(dmamap_device_write(dev, h, dev_bytes, sizeof(dev_bytes)), 0);

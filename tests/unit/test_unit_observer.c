@@ -10,7 +10,7 @@
 #include <string.h>
 #include <dmamap/dmamap.h>
 #include "../../src/base/observer.h"
-#include "../api_helpers.h"
+#include "../helpers.h"
 
 struct heard {
 	unsigned int accesses, cpu_writes, losses;
