@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The simulated non-coherent cache (SPEC §4) through the driver API: with
+ * The simulated non-coherent cache through the driver API: with
  * correct use, map_single, map_page and map_sg deliver the right bytes both
  * ways on a coherent and a non-coherent device, in every direction; sg syncs
  * hand every entry over.

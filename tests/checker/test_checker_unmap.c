@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The checker (SPEC §6): dma-debug's checks at unmap and free. Memory never
+ * The checker: dma-debug's checks at unmap and free. Memory never
  * mapped, unmapped or freed twice; a different size, type (single, page,
  * sg, resource, coherent), CPU address, sg entry count or direction. One
  * test per mistake, asserting exactly the reports it causes (and, where the

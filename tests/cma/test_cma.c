@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CMA (SPEC §5 "coherent allocation"): the default board reserves a
+ * CMA: the default board reserves a
  * contiguous area at the top of its lowest bank; coherent allocations of
  * more than a page that may block, and DMA_ATTR_FORCE_CONTIGUOUS ones,
  * come from it, in runs aligned to their power-of-two size. When the area

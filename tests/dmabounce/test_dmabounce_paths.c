@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dmabounce (SPEC §5 "bounce"), the ARM bounce layer as an ops table: which
+ * dmabounce, the ARM bounce layer as an ops table: which
  * path a mapping takes, which pool a safe buffer comes from, live safe
  * buffers kept apart, sg lists bouncing entry by entry.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * IOMMU-backed DMA (SPEC §5 "iommu"): handles are IOVAs that the IO page
+ * IOMMU-backed DMA: handles are IOVAs that the IO page
  * tables translate to the buffer; bytes arrive in each direction through
  * map_single, map_page and coherent allocations; resources are translated;
  * mmap and sg_table views of coherent memory match what the device sees.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * swiotlb (SPEC §5 "bounce") on the default board's dma-24, which sees only
+ * swiotlb on the default board's dma-24, which sees only
  * the first 16 MiB of RAM: buffers above it bounce through the default pool
  * at the bottom of RAM, in every direction and size, single or as sg
  * entries; memory between the pool's end and 16 MiB is mapped directly.
