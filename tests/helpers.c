@@ -685,6 +685,53 @@ bool text_has_addr(unsigned int i, dma_addr_t addr)
 	return false;
 }
 
+/* ---- a board, a device and a buffer ------------------------------------------------- */
+
+bool scene_on(struct scene *s, struct dmamap_platform *p, const char *name,
+	      size_t buflen)
+{
+	memset(s, 0, sizeof(*s));
+	s->h = DMA_MAPPING_ERROR;
+	s->p = p;
+	if (!p)
+		return false;
+	s->dev = lookup(p, name);
+	if (buflen) {
+		s->buf = dbuf(p, buflen);
+		if (!s->buf)
+			printf("#   no %zu bytes of ZONE_DMA\n", buflen);
+	}
+	return s->dev && (s->buf || !buflen);
+}
+
+bool checked_scene(struct scene *s, const char *name, size_t buflen)
+{
+	return scene_on(s, sim_board("default"), name, buflen);
+}
+
+bool scene_map(struct scene *s, size_t len, enum dma_data_direction dir)
+{
+	s->h = map_ok(s->dev, s->buf, len, dir);
+	if (s->h == DMA_MAPPING_ERROR)
+		printf("#   %s: mapping %zu bytes %s failed\n", dev_name(s->dev), len,
+		       dir_name(dir));
+	return s->h != DMA_MAPPING_ERROR;
+}
+
+void scene_end(struct scene *s)
+{
+	if (s->buf)
+		dmamap_kfree(s->p, s->buf);
+	dmamap_platform_destroy(s->p);
+}
+
+void scene_end_clean(struct scene *s)
+{
+	if (s->buf)
+		dmamap_kfree(s->p, s->buf);
+	DESTROY_CLEAN(s->p);
+}
+
 /* ---- a strict, minimal JSON validator ------------------------------------- */
 
 static const char *js_value(const char *s, int depth);

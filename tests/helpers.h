@@ -3,7 +3,9 @@
  * What the tests share: the default board's layout, boards and devices set
  * up the way most tests want them (reports and log lines captured instead
  * of printed), counter snapshots, byte patterns and comparisons of what the
- * CPU and a device see, and the checker tests' report recorder.
+ * CPU and a device see, the checker tests' report recorder and its
+ * assertions, and the scene most scenarios start from (a board, a device,
+ * a buffer).
  *
  * Everything here uses only the public API, as the tests do (but those of
  * tests/unit/, which test private interfaces and do not need these).
@@ -302,6 +304,25 @@ void expect_kinds(const char *file, int line, bool ordered,
 /* No report at all since rec_reset(). */
 #define EXPECT_NO_REPORTS() expect_kinds(__FILE__, __LINE__, true, NULL, 0)
 
+/* From a clean record (rec_reset()), @stmt must cause exactly one report, of kind @k. */
+#define EXPECT_ONLY(k, stmt)                                                  \
+	do {                                                                  \
+		rec_reset();                                                  \
+		stmt;                                                         \
+		EXPECT_KINDS(k);                                              \
+	} while (0)
+
+/*
+ * Exactly one report since rec_reset(), of kind @k, about the mapping at
+ * @h, an entry the checker tracked (it knows where it was mapped).
+ */
+#define EXPECT_REPORT_AT(k, h)                                                \
+	do {                                                                  \
+		EXPECT_KINDS(k);                                              \
+		CHECK_EQ(rec.r[0].addr, (h));                                 \
+		CHECK_TRACKED(0);                                             \
+	} while (0)
+
 /* Destroy @p; nothing may be reported (no leak). */
 #define DESTROY_CLEAN(p)                                                      \
 	do {                                                                  \
@@ -326,6 +347,36 @@ bool text_has(unsigned int i, const char *s);
 bool text_has_addr(unsigned int i, dma_addr_t addr);
 /* A strict, minimal JSON check: @s is one object and nothing else. */
 bool json_valid_object(const char *s);
+
+/* ---- a board, a device and a buffer ------------------------------------------------- */
+
+/*
+ * Where most scenario tests start: a board, one of its devices and a
+ * buffer from dbuf() (line-aligned, in ZONE_DMA: every device of the
+ * built-in boards reaches it, and a device-writable mapping of it is not
+ * MAP_UNALIGNED), with room for the test's mapping of it in h.
+ */
+struct scene {
+	struct dmamap_platform *p;
+	struct device *dev;
+	uint8_t *buf; /* NULL when no buffer was asked for */
+	dma_addr_t h;
+};
+
+/*
+ * Take @p (NULL when making it failed), its device @name and @buflen bytes
+ * (none if 0): false, said, when any of them is missing.
+ */
+bool scene_on(struct scene *s, struct dmamap_platform *p, const char *name,
+	      size_t buflen);
+/* scene_on() the default board, checked (sim_board()). */
+bool checked_scene(struct scene *s, const char *name, size_t buflen);
+/* Map the buffer's first @len bytes @dir into s->h, the error checked as a driver does. */
+bool scene_map(struct scene *s, size_t len, enum dma_data_direction dir);
+/* Free the buffer, destroy the board. */
+void scene_end(struct scene *s);
+/* scene_end(), and nothing may be reported then (no leak), as DESTROY_CLEAN(). */
+void scene_end_clean(struct scene *s);
 
 /* ---- device trees ------------------------------------------------------------------ */
 
