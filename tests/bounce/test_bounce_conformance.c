@@ -35,10 +35,14 @@ struct bounce_backend {
 	bool bounces_near;
 	/* Whether @h is one of the backend's bounce buffers. */
 	bool (*is_bounce)(struct device *dev, dma_addr_t h);
-	/* The backend's own counters: mappings bounced, bounce buffers live, refusals. */
+	/*
+	 * The backend's own counters: mappings bounced, bounce buffers live,
+	 * refusals, bytes copied out of bounce buffers to the CPU's.
+	 */
 	uint64_t (*bounced)(struct dmamap_platform *p, struct device *dev);
 	uint64_t (*live)(struct dmamap_platform *p, struct device *dev);
 	uint64_t (*refused)(struct dmamap_platform *p, struct device *dev);
+	uint64_t (*copied_out)(struct dmamap_platform *p, struct device *dev);
 	/* Bytes of memory bounce buffers come from: leaking them runs out after this. */
 	uint64_t (*room)(struct dmamap_platform *p, struct device *dev);
 	/* A mapping larger than any bounce buffer the backend can give, and a buffer for it. */
@@ -90,6 +94,11 @@ static uint64_t swiotlb_refused(struct dmamap_platform *p, struct device *dev)
 	return pool_of(p, dev).failures;
 }
 
+static uint64_t swiotlb_copied_out(struct dmamap_platform *p, struct device *dev)
+{
+	return pool_of(p, dev).bytes_from_device;
+}
+
 static uint64_t swiotlb_room(struct dmamap_platform *p, struct device *dev)
 {
 	struct dmamap_swiotlb_stats s = pool_of(p, dev);
@@ -112,6 +121,7 @@ static const struct bounce_backend swiotlb_dma24 = {
 	.bounced = swiotlb_bounced,
 	.live = swiotlb_live,
 	.refused = swiotlb_refused,
+	.copied_out = swiotlb_copied_out,
 	.room = swiotlb_room,
 	.too_big = DMAMAP_SWIOTLB_MAX_MAPPING + 1,
 	.too_big_buf = dma24_too_big_buf,
@@ -145,6 +155,7 @@ static const struct bounce_backend swiotlb_host_forced = {
 	.bounced = swiotlb_bounced,
 	.live = swiotlb_live,
 	.refused = swiotlb_refused,
+	.copied_out = swiotlb_copied_out,
 	.room = swiotlb_room,
 	.too_big = DMAMAP_SWIOTLB_MAX_MAPPING + 1,
 	.too_big_buf = host_too_big_buf,
@@ -186,6 +197,12 @@ static uint64_t ixp_refused(struct dmamap_platform *p, struct device *dev)
 	return db_stats(dev).failures;
 }
 
+static uint64_t ixp_copied_out(struct dmamap_platform *p, struct device *dev)
+{
+	(void)p;
+	return db_stats(dev).bytes_from_device;
+}
+
 static uint64_t ixp_room(struct dmamap_platform *p, struct device *dev)
 {
 	(void)p;
@@ -211,6 +228,7 @@ static const struct bounce_backend dmabounce_ixp_pci = {
 	.bounced = ixp_bounced,
 	.live = ixp_live,
 	.refused = ixp_refused,
+	.copied_out = ixp_copied_out,
 	.room = ixp_room,
 	.too_big = 32 * MiB,
 	.too_big_buf = ixp_too_big_buf,
@@ -218,8 +236,13 @@ static const struct bounce_backend dmabounce_ixp_pci = {
 
 /* ---- the behaviours ----------------------------------------------------------- */
 
-/* Sizes that take one slot, two slots, five slots (dmabounce: small pool, large pool, own allocation). */
-static const size_t sizes[] = { 100, 3000, 9000 };
+/*
+ * Sizes in swiotlb slots (2 KiB) and dmabounce's pools (512 bytes, 4 KiB,
+ * an allocation of its own): less than a slot (small pool), part of one
+ * and exactly one (large pool), part of two and exactly two (large pool,
+ * the last one all of it), five (own allocation).
+ */
+static const size_t sizes[] = { 100, 1000, 2048, 2500, 3000, 4096, 9000 };
 #define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
 #define MAXLEN 9000
 
@@ -345,97 +368,165 @@ static void sync_for_cpu_copies_out_unless_to_device(const struct bounce_backend
 
 	REQUIRE(start(r, b));
 	for (unsigned int d = 0; d < 3; d++) {
-		size_t n = 3000;
-		const uint8_t *want = dev_writes(dirs[d]) ? r->pb : r->pa;
-		uint8_t *buf;
-		dma_addr_t h = map_far(r, &buf, n, r->pa, dirs[d]);
+		for (unsigned int k = 0; k < NSIZES; k++) {
+			/* The range: the second third's first 7/10 (1000 + 700 of 3000). */
+			size_t n = sizes[k], off = n / 3, len = 7 * n / 30;
+			const uint8_t *want = dev_writes(dirs[d]) ? r->pb : r->pa;
+			uint8_t *buf;
+			dma_addr_t h = map_far(r, &buf, n, r->pa, dirs[d]);
 
-		REQUIRE(h != DMA_MAPPING_ERROR);
-		CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, n), 0);
-		dma_sync_single_for_cpu(r->dev, h, n, dirs[d]);
-		CHECK_MSG(ndiff(buf, want, n) == 0, "%s: %zu bytes wrong after sync_for_cpu",
-			  dir_name(dirs[d]), ndiff(buf, want, n));
-		/* A range copies just that range. */
-		dma_sync_single_for_device(r->dev, h, n, dirs[d]);
-		CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, n), 0);
-		dma_sync_single_range_for_cpu(r->dev, h, 1000, 700, dirs[d]);
-		if (dev_writes(dirs[d])) {
-			CHECK_MSG(ndiff(buf + 1000, r->pc + 1000, 700) == 0 &&
-					  ndiff(buf, r->pb, 1000) == 0 &&
-					  ndiff(buf + 1700, r->pb + 1700, n - 1700) == 0,
-				  "%s: a range sync_for_cpu copied other bytes than its range",
-				  dir_name(dirs[d]));
-		} else {
-			CHECK_EQ(ndiff(buf, r->pa, n), 0);
+			REQUIRE(h != DMA_MAPPING_ERROR);
+			CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, n), 0);
+			dma_sync_single_for_cpu(r->dev, h, n, dirs[d]);
+			CHECK_MSG(ndiff(buf, want, n) == 0,
+				  "%s %zu: %zu bytes wrong after sync_for_cpu", dir_name(dirs[d]),
+				  n, ndiff(buf, want, n));
+			/* A range copies just that range. */
+			dma_sync_single_for_device(r->dev, h, n, dirs[d]);
+			CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, n), 0);
+			dma_sync_single_range_for_cpu(r->dev, h, off, len, dirs[d]);
+			if (dev_writes(dirs[d])) {
+				CHECK_MSG(ndiff(buf + off, r->pc + off, len) == 0 &&
+						  ndiff(buf, r->pb, off) == 0 &&
+						  ndiff(buf + off + len, r->pb + off + len,
+							n - off - len) == 0,
+					  "%s %zu: a range sync_for_cpu copied other bytes than its range",
+					  dir_name(dirs[d]), n);
+			} else {
+				CHECK_EQ(ndiff(buf, r->pa, n), 0);
+			}
+			dma_unmap_single(r->dev, h, n, dirs[d]);
+			put(r, buf);
 		}
-		dma_unmap_single(r->dev, h, n, dirs[d]);
-		put(r, buf);
 	}
 	finish(r);
 }
 
-/* sync_for_device copies the CPU's bytes in for TO_DEVICE and BIDIRECTIONAL only. */
+/*
+ * sync_for_device copies the CPU's bytes in for TO_DEVICE and BIDIRECTIONAL
+ * only: one round of ownership each way after the device wrote (even a
+ * TO_DEVICE buffer, which must not come back), as a driver's ring does.
+ */
 static void sync_for_device_copies_in_unless_from_device(const struct bounce_backend *b)
 {
 	struct run run, *r = &run;
 
 	REQUIRE(start(r, b));
 	for (unsigned int d = 0; d < 3; d++) {
-		size_t n = 3000;
-		const uint8_t *dev_sees = dirs[d] == DMA_FROM_DEVICE ? r->pb : r->pc;
-		uint8_t *buf;
-		dma_addr_t h = map_far(r, &buf, n, r->pa, dirs[d]);
+		for (unsigned int k = 0; k < NSIZES; k++) {
+			size_t n = sizes[k];
+			const uint8_t *cpu_sees = dev_writes(dirs[d]) ? r->pb : r->pa;
+			const uint8_t *dev_sees = dirs[d] == DMA_FROM_DEVICE ? r->pb : r->pc;
+			uint8_t *buf;
+			dma_addr_t h = map_far(r, &buf, n, r->pa, dirs[d]);
 
+			REQUIRE(h != DMA_MAPPING_ERROR);
+			CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, n), 0);
+			dma_sync_single_for_cpu(r->dev, h, n, dirs[d]);
+			CHECK_MSG(ndiff(buf, cpu_sees, n) == 0,
+				  "%s %zu: %zu bytes wrong after sync_for_cpu", dir_name(dirs[d]),
+				  n, ndiff(buf, cpu_sees, n));
+			memcpy(buf, r->pc, n); /* the CPU owns it now */
+			dma_sync_single_for_device(r->dev, h, n, dirs[d]);
+			CHECK_MSG(dev_diff(r->dev, h, dev_sees, n) == 0,
+				  "%s %zu: the device reads %zu wrong bytes after sync_for_device",
+				  dir_name(dirs[d]), n, dev_diff(r->dev, h, dev_sees, n));
+			dma_unmap_single(r->dev, h, n, dirs[d]);
+			CHECK_MSG(ndiff(buf, dirs[d] == DMA_TO_DEVICE ? r->pc : dev_sees, n) == 0,
+				  "%s %zu: %zu bytes wrong after unmap", dir_name(dirs[d]), n,
+				  ndiff(buf, dirs[d] == DMA_TO_DEVICE ? r->pc : dev_sees, n));
+			put(r, buf);
+		}
+	}
+	finish(r);
+}
+
+/*
+ * What the device writes into a TO_DEVICE mapping (the checker off: the
+ * contract allows it) never reaches the CPU: not at sync_for_cpu, not at
+ * unmap, and the backend copies nothing out; sync_for_device copies the
+ * CPU's bytes in again. With the checker on, the same write is reported
+ * and still does not reach the CPU.
+ */
+static void to_device_scribble_never_reaches_the_cpu(const struct bounce_backend *b)
+{
+	struct run run, *r = &run;
+	uint8_t *buf;
+	dma_addr_t h;
+
+	REQUIRE(start(r, b));
+	for (unsigned int k = 0; k < NSIZES; k++) {
+		size_t n = sizes[k];
+		uint64_t out0 = b->copied_out(r->p, r->dev);
+
+		h = map_far(r, &buf, n, r->pa, DMA_TO_DEVICE);
 		REQUIRE(h != DMA_MAPPING_ERROR);
 		CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, n), 0);
-		dma_sync_single_for_cpu(r->dev, h, n, dirs[d]);
-		memcpy(buf, r->pc, n); /* the CPU owns it now */
-		dma_sync_single_for_device(r->dev, h, n, dirs[d]);
-		CHECK_MSG(dev_diff(r->dev, h, dev_sees, n) == 0,
-			  "%s: the device reads %zu wrong bytes after sync_for_device",
-			  dir_name(dirs[d]), dev_diff(r->dev, h, dev_sees, n));
-		dma_unmap_single(r->dev, h, n, dirs[d]);
-		CHECK_MSG(ndiff(buf, dirs[d] == DMA_TO_DEVICE ? r->pc : dev_sees, n) == 0,
-			  "%s: %zu bytes wrong after unmap", dir_name(dirs[d]),
-			  ndiff(buf, dirs[d] == DMA_TO_DEVICE ? r->pc : dev_sees, n));
+		dma_sync_single_for_cpu(r->dev, h, n, DMA_TO_DEVICE);
+		CHECK_MSG(ndiff(buf, r->pa, n) == 0, "%zu: %zu device bytes at sync_for_cpu", n,
+			  ndiff(buf, r->pa, n));
+		dma_sync_single_for_device(r->dev, h, n, DMA_TO_DEVICE);
+		CHECK_MSG(dev_diff(r->dev, h, r->pa, n) == 0,
+			  "%zu: sync_for_device did not copy the CPU's bytes in again", n);
+		CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, n), 0);
+		dma_unmap_single(r->dev, h, n, DMA_TO_DEVICE);
+		CHECK_MSG(ndiff(buf, r->pa, n) == 0, "%zu: %zu device bytes at unmap", n,
+			  ndiff(buf, r->pa, n));
+		CHECK_EQ(b->copied_out(r->p, r->dev), out0);
 		put(r, buf);
 	}
+
+	dmamap_debug_enable(r->p, true);
+	h = map_far(r, &buf, 3000, r->pa, DMA_TO_DEVICE);
+	REQUIRE(h != DMA_MAPPING_ERROR);
+	CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, 16), 0);
+	CHECK_EQ(dmamap_report_count(r->p, DMAMAP_DBG_DEVICE_WRITE_READONLY), 1);
+	dma_unmap_single(r->dev, h, 3000, DMA_TO_DEVICE);
+	CHECK_EQ(ndiff(buf, r->pa, 3000), 0);
+	dmamap_debug_enable(r->p, false);
+	put(r, buf);
 	finish(r);
 }
 
 /*
  * A device that writes only the first half of a FROM_DEVICE buffer leaves
  * the second half as the CPU had it, not as the bounce buffer's last user
- * left it (that user's bytes would leak into this buffer).
+ * left it (that user's bytes would leak into this buffer), whatever
+ * direction that user had mapped.
  */
 static void partial_device_write_leaves_the_rest_as_it_was(const struct bounce_backend *b)
 {
 	struct run run, *r = &run;
 
 	REQUIRE(start(r, b));
-	for (unsigned int k = 0; k < NSIZES; k++) {
-		size_t n = sizes[k], half = n / 2;
-		uint8_t *other, *buf;
-		dma_addr_t h;
+	for (unsigned int e = 0; e < 3; e++) {
+		for (unsigned int k = 0; k < NSIZES; k++) {
+			size_t n = sizes[k], half = n / 2;
+			uint8_t *other, *buf;
+			dma_addr_t h;
 
-		/* An earlier user leaves its bytes (pc) in the bounce buffers. */
-		h = map_far(r, &other, n, r->pc, DMA_BIDIRECTIONAL);
-		REQUIRE(h != DMA_MAPPING_ERROR);
-		CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, n), 0);
-		dma_unmap_single(r->dev, h, n, DMA_BIDIRECTIONAL);
+			/* An earlier user leaves its bytes (pc) in the bounce buffers. */
+			h = map_far(r, &other, n, r->pc, dirs[e]);
+			REQUIRE(h != DMA_MAPPING_ERROR);
+			CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, n), 0);
+			dma_unmap_single(r->dev, h, n, dirs[e]);
 
-		h = map_far(r, &buf, n, r->pa, DMA_FROM_DEVICE);
-		REQUIRE(h != DMA_MAPPING_ERROR);
-		CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, half), 0);
-		dma_unmap_single(r->dev, h, n, DMA_FROM_DEVICE);
-		CHECK_MSG(ndiff(buf, r->pb, half) == 0, "%zu: the device's half, %zu bytes wrong",
-			  n, ndiff(buf, r->pb, half));
-		CHECK_MSG(ndiff(buf + half, r->pa + half, n - half) == 0,
-			  "%zu: %zu bytes of the untouched half changed (%zu are the earlier user's)",
-			  n, ndiff(buf + half, r->pa + half, n - half),
-			  n - half - ndiff(buf + half, r->pc + half, n - half));
-		put(r, other);
-		put(r, buf);
+			h = map_far(r, &buf, n, r->pa, DMA_FROM_DEVICE);
+			REQUIRE(h != DMA_MAPPING_ERROR);
+			CHECK_MSG(b->is_bounce(r->dev, h), "%zu: handle 0x%llx is not a bounce buffer",
+				  n, (unsigned long long)h);
+			CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, half), 0);
+			dma_unmap_single(r->dev, h, n, DMA_FROM_DEVICE);
+			CHECK_MSG(ndiff(buf, r->pb, half) == 0,
+				  "after %s, %zu: the device's half, %zu bytes wrong",
+				  dir_name(dirs[e]), n, ndiff(buf, r->pb, half));
+			CHECK_MSG(ndiff(buf + half, r->pa + half, n - half) == 0,
+				  "after %s, %zu: %zu bytes of the untouched half changed (%zu are the earlier user's)",
+				  dir_name(dirs[e]), n, ndiff(buf + half, r->pa + half, n - half),
+				  n - half - ndiff(buf + half, r->pc + half, n - half));
+			put(r, other);
+			put(r, buf);
+		}
 	}
 	finish(r);
 }
@@ -604,6 +695,7 @@ static void unmap_frees_the_bounce_buffer(const struct bounce_backend *b)
 static void sg_list_bounces_each_entry(const struct bounce_backend *b)
 {
 	enum { N = 3 };
+	static const size_t len[N] = { 100, 3000, 9000 }; /* one of each kind of bounce buffer */
 	struct run run, *r = &run;
 	struct scatterlist sgl[N], *sg;
 	uint8_t *buf[N];
@@ -611,7 +703,7 @@ static void sg_list_bounces_each_entry(const struct bounce_backend *b)
 
 	REQUIRE(start(r, b));
 	for (i = 0; i < N; i++) {
-		buf[i] = b->far_buf(r->p, sizes[i]);
+		buf[i] = b->far_buf(r->p, len[i]);
 		REQUIRE(buf[i]);
 	}
 	for (unsigned int d = 0; d < 3; d++) {
@@ -621,32 +713,32 @@ static void sg_list_bounces_each_entry(const struct bounce_backend *b)
 
 		sg_init_table(sgl, N);
 		for (i = 0; i < N; i++) {
-			pat(buf[i], sizes[i], 10 * d + (unsigned int)i);
-			sg_set_buf(&sgl[i], buf[i], (unsigned int)sizes[i]);
+			pat(buf[i], len[i], 10 * d + (unsigned int)i);
+			sg_set_buf(&sgl[i], buf[i], (unsigned int)len[i]);
 		}
 		n = dma_map_sg(r->dev, sgl, N, dirs[d]);
 		REQUIRE(n == N);
 		CHECK_EQ(b->bounced(r->p, r->dev), bounced0 + N);
-		CHECK_EQ(stats_of(r->dev).bytes_bounced, bytes0 + sizes[0] + sizes[1] + sizes[2]);
+		CHECK_EQ(stats_of(r->dev).bytes_bounced, bytes0 + len[0] + len[1] + len[2]);
 		for_each_sg(sgl, sg, N, i) {
 			dma_addr_t h = sg_dma_address(sg);
 
-			pat(r->pc, sizes[i], 10 * d + (unsigned int)i);
-			CHECK_EQ(sg_dma_len(sg), sizes[i]);
+			pat(r->pc, len[i], 10 * d + (unsigned int)i);
+			CHECK_EQ(sg_dma_len(sg), len[i]);
 			CHECK_MSG(h != direct_handle(r->dev, buf[i]) && b->is_bounce(r->dev, h),
 				  "%s entry %d: 0x%llx is not a bounce buffer", dir_name(dirs[d]), i,
 				  (unsigned long long)h);
-			CHECK_MSG(dev_diff(r->dev, h, r->pc, sizes[i]) == 0,
+			CHECK_MSG(dev_diff(r->dev, h, r->pc, len[i]) == 0,
 				  "%s entry %d: the device reads wrong bytes", dir_name(dirs[d]), i);
-			pat(r->pc, sizes[i], 100 + 10 * d + (unsigned int)i);
-			CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, sizes[i]), 0);
+			pat(r->pc, len[i], 100 + 10 * d + (unsigned int)i);
+			CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, len[i]), 0);
 		}
 		dma_unmap_sg(r->dev, sgl, N, dirs[d]);
 		for (i = 0; i < N; i++) {
-			pat(r->pc, sizes[i], (dev_writes(dirs[d]) ? 100 : 0) + 10 * d + (unsigned int)i);
-			CHECK_MSG(ndiff(buf[i], r->pc, sizes[i]) == 0,
+			pat(r->pc, len[i], (dev_writes(dirs[d]) ? 100 : 0) + 10 * d + (unsigned int)i);
+			CHECK_MSG(ndiff(buf[i], r->pc, len[i]) == 0,
 				  "%s entry %d: %zu bytes wrong after unmap", dir_name(dirs[d]), i,
-				  ndiff(buf[i], r->pc, sizes[i]));
+				  ndiff(buf[i], r->pc, len[i]));
 		}
 	}
 	for (i = 0; i < N; i++)
@@ -667,6 +759,7 @@ static void sg_list_bounces_each_entry(const struct bounce_backend *b)
 	CONFORMS(backend, copies_out_at_unmap_unless_to_device)               \
 	CONFORMS(backend, sync_for_cpu_copies_out_unless_to_device)           \
 	CONFORMS(backend, sync_for_device_copies_in_unless_from_device)       \
+	CONFORMS(backend, to_device_scribble_never_reaches_the_cpu)           \
 	CONFORMS(backend, partial_device_write_leaves_the_rest_as_it_was)     \
 	CONFORMS(backend, far_buffer_really_bounces)                          \
 	CONFORMS(backend, near_buffer_bounces_only_when_forced)               \

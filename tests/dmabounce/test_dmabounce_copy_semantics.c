@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What dmabounce copies and when: in at every map (a partial device write
- * leaves the rest of the buffer as the CPU had it, not another buffer's
- * bytes), out at unmap and sync_for_cpu for FROM_DEVICE and BIDIRECTIONAL,
- * in at sync_for_device for TO_DEVICE and BIDIRECTIONAL, exactly the range
- * of a partial sync (whole cache lines on the direct path); the counters
- * add up to those copies.
+ * What dmabounce copies beyond the bounce contract all bounce backends keep
+ * (tests/bounce/test_bounce_conformance.c: copies at map, unmap and the
+ * syncs in every direction, partial device writes, a TO_DEVICE buffer the
+ * device scribbles on): exactly the range of a partial sync (whole cache
+ * lines on the direct path), and counters that add up to the copies.
  *
  * The default board's ixp-pci sees RAM 0x80000000.. at bus 0, but its bus
  * only works in the first 64 MiB: buffers at or above phys 0x84000000
@@ -114,81 +113,6 @@ TEST(dmabounce_partial_syncs_on_the_direct_path)
 	CHECK_EQ(db_stats(dev).bounced, 0);
 	dma_unmap_single(dev, h, LEN, DMA_FROM_DEVICE);
 	CHECK_EQ(ndiff(buf, b, LEN), 0);
-	dmamap_platform_destroy(p);
-}
-
-/*
- * A FROM_DEVICE map whose device writes only part of the buffer must leave
- * the rest as the CPU had it, not as the safe buffer's last user left it
- * (another buffer's bytes: the leak current kernels close by copying in
- * for every direction).
- */
-TEST(dmabounce_from_device_partial_write_leaves_rest_of_buffer)
-{
-	enum { LEN = 2048 }; /* large pool */
-	struct dmamap_platform *p = quiet_board();
-	struct device *dev = dmamap_device_lookup(p, IXP);
-	uint8_t *buf, *other, a[LEN], b[LEN], z[LEN];
-	dma_addr_t h;
-
-	REQUIRE(p && dev);
-	buf = ixp_hi_buf(p, LEN);
-	other = ixp_hi_buf(p, LEN);
-	REQUIRE(buf && other);
-	pat(z, LEN, 7);
-	memcpy(other, z, LEN);
-	h = dma_map_single(dev, other, LEN, DMA_TO_DEVICE);
-	REQUIRE(!dma_mapping_error(dev, h));
-	dma_unmap_single(dev, h, LEN, DMA_TO_DEVICE);
-
-	pat(a, LEN, 8);
-	pat(b, LEN, 9);
-	memcpy(buf, a, LEN);
-	h = dma_map_single(dev, buf, LEN, DMA_FROM_DEVICE);
-	REQUIRE(!dma_mapping_error(dev, h));
-	CHECK_EQ(dmamap_device_write(dev, h, b, LEN / 2), 0);
-	dma_unmap_single(dev, h, LEN, DMA_FROM_DEVICE);
-	CHECK_EQ(ndiff(buf, b, LEN / 2), 0);
-	CHECK_MSG(ndiff(buf + LEN / 2, a + LEN / 2, LEN / 2) == 0,
-		  "second half: %zu bytes not as the CPU left them (%zu are the other buffer's)",
-		  ndiff(buf + LEN / 2, a + LEN / 2, LEN / 2),
-		  LEN / 2 - ndiff(buf + LEN / 2, z + LEN / 2, LEN / 2));
-	dmamap_platform_destroy(p);
-}
-
-TEST(dmabounce_syncs_copy_in_the_right_direction)
-{
-	enum { LEN = 1000 };
-	struct dmamap_platform *p = quiet_board();
-	struct device *dev = dmamap_device_lookup(p, IXP);
-	uint8_t *buf, a[LEN], b[LEN], c[LEN];
-
-	REQUIRE(p && dev);
-	buf = ixp_hi_buf(p, LEN);
-	REQUIRE(buf);
-	pat(a, LEN, 11);
-	pat(b, LEN, 12);
-	pat(c, LEN, 13);
-	for (unsigned int d = 0; d < 3; d++) {
-		enum dma_data_direction dir = dirs[d];
-		dma_addr_t h;
-
-		memcpy(buf, a, LEN);
-		h = dma_map_single(dev, buf, LEN, dir);
-		REQUIRE(!dma_mapping_error(dev, h));
-		/* Even TO: the device scribbles (checker off); nothing may come back. */
-		CHECK_EQ(dmamap_device_write(dev, h, b, LEN), 0);
-		dma_sync_single_for_cpu(dev, h, LEN, dir);
-		CHECK_MSG(ndiff(buf, dev_writes(dir) ? b : a, LEN) == 0, "%s: after for_cpu",
-			  dir_name(dir));
-		memcpy(buf, c, LEN);
-		dma_sync_single_for_device(dev, h, LEN, dir);
-		CHECK_MSG(dev_diff(dev, h, dir == DMA_FROM_DEVICE ? b : c, LEN) == 0,
-			  "%s: device after for_device", dir_name(dir));
-		dma_unmap_single(dev, h, LEN, dir);
-		CHECK_MSG(ndiff(buf, dir == DMA_FROM_DEVICE ? b : c, LEN) == 0,
-			  "%s: CPU after unmap", dir_name(dir));
-	}
 	dmamap_platform_destroy(p);
 }
 

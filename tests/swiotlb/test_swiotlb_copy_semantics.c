@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What swiotlb copies and when: in at every map (a partial device write
- * leaves the rest of the buffer as the CPU had it), out at unmap and
- * sync_for_cpu for FROM_DEVICE and BIDIRECTIONAL, in at sync_for_device for
- * TO_DEVICE and BIDIRECTIONAL, exactly the range of a partial sync; a
- * TO_DEVICE buffer the device scribbles on never reaches the CPU; the
- * counters add up to those copies.
+ * What swiotlb copies beyond the bounce contract all bounce backends keep
+ * (tests/bounce/test_bounce_conformance.c: copies at map, unmap and the
+ * syncs in every direction, partial device writes, a TO_DEVICE buffer the
+ * device scribbles on): exactly the range of a partial sync, across slot
+ * boundaries and down to one byte, and counters that add up to the copies.
  *
  * Every check compares bytes the device read (dmamap_device_read) or the CPU
  * reads through its pointer against patterns the test wrote, never a
@@ -97,119 +96,6 @@ TEST(swiotlb_sync_range_for_device_copies_exactly_the_range)
 		dma_unmap_single(dev, h, LEN, dir);
 		/* BIDIR copies back what the device has; TO leaves the CPU's bytes. */
 		CHECK_EQ(ndiff(buf, dir == DMA_TO_DEVICE ? c : devsees, LEN), 0);
-	}
-	dmamap_platform_destroy(p);
-}
-
-TEST(swiotlb_from_device_partial_write_leaves_rest_of_buffer)
-{
-	enum { LEN = 4096 };
-	struct dmamap_platform *p = quiet_board();
-	struct device *dev = dmamap_device_lookup(p, D24);
-	uint8_t *buf, *other, a[LEN], b[LEN], z[LEN];
-	dma_addr_t h;
-
-	REQUIRE(p && dev);
-	buf = hi24_buf(p, LEN);
-	other = hi24_buf(p, LEN);
-	REQUIRE(buf && other);
-	/* An earlier user leaves its bytes in the slots. */
-	pat(z, LEN, 41);
-	memcpy(other, z, LEN);
-	h = dma_map_single(dev, other, LEN, DMA_BIDIRECTIONAL);
-	REQUIRE(!dma_mapping_error(dev, h));
-	dma_unmap_single(dev, h, LEN, DMA_BIDIRECTIONAL);
-
-	pat(a, LEN, 42);
-	pat(b, LEN, 43);
-	memcpy(buf, a, LEN);
-	h = dma_map_single(dev, buf, LEN, DMA_FROM_DEVICE);
-	REQUIRE(!dma_mapping_error(dev, h));
-	CHECK(dmamap_swiotlb_is_bounce(dev, h));
-	CHECK_EQ(dmamap_device_write(dev, h, b, LEN / 2), 0);
-	dma_unmap_single(dev, h, LEN, DMA_FROM_DEVICE);
-	CHECK_EQ(ndiff(buf, b, LEN / 2), 0);
-	CHECK_MSG(ndiff(buf + LEN / 2, a + LEN / 2, LEN / 2) == 0,
-		  "second half: %zu bytes not as the CPU left them",
-		  ndiff(buf + LEN / 2, a + LEN / 2, LEN / 2));
-	dmamap_platform_destroy(p);
-}
-
-TEST(swiotlb_to_device_device_write_never_reaches_cpu)
-{
-	enum { LEN = 3000 };
-	struct dmamap_platform *p = quiet_board();
-	struct device *dev = dmamap_device_lookup(p, D24);
-	uint8_t *buf, a[LEN], b[LEN];
-	dma_addr_t h;
-
-	REQUIRE(p && dev);
-	buf = hi24_buf(p, LEN);
-	REQUIRE(buf);
-	pat(a, LEN, 51);
-	pat(b, LEN, 52);
-	/* Checker off: the device scribbles on its TO_DEVICE bounce buffer. */
-	memcpy(buf, a, LEN);
-	h = dma_map_single(dev, buf, LEN, DMA_TO_DEVICE);
-	REQUIRE(!dma_mapping_error(dev, h));
-	CHECK_EQ(dmamap_device_write(dev, h, b, LEN), 0);
-	dma_sync_single_for_cpu(dev, h, LEN, DMA_TO_DEVICE);
-	CHECK_EQ(ndiff(buf, a, LEN), 0); /* sync_for_cpu copies nothing back for TO */
-	dma_sync_single_for_device(dev, h, LEN, DMA_TO_DEVICE);
-	CHECK_EQ(dev_diff(dev, h, a, LEN), 0); /* ... and sync_for_device copies in again */
-	CHECK_EQ(dmamap_device_write(dev, h, b, LEN), 0);
-	dma_unmap_single(dev, h, LEN, DMA_TO_DEVICE);
-	CHECK_EQ(ndiff(buf, a, LEN), 0); /* nor does unmap */
-	CHECK_EQ(pool_of(p, NULL).bytes_from_device, 0);
-
-	/* Checker on: the same write is reported, and still does not reach the CPU. */
-	dmamap_debug_enable(p, true);
-	memcpy(buf, a, LEN);
-	h = dma_map_single(dev, buf, LEN, DMA_TO_DEVICE);
-	REQUIRE(!dma_mapping_error(dev, h));
-	CHECK_EQ(dmamap_device_write(dev, h, b, 16), 0);
-	CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_DEVICE_WRITE_READONLY), 1);
-	dma_unmap_single(dev, h, LEN, DMA_TO_DEVICE);
-	CHECK_EQ(ndiff(buf, a, LEN), 0);
-	dmamap_debug_enable(p, false);
-	dmamap_platform_destroy(p);
-}
-
-TEST(swiotlb_syncs_copy_in_the_right_direction)
-{
-	enum { LEN = 2500 };
-	struct dmamap_platform *p = quiet_board();
-	struct device *dev = dmamap_device_lookup(p, D24);
-	uint8_t *buf, a[LEN], b[LEN], c[LEN];
-
-	REQUIRE(p && dev);
-	buf = hi24_buf(p, LEN);
-	REQUIRE(buf);
-	pat(a, LEN, 61);
-	pat(b, LEN, 62);
-	pat(c, LEN, 63);
-	for (unsigned int d = 0; d < 3; d++) {
-		enum dma_data_direction dir = dirs[d];
-		dma_addr_t h;
-
-		memcpy(buf, a, LEN);
-		h = dma_map_single(dev, buf, LEN, dir);
-		REQUIRE(!dma_mapping_error(dev, h));
-		if (dev_writes(dir))
-			CHECK_EQ(dmamap_device_write(dev, h, b, LEN), 0);
-		/* for_cpu: FROM and BIDIR bring the device's bytes back, TO does not. */
-		dma_sync_single_for_cpu(dev, h, LEN, dir);
-		CHECK_MSG(ndiff(buf, dev_writes(dir) ? b : a, LEN) == 0,
-			  "%s: CPU after sync_for_cpu", dir_name(dir));
-		/* for_device: TO and BIDIR take the CPU's new bytes, FROM leaves the device's. */
-		memcpy(buf, c, LEN);
-		dma_sync_single_for_device(dev, h, LEN, dir);
-		CHECK_MSG(dev_diff(dev, h, dir == DMA_FROM_DEVICE ? b : c, LEN) == 0,
-			  "%s: device after sync_for_device: %zu bytes", dir_name(dir),
-			  dev_diff(dev, h, dir == DMA_FROM_DEVICE ? b : c, LEN));
-		dma_unmap_single(dev, h, LEN, dir);
-		CHECK_MSG(ndiff(buf, dir == DMA_FROM_DEVICE ? b : c, LEN) == 0,
-			  "%s: CPU after unmap", dir_name(dir));
 	}
 	dmamap_platform_destroy(p);
 }
