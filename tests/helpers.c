@@ -467,6 +467,57 @@ dma_addr_t map_ok(struct device *dev, void *buf, size_t size,
 	return dma_mapping_error(dev, h) ? DMA_MAPPING_ERROR : h;
 }
 
+dma_addr_t fill_map(struct device *dev, void *buf, const void *bytes, size_t len,
+		    enum dma_data_direction dir)
+{
+	memcpy(buf, bytes, len);
+	return map_ok(dev, buf, len, dir);
+}
+
+bool bidir_round_trip(struct device *dev, dma_addr_t h, uint8_t *buf,
+		      const void *cpu_bytes, const void *dev_bytes, size_t len)
+{
+	size_t read_wrong = dev_diff(dev, h, cpu_bytes, len), cpu_wrong;
+	int wr = dmamap_device_write(dev, h, dev_bytes, len);
+
+	dma_unmap_single(dev, h, len, DMA_BIDIRECTIONAL);
+	cpu_wrong = ndiff(buf, dev_bytes, len);
+	if (read_wrong || wr || cpu_wrong)
+		printf("#   %s, %zu bytes at 0x%llx: device read %zu wrong, write %d, CPU %zu wrong after unmap\n",
+		       dev_name(dev), len, (unsigned long long)h, read_wrong, wr, cpu_wrong);
+	return !read_wrong && !wr && !cpu_wrong;
+}
+
+void sg_fill(struct scatterlist *sgl, int n, uint8_t *const *cpu, uint8_t *const *a,
+	     const size_t *len)
+{
+	sg_init_table(sgl, (unsigned int)n);
+	for (int i = 0; i < n; i++) {
+		memcpy(cpu[i], a[i], len[i]);
+		sg_set_buf(&sgl[i], cpu[i], (unsigned int)len[i]);
+	}
+}
+
+void sg_round_end(struct device *dev, struct scatterlist *sgl, int n, uint8_t *const *cpu,
+		  uint8_t *const *a, uint8_t *const *b, const size_t *len,
+		  enum dma_data_direction dir)
+{
+	if (dev_writes(dir)) {
+		/* Every entry comes back at sync_for_cpu, bounced or not. */
+		dma_sync_sg_for_cpu(dev, sgl, n, dir);
+		for (int i = 0; i < n; i++)
+			CHECK_MSG(ndiff(cpu[i], b[i], len[i]) == 0,
+				  "%s entry %d: %zu bytes wrong after sync_sg_for_cpu",
+				  dir_name(dir), i, ndiff(cpu[i], b[i], len[i]));
+		dma_sync_sg_for_device(dev, sgl, n, dir);
+	}
+	dma_unmap_sg(dev, sgl, n, dir);
+	for (int i = 0; i < n; i++)
+		CHECK_MSG(ndiff(cpu[i], dev_writes(dir) ? b[i] : a[i], len[i]) == 0,
+			  "%s entry %d: %zu bytes wrong after unmap", dir_name(dir), i,
+			  ndiff(cpu[i], dev_writes(dir) ? b[i] : a[i], len[i]));
+}
+
 void mcdma_copy_ok(struct dmamap_platform *p, const char *dname, size_t len,
 		   unsigned int seed)
 {

@@ -196,6 +196,32 @@ void on_host_forced(size_t len, bounce_scenario scenario);
 /* dma_map_single() and dma_mapping_error(), as every correct driver does. */
 dma_addr_t map_ok(struct device *dev, void *buf, size_t size,
 		  enum dma_data_direction dir);
+/*
+ * Copy @bytes into @buf, then map it @dir (the error checked): what a
+ * driver does with a buffer it hands to a device. DMA_MAPPING_ERROR on failure.
+ */
+dma_addr_t fill_map(struct device *dev, void *buf, const void *bytes, size_t len,
+		    enum dma_data_direction dir);
+/*
+ * The device's side of a BIDIRECTIONAL mapping @h of @buf, then the unmap:
+ * the device reads @cpu_bytes (what the CPU put there) and writes
+ * @dev_bytes, which the CPU finds in @buf after the unmap. False, said, if
+ * any of that does not hold.
+ */
+bool bidir_round_trip(struct device *dev, dma_addr_t h, uint8_t *buf,
+		      const void *cpu_bytes, const void *dev_bytes, size_t len);
+/* @sgl: @n entries of len[i] bytes at cpu[i], each filled with a[i] first. */
+void sg_fill(struct scatterlist *sgl, int n, uint8_t *const *cpu, uint8_t *const *a,
+	     const size_t *len);
+/*
+ * The end of a round of @sgl (sg_fill()) mapped @dir, after the device
+ * wrote b[i] into each entry if it may: every entry holds b[i] after
+ * dma_sync_sg_for_cpu() (then handed back), and after the unmap b[i], or
+ * a[i] where the device may not write.
+ */
+void sg_round_end(struct device *dev, struct scatterlist *sgl, int n, uint8_t *const *cpu,
+		  uint8_t *const *a, uint8_t *const *b, const size_t *len,
+		  enum dma_data_direction dir);
 /* One copy of @len bytes by the example driver (drivers/memcpy_dma.c) on @dname. */
 void mcdma_copy_ok(struct dmamap_platform *p, const char *dname, size_t len,
 		   unsigned int seed);

@@ -292,14 +292,8 @@ static dma_addr_t direct_handle(struct device *dev, const void *buf)
 static dma_addr_t map_far(struct run *r, uint8_t **buf, size_t n, const uint8_t *bytes,
 			  enum dma_data_direction dir)
 {
-	dma_addr_t h;
-
 	*buf = r->b->far_buf(r->p, n);
-	if (!*buf)
-		return DMA_MAPPING_ERROR;
-	memcpy(*buf, bytes, n);
-	h = dma_map_single(r->dev, *buf, n, dir);
-	return dma_mapping_error(r->dev, h) ? DMA_MAPPING_ERROR : h;
+	return *buf ? fill_map(r->dev, *buf, bytes, n, dir) : DMA_MAPPING_ERROR;
 }
 
 /*

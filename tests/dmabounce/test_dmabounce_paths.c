@@ -201,11 +201,7 @@ TEST(dmabounce_sg_mixes_bounced_and_direct_entries)
 		enum dma_data_direction dir = dirs[d];
 		uint64_t bounced0 = db_stats(dev).bounced;
 
-		sg_init_table(sgl, N);
-		for (i = 0; i < N; i++) {
-			memcpy(cpu[i], a[i], len[i]);
-			sg_set_buf(&sgl[i], cpu[i], (unsigned int)len[i]);
-		}
+		sg_fill(sgl, N, cpu, a, len);
 		REQUIRE(dma_map_sg(dev, sgl, N, dir) == N);
 		CHECK_EQ(db_stats(dev).bounced, bounced0 + 3);
 		for_each_sg(sgl, sg, N, i) {
@@ -219,17 +215,7 @@ TEST(dmabounce_sg_mixes_bounced_and_direct_entries)
 			if (dev_writes(dir))
 				CHECK_EQ(dmamap_device_write(dev, h, b[i], len[i]), 0);
 		}
-		if (dev_writes(dir)) {
-			dma_sync_sg_for_cpu(dev, sgl, N, dir);
-			for (i = 0; i < N; i++)
-				CHECK_MSG(ndiff(cpu[i], b[i], len[i]) == 0, "%s entry %d after sync",
-					  dir_name(dir), i);
-			dma_sync_sg_for_device(dev, sgl, N, dir);
-		}
-		dma_unmap_sg(dev, sgl, N, dir);
-		for (i = 0; i < N; i++)
-			CHECK_MSG(ndiff(cpu[i], dev_writes(dir) ? b[i] : a[i], len[i]) == 0,
-				  "%s entry %d after unmap", dir_name(dir), i);
+		sg_round_end(dev, sgl, N, cpu, a, b, len, dir);
 		CHECK_EQ(db_stats(dev).live, 0);
 	}
 	for (i = 0; i < N; i++) {
