@@ -251,6 +251,7 @@ struct run {
 	struct dmamap_platform *p;
 	struct device *dev;
 	uint8_t pa[MAXLEN], pb[MAXLEN], pc[MAXLEN]; /* three patterns */
+	unsigned int round; /* every_direction_and_size(): which round, distinct for each */
 };
 
 static bool start(struct run *r, const struct bounce_backend *b)
@@ -329,94 +330,105 @@ static void sync_for_cpu_after_device_write(struct run *r, dma_addr_t h, const u
 }
 
 /*
- * The device must read the CPU's bytes at the handle whatever the
- * direction. Each mapping has bytes of its own, so that what an earlier
- * mapping left in a bounce buffer cannot pass for a copy.
+ * Most behaviours are one round on a far buffer of its own, made for every
+ * direction and every size on one platform; after them all, nothing is
+ * left mapped. @round gets the run (r->round numbers the rounds), the
+ * direction and the size.
  */
-static void copies_in_at_map_in_every_direction(const struct bounce_backend *b)
+typedef void round_fn(struct run *r, enum dma_data_direction dir, size_t n);
+
+static void every_direction_and_size(const struct bounce_backend *b, round_fn *round)
 {
 	struct run run, *r = &run;
 
 	REQUIRE(start(r, b));
 	for (unsigned int d = 0; d < 3; d++) {
 		for (unsigned int k = 0; k < NSIZES; k++) {
-			size_t n = sizes[k];
-			uint8_t *buf;
-			dma_addr_t h;
-
-			pat(r->pc, n, 10 + NSIZES * d + k);
-			h = map_far(r, &buf, n, r->pc, dirs[d]);
-			REQUIRE(h != DMA_MAPPING_ERROR);
-			CHECK_MSG(dev_diff(r->dev, h, r->pc, n) == 0,
-				  "%s %zu: the device reads %zu bytes that are not the CPU's",
-				  dir_name(dirs[d]), n, dev_diff(r->dev, h, r->pc, n));
-			dma_unmap_single(r->dev, h, n, dirs[d]);
-			put(r, buf);
+			r->round = d * NSIZES + k;
+			round(r, dirs[d], sizes[k]);
 		}
 	}
 	finish(r);
 }
 
 /*
+ * The device must read the CPU's bytes at the handle whatever the
+ * direction. Each mapping has bytes of its own, so that what an earlier
+ * mapping left in a bounce buffer cannot pass for a copy.
+ */
+static void copy_in_round(struct run *r, enum dma_data_direction dir, size_t n)
+{
+	uint8_t *buf;
+	dma_addr_t h;
+
+	pat(r->pc, n, 10 + r->round);
+	h = map_far(r, &buf, n, r->pc, dir);
+	REQUIRE(h != DMA_MAPPING_ERROR);
+	CHECK_MSG(dev_diff(r->dev, h, r->pc, n) == 0,
+		  "%s %zu: the device reads %zu bytes that are not the CPU's", dir_name(dir), n,
+		  dev_diff(r->dev, h, r->pc, n));
+	dma_unmap_single(r->dev, h, n, dir);
+	put(r, buf);
+}
+
+static void copies_in_at_map_in_every_direction(const struct bounce_backend *b)
+{
+	every_direction_and_size(b, copy_in_round);
+}
+
+/*
  * What the device wrote reaches the CPU at unmap for FROM_DEVICE and
  * BIDIRECTIONAL, and not before; a TO_DEVICE buffer keeps the CPU's bytes.
  */
-static void copies_out_at_unmap_unless_to_device(const struct bounce_backend *b)
+static void copy_out_round(struct run *r, enum dma_data_direction dir, size_t n)
 {
-	struct run run, *r = &run;
+	const uint8_t *want = dev_writes(dir) ? r->pb : r->pa;
+	uint8_t *buf;
+	dma_addr_t h = map_far_device_writes(r, &buf, n, dir);
 
-	REQUIRE(start(r, b));
-	for (unsigned int d = 0; d < 3; d++) {
-		for (unsigned int k = 0; k < NSIZES; k++) {
-			size_t n = sizes[k];
-			const uint8_t *want = dev_writes(dirs[d]) ? r->pb : r->pa;
-			uint8_t *buf;
-			dma_addr_t h = map_far_device_writes(r, &buf, n, dirs[d]);
-
-			REQUIRE(h != DMA_MAPPING_ERROR);
-			dma_unmap_single(r->dev, h, n, dirs[d]);
-			CHECK_MSG(ndiff(buf, want, n) == 0, "%s %zu: %zu bytes wrong after unmap",
-				  dir_name(dirs[d]), n, ndiff(buf, want, n));
-			put(r, buf);
-		}
-	}
-	finish(r);
+	REQUIRE(h != DMA_MAPPING_ERROR);
+	dma_unmap_single(r->dev, h, n, dir);
+	CHECK_MSG(ndiff(buf, want, n) == 0, "%s %zu: %zu bytes wrong after unmap", dir_name(dir),
+		  n, ndiff(buf, want, n));
+	put(r, buf);
 }
 
-/* sync_for_cpu copies the device's bytes out for FROM_DEVICE and BIDIRECTIONAL only. */
+static void copies_out_at_unmap_unless_to_device(const struct bounce_backend *b)
+{
+	every_direction_and_size(b, copy_out_round);
+}
+
+/*
+ * sync_for_cpu copies the device's bytes out for FROM_DEVICE and
+ * BIDIRECTIONAL only; a range, just that range: the second third's first
+ * 7/10 (1000 + 700 of 3000).
+ */
+static void sync_for_cpu_round(struct run *r, enum dma_data_direction dir, size_t n)
+{
+	size_t off = n / 3, len = 7 * n / 30;
+	uint8_t *buf;
+	dma_addr_t h = map_far_device_writes(r, &buf, n, dir);
+
+	REQUIRE(h != DMA_MAPPING_ERROR);
+	sync_for_cpu_after_device_write(r, h, buf, n, dir);
+	dma_sync_single_for_device(r->dev, h, n, dir);
+	CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, n), 0);
+	dma_sync_single_range_for_cpu(r->dev, h, off, len, dir);
+	if (dev_writes(dir)) {
+		CHECK_MSG(ndiff(buf + off, r->pc + off, len) == 0 && ndiff(buf, r->pb, off) == 0 &&
+				  ndiff(buf + off + len, r->pb + off + len, n - off - len) == 0,
+			  "%s %zu: a range sync_for_cpu copied other bytes than its range",
+			  dir_name(dir), n);
+	} else {
+		CHECK_EQ(ndiff(buf, r->pa, n), 0);
+	}
+	dma_unmap_single(r->dev, h, n, dir);
+	put(r, buf);
+}
+
 static void sync_for_cpu_copies_out_unless_to_device(const struct bounce_backend *b)
 {
-	struct run run, *r = &run;
-
-	REQUIRE(start(r, b));
-	for (unsigned int d = 0; d < 3; d++) {
-		for (unsigned int k = 0; k < NSIZES; k++) {
-			/* The range: the second third's first 7/10 (1000 + 700 of 3000). */
-			size_t n = sizes[k], off = n / 3, len = 7 * n / 30;
-			uint8_t *buf;
-			dma_addr_t h = map_far_device_writes(r, &buf, n, dirs[d]);
-
-			REQUIRE(h != DMA_MAPPING_ERROR);
-			sync_for_cpu_after_device_write(r, h, buf, n, dirs[d]);
-			/* A range copies just that range. */
-			dma_sync_single_for_device(r->dev, h, n, dirs[d]);
-			CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, n), 0);
-			dma_sync_single_range_for_cpu(r->dev, h, off, len, dirs[d]);
-			if (dev_writes(dirs[d])) {
-				CHECK_MSG(ndiff(buf + off, r->pc + off, len) == 0 &&
-						  ndiff(buf, r->pb, off) == 0 &&
-						  ndiff(buf + off + len, r->pb + off + len,
-							n - off - len) == 0,
-					  "%s %zu: a range sync_for_cpu copied other bytes than its range",
-					  dir_name(dirs[d]), n);
-			} else {
-				CHECK_EQ(ndiff(buf, r->pa, n), 0);
-			}
-			dma_unmap_single(r->dev, h, n, dirs[d]);
-			put(r, buf);
-		}
-	}
-	finish(r);
+	every_direction_and_size(b, sync_for_cpu_round);
 }
 
 /*
@@ -424,33 +436,29 @@ static void sync_for_cpu_copies_out_unless_to_device(const struct bounce_backend
  * only: one round of ownership each way after the device wrote (even a
  * TO_DEVICE buffer, which must not come back), as a driver's ring does.
  */
+static void sync_for_device_round(struct run *r, enum dma_data_direction dir, size_t n)
+{
+	const uint8_t *dev_sees = dir == DMA_FROM_DEVICE ? r->pb : r->pc;
+	const uint8_t *cpu_sees = dir == DMA_TO_DEVICE ? r->pc : dev_sees;
+	uint8_t *buf;
+	dma_addr_t h = map_far_device_writes(r, &buf, n, dir);
+
+	REQUIRE(h != DMA_MAPPING_ERROR);
+	sync_for_cpu_after_device_write(r, h, buf, n, dir);
+	memcpy(buf, r->pc, n); /* the CPU owns it now */
+	dma_sync_single_for_device(r->dev, h, n, dir);
+	CHECK_MSG(dev_diff(r->dev, h, dev_sees, n) == 0,
+		  "%s %zu: the device reads %zu wrong bytes after sync_for_device", dir_name(dir),
+		  n, dev_diff(r->dev, h, dev_sees, n));
+	dma_unmap_single(r->dev, h, n, dir);
+	CHECK_MSG(ndiff(buf, cpu_sees, n) == 0, "%s %zu: %zu bytes wrong after unmap",
+		  dir_name(dir), n, ndiff(buf, cpu_sees, n));
+	put(r, buf);
+}
+
 static void sync_for_device_copies_in_unless_from_device(const struct bounce_backend *b)
 {
-	struct run run, *r = &run;
-
-	REQUIRE(start(r, b));
-	for (unsigned int d = 0; d < 3; d++) {
-		for (unsigned int k = 0; k < NSIZES; k++) {
-			size_t n = sizes[k];
-			const uint8_t *dev_sees = dirs[d] == DMA_FROM_DEVICE ? r->pb : r->pc;
-			uint8_t *buf;
-			dma_addr_t h = map_far_device_writes(r, &buf, n, dirs[d]);
-
-			REQUIRE(h != DMA_MAPPING_ERROR);
-			sync_for_cpu_after_device_write(r, h, buf, n, dirs[d]);
-			memcpy(buf, r->pc, n); /* the CPU owns it now */
-			dma_sync_single_for_device(r->dev, h, n, dirs[d]);
-			CHECK_MSG(dev_diff(r->dev, h, dev_sees, n) == 0,
-				  "%s %zu: the device reads %zu wrong bytes after sync_for_device",
-				  dir_name(dirs[d]), n, dev_diff(r->dev, h, dev_sees, n));
-			dma_unmap_single(r->dev, h, n, dirs[d]);
-			CHECK_MSG(ndiff(buf, dirs[d] == DMA_TO_DEVICE ? r->pc : dev_sees, n) == 0,
-				  "%s %zu: %zu bytes wrong after unmap", dir_name(dirs[d]), n,
-				  ndiff(buf, dirs[d] == DMA_TO_DEVICE ? r->pc : dev_sees, n));
-			put(r, buf);
-		}
-	}
-	finish(r);
+	every_direction_and_size(b, sync_for_device_round);
 }
 
 /*
@@ -501,43 +509,39 @@ static void to_device_scribble_never_reaches_the_cpu(const struct bounce_backend
  * A device that writes only the first half of a FROM_DEVICE buffer leaves
  * the second half as the CPU had it, not as the bounce buffer's last user
  * left it (that user's bytes would leak into this buffer), whatever
- * direction that user had mapped.
+ * direction @earlier that user had mapped.
  */
+static void partial_write_round(struct run *r, enum dma_data_direction earlier, size_t n)
+{
+	size_t half = n / 2;
+	uint8_t *other, *buf;
+	dma_addr_t h;
+
+	/* An earlier user leaves its bytes (pc) in the bounce buffers. */
+	h = map_far(r, &other, n, r->pc, earlier);
+	REQUIRE(h != DMA_MAPPING_ERROR);
+	CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, n), 0);
+	dma_unmap_single(r->dev, h, n, earlier);
+
+	h = map_far(r, &buf, n, r->pa, DMA_FROM_DEVICE);
+	REQUIRE(h != DMA_MAPPING_ERROR);
+	CHECK_MSG(r->b->is_bounce(r->dev, h), "%zu: handle 0x%llx is not a bounce buffer", n,
+		  (unsigned long long)h);
+	CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, half), 0);
+	dma_unmap_single(r->dev, h, n, DMA_FROM_DEVICE);
+	CHECK_MSG(ndiff(buf, r->pb, half) == 0, "after %s, %zu: the device's half, %zu bytes wrong",
+		  dir_name(earlier), n, ndiff(buf, r->pb, half));
+	CHECK_MSG(ndiff(buf + half, r->pa + half, n - half) == 0,
+		  "after %s, %zu: %zu bytes of the untouched half changed (%zu are the earlier user's)",
+		  dir_name(earlier), n, ndiff(buf + half, r->pa + half, n - half),
+		  n - half - ndiff(buf + half, r->pc + half, n - half));
+	put(r, other);
+	put(r, buf);
+}
+
 static void partial_device_write_leaves_the_rest_as_it_was(const struct bounce_backend *b)
 {
-	struct run run, *r = &run;
-
-	REQUIRE(start(r, b));
-	for (unsigned int e = 0; e < 3; e++) {
-		for (unsigned int k = 0; k < NSIZES; k++) {
-			size_t n = sizes[k], half = n / 2;
-			uint8_t *other, *buf;
-			dma_addr_t h;
-
-			/* An earlier user leaves its bytes (pc) in the bounce buffers. */
-			h = map_far(r, &other, n, r->pc, dirs[e]);
-			REQUIRE(h != DMA_MAPPING_ERROR);
-			CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, n), 0);
-			dma_unmap_single(r->dev, h, n, dirs[e]);
-
-			h = map_far(r, &buf, n, r->pa, DMA_FROM_DEVICE);
-			REQUIRE(h != DMA_MAPPING_ERROR);
-			CHECK_MSG(b->is_bounce(r->dev, h), "%zu: handle 0x%llx is not a bounce buffer",
-				  n, (unsigned long long)h);
-			CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, half), 0);
-			dma_unmap_single(r->dev, h, n, DMA_FROM_DEVICE);
-			CHECK_MSG(ndiff(buf, r->pb, half) == 0,
-				  "after %s, %zu: the device's half, %zu bytes wrong",
-				  dir_name(dirs[e]), n, ndiff(buf, r->pb, half));
-			CHECK_MSG(ndiff(buf + half, r->pa + half, n - half) == 0,
-				  "after %s, %zu: %zu bytes of the untouched half changed (%zu are the earlier user's)",
-				  dir_name(dirs[e]), n, ndiff(buf + half, r->pa + half, n - half),
-				  n - half - ndiff(buf + half, r->pc + half, n - half));
-			put(r, other);
-			put(r, buf);
-		}
-	}
-	finish(r);
+	every_direction_and_size(b, partial_write_round);
 }
 
 /*
