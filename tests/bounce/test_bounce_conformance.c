@@ -22,6 +22,14 @@
  */
 #include "../helpers.h"
 
+/* What each backend counts, by its own names. */
+struct bounce_counters {
+	uint64_t bounced;    /* mappings that bounced */
+	uint64_t live;       /* bounce buffers in use */
+	uint64_t refused;    /* mappings refused */
+	uint64_t copied_out; /* bytes copied from bounce buffers to the CPU's */
+};
+
 struct bounce_backend {
 	/* The platform (quiet) with the device under test in *@dev. */
 	struct dmamap_platform *(*setup)(struct device **dev);
@@ -35,14 +43,8 @@ struct bounce_backend {
 	bool bounces_near;
 	/* Whether @h is one of the backend's bounce buffers. */
 	bool (*is_bounce)(struct device *dev, dma_addr_t h);
-	/*
-	 * The backend's own counters: mappings bounced, bounce buffers live,
-	 * refusals, bytes copied out of bounce buffers to the CPU's.
-	 */
-	uint64_t (*bounced)(struct dmamap_platform *p, struct device *dev);
-	uint64_t (*live)(struct dmamap_platform *p, struct device *dev);
-	uint64_t (*refused)(struct dmamap_platform *p, struct device *dev);
-	uint64_t (*copied_out)(struct dmamap_platform *p, struct device *dev);
+	/* The backend's own counters (below). */
+	struct bounce_counters (*counters)(struct dmamap_platform *p, struct device *dev);
 	/* Bytes of memory bounce buffers come from: leaking them runs out after this. */
 	uint64_t (*room)(struct dmamap_platform *p, struct device *dev);
 	/* A mapping larger than any bounce buffer the backend can give, and a buffer for it. */
@@ -79,24 +81,13 @@ static bool swiotlb_is_bounce(struct device *dev, dma_addr_t h)
 	return dmamap_swiotlb_is_bounce(dev, h);
 }
 
-static uint64_t swiotlb_bounced(struct dmamap_platform *p, struct device *dev)
+static struct bounce_counters swiotlb_counters(struct dmamap_platform *p, struct device *dev)
 {
-	return pool_of(p, dev).bounced_maps;
-}
+	struct dmamap_swiotlb_stats s = pool_of(p, dev);
 
-static uint64_t swiotlb_live(struct dmamap_platform *p, struct device *dev)
-{
-	return pool_of(p, dev).used_slots;
-}
-
-static uint64_t swiotlb_refused(struct dmamap_platform *p, struct device *dev)
-{
-	return pool_of(p, dev).failures;
-}
-
-static uint64_t swiotlb_copied_out(struct dmamap_platform *p, struct device *dev)
-{
-	return pool_of(p, dev).bytes_from_device;
+	return (struct bounce_counters){ .bounced = s.bounced_maps, .live = s.used_slots,
+					 .refused = s.failures,
+					 .copied_out = s.bytes_from_device };
 }
 
 static uint64_t swiotlb_room(struct dmamap_platform *p, struct device *dev)
@@ -118,10 +109,7 @@ static const struct bounce_backend swiotlb_dma24 = {
 	.far_buf = dma24_far,
 	.near_buf = dma24_near,
 	.is_bounce = swiotlb_is_bounce,
-	.bounced = swiotlb_bounced,
-	.live = swiotlb_live,
-	.refused = swiotlb_refused,
-	.copied_out = swiotlb_copied_out,
+	.counters = swiotlb_counters,
 	.room = swiotlb_room,
 	.too_big = DMAMAP_SWIOTLB_MAX_MAPPING + 1,
 	.too_big_buf = dma24_too_big_buf,
@@ -152,10 +140,7 @@ static const struct bounce_backend swiotlb_host_forced = {
 	.put_buf = host_put,
 	.bounces_near = true,
 	.is_bounce = swiotlb_is_bounce,
-	.bounced = swiotlb_bounced,
-	.live = swiotlb_live,
-	.refused = swiotlb_refused,
-	.copied_out = swiotlb_copied_out,
+	.counters = swiotlb_counters,
 	.room = swiotlb_room,
 	.too_big = DMAMAP_SWIOTLB_MAX_MAPPING + 1,
 	.too_big_buf = host_too_big_buf,
@@ -179,28 +164,14 @@ static bool ixp_is_bounce(struct device *dev, dma_addr_t h)
 	return phys != NO_PHYS && phys < IXP_ABOVE && !dmamap_swiotlb_is_bounce(dev, h);
 }
 
-static uint64_t ixp_bounced(struct dmamap_platform *p, struct device *dev)
+static struct bounce_counters ixp_counters(struct dmamap_platform *p, struct device *dev)
 {
-	(void)p;
-	return db_stats(dev).bounced;
-}
+	struct dmamap_dmabounce_stats s = db_stats(dev);
 
-static uint64_t ixp_live(struct dmamap_platform *p, struct device *dev)
-{
 	(void)p;
-	return db_stats(dev).live;
-}
-
-static uint64_t ixp_refused(struct dmamap_platform *p, struct device *dev)
-{
-	(void)p;
-	return db_stats(dev).failures;
-}
-
-static uint64_t ixp_copied_out(struct dmamap_platform *p, struct device *dev)
-{
-	(void)p;
-	return db_stats(dev).bytes_from_device;
+	return (struct bounce_counters){ .bounced = s.bounced, .live = s.live,
+					 .refused = s.failures,
+					 .copied_out = s.bytes_from_device };
 }
 
 static uint64_t ixp_room(struct dmamap_platform *p, struct device *dev)
@@ -225,10 +196,7 @@ static const struct bounce_backend dmabounce_ixp_pci = {
 	.far_buf = ixp_hi_buf,
 	.near_buf = ixp_lo_buf,
 	.is_bounce = ixp_is_bounce,
-	.bounced = ixp_bounced,
-	.live = ixp_live,
-	.refused = ixp_refused,
-	.copied_out = ixp_copied_out,
+	.counters = ixp_counters,
 	.room = ixp_room,
 	.too_big = 32 * MiB,
 	.too_big_buf = ixp_too_big_buf,
@@ -267,9 +235,15 @@ static bool start(struct run *r, const struct bounce_backend *b)
 	return true;
 }
 
+/* The backend's counters now. */
+static struct bounce_counters counted(struct run *r)
+{
+	return r->b->counters(r->p, r->dev);
+}
+
 static void finish(struct run *r)
 {
-	CHECK_EQ(r->b->live(r->p, r->dev), 0);
+	CHECK_EQ(counted(r).live, 0);
 	CHECK_EQ(live_maps(r->dev), 0);
 	dmamap_platform_destroy(r->p);
 }
@@ -477,7 +451,7 @@ static void to_device_scribble_never_reaches_the_cpu(const struct bounce_backend
 	REQUIRE(start(r, b));
 	for (unsigned int k = 0; k < NSIZES; k++) {
 		size_t n = sizes[k];
-		uint64_t out0 = b->copied_out(r->p, r->dev);
+		uint64_t out0 = counted(r).copied_out;
 
 		h = map_far_device_writes(r, &buf, n, DMA_TO_DEVICE);
 		REQUIRE(h != DMA_MAPPING_ERROR);
@@ -489,7 +463,7 @@ static void to_device_scribble_never_reaches_the_cpu(const struct bounce_backend
 		dma_unmap_single(r->dev, h, n, DMA_TO_DEVICE);
 		CHECK_MSG(ndiff(buf, r->pa, n) == 0, "%zu: %zu device bytes at unmap", n,
 			  ndiff(buf, r->pa, n));
-		CHECK_EQ(b->copied_out(r->p, r->dev), out0);
+		CHECK_EQ(counted(r).copied_out, out0);
 		put(r, buf);
 	}
 
@@ -557,7 +531,7 @@ static void far_buffer_really_bounces(const struct bounce_backend *b)
 	REQUIRE(start(r, b));
 	for (unsigned int k = 0; k < NSIZES; k++) {
 		size_t n = sizes[k];
-		uint64_t bounced0 = b->bounced(r->p, r->dev), live0 = b->live(r->p, r->dev);
+		uint64_t bounced0 = counted(r).bounced, live0 = counted(r).live;
 		struct dmamap_device_stats s0 = stats_of(r->dev), s1;
 		uint8_t *buf;
 		dma_addr_t h = map_far(r, &buf, n, r->pa, DMA_BIDIRECTIONAL);
@@ -567,8 +541,8 @@ static void far_buffer_really_bounces(const struct bounce_backend *b)
 			  n, (unsigned long long)h);
 		CHECK_MSG(b->is_bounce(r->dev, h), "%zu: handle 0x%llx is not a bounce buffer", n,
 			  (unsigned long long)h);
-		CHECK_EQ(b->bounced(r->p, r->dev), bounced0 + 1);
-		CHECK(b->live(r->p, r->dev) > live0);
+		CHECK_EQ(counted(r).bounced, bounced0 + 1);
+		CHECK(counted(r).live > live0);
 		s1 = stats_of(r->dev);
 		CHECK_EQ(s1.bytes_bounced, s0.bytes_bounced + n);
 		CHECK_EQ(s1.bytes_mapped, s0.bytes_mapped + n);
@@ -576,7 +550,7 @@ static void far_buffer_really_bounces(const struct bounce_backend *b)
 		CHECK_EQ(ndiff(buf, r->pa, n), 0);
 		dma_unmap_single(r->dev, h, n, DMA_BIDIRECTIONAL);
 		CHECK_EQ(ndiff(buf, r->pb, n), 0);
-		CHECK_EQ(b->live(r->p, r->dev), live0);
+		CHECK_EQ(counted(r).live, live0);
 		put(r, buf);
 	}
 	finish(r);
@@ -598,11 +572,11 @@ static void near_buffer_bounces_only_when_forced(const struct bounce_backend *b)
 	buf = b->near_buf(r->p, n);
 	REQUIRE(buf);
 	memcpy(buf, r->pa, n);
-	bounced0 = b->bounced(r->p, r->dev);
+	bounced0 = counted(r).bounced;
 	h = dma_map_single(r->dev, buf, n, DMA_BIDIRECTIONAL);
 	REQUIRE(!dma_mapping_error(r->dev, h));
 	CHECK_EQ(h != direct_handle(r->dev, buf), b->bounces_near);
-	CHECK_EQ(b->bounced(r->p, r->dev), bounced0 + b->bounces_near);
+	CHECK_EQ(counted(r).bounced, bounced0 + b->bounces_near);
 	CHECK_EQ(dev_diff(r->dev, h, r->pa, n), 0);
 	CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, n), 0);
 	dma_unmap_single(r->dev, h, n, DMA_BIDIRECTIONAL);
@@ -630,12 +604,12 @@ static void mapping_that_does_not_fit_fails(const struct bounce_backend *b)
 	buf = b->too_big_buf(r->p);
 	REQUIRE(buf);
 	s0 = stats_of(r->dev);
-	refused0 = b->refused(r->p, r->dev);
+	refused0 = counted(r).refused;
 	rep0 = dmamap_report_count(r->p, DMAMAP_DBG_ALLOC_FAILED);
 	h = dma_map_single(r->dev, buf, b->too_big, DMA_TO_DEVICE);
 	CHECK(h == DMA_MAPPING_ERROR);
 	CHECK_EQ(dma_mapping_error(r->dev, h), -ENOMEM);
-	CHECK_EQ(b->refused(r->p, r->dev), refused0 + 1);
+	CHECK_EQ(counted(r).refused, refused0 + 1);
 	CHECK_EQ(dmamap_report_count(r->p, DMAMAP_DBG_ALLOC_FAILED), rep0 + 1);
 	s1 = stats_of(r->dev);
 	CHECK_EQ(s1.maps, s0.maps);
@@ -695,11 +669,11 @@ static void unmap_frees_the_bounce_buffer(const struct bounce_backend *b)
 			break;
 		}
 		dma_unmap_single(r->dev, h, n, dirs[i % 3]);
-		held += b->live(r->p, r->dev) != 0;
+		held += counted(r).live != 0;
 	}
 	CHECK_MSG(!failed, "a mapping failed after %u rounds of map and unmap", rounds);
 	CHECK_MSG(!held, "%u unmaps left a bounce buffer held", held);
-	CHECK_EQ(b->refused(r->p, r->dev), 0);
+	CHECK_EQ(counted(r).refused, 0);
 	put(r, buf);
 	finish(r);
 }
@@ -720,7 +694,7 @@ static void sg_list_bounces_each_entry(const struct bounce_backend *b)
 		REQUIRE(buf[i]);
 	}
 	for (unsigned int d = 0; d < 3; d++) {
-		uint64_t bounced0 = b->bounced(r->p, r->dev);
+		uint64_t bounced0 = counted(r).bounced;
 		uint64_t bytes0 = stats_of(r->dev).bytes_bounced;
 		int n;
 
@@ -731,7 +705,7 @@ static void sg_list_bounces_each_entry(const struct bounce_backend *b)
 		}
 		n = dma_map_sg(r->dev, sgl, N, dirs[d]);
 		REQUIRE(n == N);
-		CHECK_EQ(b->bounced(r->p, r->dev), bounced0 + N);
+		CHECK_EQ(counted(r).bounced, bounced0 + N);
 		CHECK_EQ(stats_of(r->dev).bytes_bounced, bytes0 + len[0] + len[1] + len[2]);
 		for_each_sg(sgl, sg, N, i) {
 			dma_addr_t h = sg_dma_address(sg);
