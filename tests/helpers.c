@@ -313,6 +313,14 @@ uint8_t *patbuf(size_t len, unsigned int seed)
 	return b;
 }
 
+void overlay(void *out, const void *base, const void *over, size_t n, size_t off,
+	     size_t len)
+{
+	if (out != base)
+		memcpy(out, base, n);
+	memcpy((uint8_t *)out + off, (const uint8_t *)over + off, len);
+}
+
 bool all_bytes(const void *buf, size_t len, uint8_t v)
 {
 	const uint8_t *b = buf;
@@ -739,7 +747,7 @@ bool text_has_addr(unsigned int i, dma_addr_t addr)
 /* ---- a board, a device and a buffer ------------------------------------------------- */
 
 bool scene_on(struct scene *s, struct dmamap_platform *p, const char *name,
-	      size_t buflen)
+	      scene_buf_fn *buf_fn, size_t buflen)
 {
 	memset(s, 0, sizeof(*s));
 	s->h = DMA_MAPPING_ERROR;
@@ -748,16 +756,21 @@ bool scene_on(struct scene *s, struct dmamap_platform *p, const char *name,
 		return false;
 	s->dev = lookup(p, name);
 	if (buflen) {
-		s->buf = dbuf(p, buflen);
+		s->buf = buf_fn(p, buflen);
 		if (!s->buf)
-			printf("#   no %zu bytes of ZONE_DMA\n", buflen);
+			printf("#   no buffer of %zu bytes where the test wants it\n", buflen);
 	}
 	return s->dev && (s->buf || !buflen);
 }
 
 bool checked_scene(struct scene *s, const char *name, size_t buflen)
 {
-	return scene_on(s, sim_board("default"), name, buflen);
+	return scene_on(s, sim_board("default"), name, dbuf, buflen);
+}
+
+bool quiet_scene(struct scene *s, const char *name, scene_buf_fn *buf_fn, size_t buflen)
+{
+	return scene_on(s, quiet_board(), name, buf_fn, buflen);
 }
 
 bool scene_map(struct scene *s, size_t len, enum dma_data_direction dir)

@@ -157,6 +157,12 @@ void pat(void *buf, size_t len, unsigned int seed);
 /* A malloc()ed buffer holding pat(@seed). */
 uint8_t *patbuf(size_t len, unsigned int seed);
 
+/*
+ * @out = @n bytes of @base but [@off, @off + @len) from @over: what a copy
+ * of just that range of @over onto @base leaves. @out may be @base.
+ */
+void overlay(void *out, const void *base, const void *over, size_t n, size_t off,
+	     size_t len);
 bool all_bytes(const void *buf, size_t len, uint8_t v);
 size_t ndiff(const void *a, const void *b, size_t len);
 /* Bytes the device reads at @h that differ from @want (len + 1 if the read faulted). */
@@ -378,9 +384,8 @@ bool json_valid_object(const char *s);
 
 /*
  * Where most scenario tests start: a board, one of its devices and a
- * buffer from dbuf() (line-aligned, in ZONE_DMA: every device of the
- * built-in boards reaches it, and a device-writable mapping of it is not
- * MAP_UNALIGNED), with room for the test's mapping of it in h.
+ * buffer of board memory (kmalloc), with room for the test's mapping of it
+ * in h.
  */
 struct scene {
 	struct dmamap_platform *p;
@@ -389,14 +394,23 @@ struct scene {
 	dma_addr_t h;
 };
 
+/* Where a scene's buffer comes from: dbuf(), hi24_buf(), ixp_lo_buf(), ixp_hi_buf(). */
+typedef uint8_t *scene_buf_fn(struct dmamap_platform *p, size_t size);
+
 /*
  * Take @p (NULL when making it failed), its device @name and @buflen bytes
- * (none if 0): false, said, when any of them is missing.
+ * from @buf_fn (none if 0): false, said, when any of them is missing.
  */
 bool scene_on(struct scene *s, struct dmamap_platform *p, const char *name,
-	      size_t buflen);
-/* scene_on() the default board, checked (sim_board()). */
+	      scene_buf_fn *buf_fn, size_t buflen);
+/*
+ * The default board, checked (sim_board()), its device @name and @buflen
+ * bytes of dbuf() (line-aligned: a device-writable mapping of them is not
+ * MAP_UNALIGNED).
+ */
 bool checked_scene(struct scene *s, const char *name, size_t buflen);
+/* The default board, quiet, its device @name and @buflen bytes of @buf_fn. */
+bool quiet_scene(struct scene *s, const char *name, scene_buf_fn *buf_fn, size_t buflen);
 /* Map the buffer's first @len bytes @dir into s->h, the error checked as a driver does. */
 bool scene_map(struct scene *s, size_t len, enum dma_data_direction dir);
 /* Free the buffer, destroy the board. */

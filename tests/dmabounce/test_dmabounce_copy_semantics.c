@@ -30,21 +30,18 @@ TEST(dmabounce_partial_syncs_copy_exactly_the_range)
 		dma_addr_t h;
 
 		REQUIRE(buf && a && b && c && want);
-		memcpy(buf, a, n);
-		h = dma_map_single(dev, buf, n, DMA_BIDIRECTIONAL);
-		REQUIRE(!dma_mapping_error(dev, h));
+		h = fill_map(dev, buf, a, n, DMA_BIDIRECTIONAL);
+		REQUIRE(h != DMA_MAPPING_ERROR);
 		CHECK_EQ(dmamap_device_write(dev, h, b, n), 0);
 		/* for_cpu of a range: only that range comes back. */
 		dma_sync_single_range_for_cpu(dev, h, o1, l1, DMA_BIDIRECTIONAL);
-		memcpy(want, a, n);
-		memcpy(want + o1, b + o1, l1);
+		overlay(want, a, b, n, o1, l1);
 		CHECK_MSG(ndiff(buf, want, n) == 0, "%zu: CPU after range for_cpu: %zu bytes", n,
 			  ndiff(buf, want, n));
 		/* for_device of another range: only that range goes out. */
 		memcpy(buf + o2, c + o2, l2);
 		dma_sync_single_range_for_device(dev, h, o2, l2, DMA_BIDIRECTIONAL);
-		memcpy(want, b, n);
-		memcpy(want + o2, c + o2, l2);
+		overlay(want, b, c, n, o2, l2);
 		CHECK_MSG(dev_diff(dev, h, want, n) == 0,
 			  "%zu: device after range for_device: %zu bytes", n,
 			  dev_diff(dev, h, want, n));
@@ -52,26 +49,22 @@ TEST(dmabounce_partial_syncs_copy_exactly_the_range)
 		CHECK_EQ(ndiff(buf, want, n), 0);
 
 		/* TO_DEVICE: a range for_device takes the CPU's new bytes, nothing else. */
-		memcpy(buf, a, n);
-		h = dma_map_single(dev, buf, n, DMA_TO_DEVICE);
-		REQUIRE(!dma_mapping_error(dev, h));
+		h = fill_map(dev, buf, a, n, DMA_TO_DEVICE);
+		REQUIRE(h != DMA_MAPPING_ERROR);
 		dma_sync_single_for_cpu(dev, h, n, DMA_TO_DEVICE);
 		memcpy(buf, c, n);
 		dma_sync_single_range_for_device(dev, h, o2, l2, DMA_TO_DEVICE);
-		memcpy(want, a, n);
-		memcpy(want + o2, c + o2, l2);
+		overlay(want, a, c, n, o2, l2);
 		CHECK_EQ(dev_diff(dev, h, want, n), 0);
 		dma_unmap_single(dev, h, n, DMA_TO_DEVICE);
 		CHECK_EQ(ndiff(buf, c, n), 0);
 
 		/* FROM_DEVICE: for_cpu of a range only, the rest at unmap. */
-		memcpy(buf, a, n);
-		h = dma_map_single(dev, buf, n, DMA_FROM_DEVICE);
-		REQUIRE(!dma_mapping_error(dev, h));
+		h = fill_map(dev, buf, a, n, DMA_FROM_DEVICE);
+		REQUIRE(h != DMA_MAPPING_ERROR);
 		CHECK_EQ(dmamap_device_write(dev, h, b, n), 0);
 		dma_sync_single_range_for_cpu(dev, h, o2, l2, DMA_FROM_DEVICE);
-		memcpy(want, a, n);
-		memcpy(want + o2, b + o2, l2);
+		overlay(want, a, b, n, o2, l2);
 		CHECK_EQ(ndiff(buf, want, n), 0);
 		dma_sync_single_range_for_device(dev, h, o2, l2, DMA_FROM_DEVICE);
 		dma_unmap_single(dev, h, n, DMA_FROM_DEVICE);
@@ -88,32 +81,27 @@ TEST(dmabounce_partial_syncs_copy_exactly_the_range)
 TEST(dmabounce_partial_syncs_on_the_direct_path)
 {
 	enum { LEN = 4096 };
-	struct dmamap_platform *p = quiet_board();
-	struct device *dev = dmamap_device_lookup(p, IXP);
+	uint8_t a[LEN], b[LEN], want[LEN];
 	unsigned int line;
-	uint8_t *buf, a[LEN], b[LEN], want[LEN];
-	dma_addr_t h;
+	struct scene s;
 
-	REQUIRE(p && dev);
-	line = dmamap_cache_line_size(p);
-	buf = ixp_lo_buf(p, LEN);
-	REQUIRE(buf && line);
+	REQUIRE(quiet_scene(&s, IXP, ixp_lo_buf, LEN));
+	line = dmamap_cache_line_size(s.p);
+	REQUIRE(line);
 	pat(a, LEN, 4);
 	pat(b, LEN, 5);
-	memcpy(buf, a, LEN);
-	h = dma_map_single(dev, buf, LEN, DMA_FROM_DEVICE);
-	REQUIRE(!dma_mapping_error(dev, h));
-	CHECK_EQ(h, virt_to_phys(buf) - RAM0);
-	CHECK_EQ(dmamap_device_write(dev, h, b, LEN), 0);
+	s.h = fill_map(s.dev, s.buf, a, LEN, DMA_FROM_DEVICE);
+	REQUIRE(s.h != DMA_MAPPING_ERROR);
+	CHECK_EQ(s.h, virt_to_phys(s.buf) - RAM0);
+	CHECK_EQ(dmamap_device_write(s.dev, s.h, b, LEN), 0);
 	/* Whole lines: the CPU sees the device's bytes there, its stale copy elsewhere. */
-	dma_sync_single_range_for_cpu(dev, h, 8 * line, 4 * line, DMA_FROM_DEVICE);
-	memcpy(want, a, LEN);
-	memcpy(want + 8 * line, b + 8 * line, 4 * line);
-	CHECK_MSG(ndiff(buf, want, LEN) == 0, "%zu bytes", ndiff(buf, want, LEN));
-	CHECK_EQ(db_stats(dev).bounced, 0);
-	dma_unmap_single(dev, h, LEN, DMA_FROM_DEVICE);
-	CHECK_EQ(ndiff(buf, b, LEN), 0);
-	dmamap_platform_destroy(p);
+	dma_sync_single_range_for_cpu(s.dev, s.h, 8 * line, 4 * line, DMA_FROM_DEVICE);
+	overlay(want, a, b, LEN, 8 * line, 4 * line);
+	CHECK_MSG(ndiff(s.buf, want, LEN) == 0, "%zu bytes", ndiff(s.buf, want, LEN));
+	CHECK_EQ(db_stats(s.dev).bounced, 0);
+	dma_unmap_single(s.dev, s.h, LEN, DMA_FROM_DEVICE);
+	CHECK_EQ(ndiff(s.buf, b, LEN), 0);
+	scene_end(&s);
 }
 
 TEST(dmabounce_counters_add_up)
