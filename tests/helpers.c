@@ -943,6 +943,23 @@ struct dmamap_platform *from_dts(const char *dts, struct dmamap_error *err)
 	return p;
 }
 
+struct dmamap_platform *dts_board(const char *dts)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(dts, &err);
+
+	SKIP_WITHOUT_FDT(err);
+	if (!p)
+		printf("#   the tree was refused: %d %s\n", err.code, err.msg);
+	return p;
+}
+
+struct device *dts_device(const char *dts, const char *name, struct dmamap_platform **p)
+{
+	*p = dts_board(dts);
+	return *p ? lookup(*p, name) : NULL;
+}
+
 size_t board_blob(uint8_t *blob, size_t cap)
 {
 	char path[] = "/tmp/dmamap-blob-XXXXXX", cmd[256];

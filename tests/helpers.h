@@ -424,6 +424,13 @@ void scene_end_clean(struct scene *s);
 void need_dts_support(void);
 /* Build a board from DTS text (through dtc); NULL with *err set on failure. */
 struct dmamap_platform *from_dts(const char *dts, struct dmamap_error *err);
+/*
+ * A board from DTS text that must build: from_dts(), skipping the test
+ * where this build cannot read trees; NULL, the reason said, if it does not.
+ */
+struct dmamap_platform *dts_board(const char *dts);
+/* The device @name of dts_board(@dts) (the board in *@p): NULL, said, if either is missing. */
+struct device *dts_device(const char *dts, const char *name, struct dmamap_platform **p);
 /* rpi4-like.dts compiled by dtc into @blob (@cap bytes); its size, 0 on failure. */
 size_t board_blob(uint8_t *blob, size_t cap);
 
@@ -437,6 +444,8 @@ size_t board_blob(uint8_t *blob, size_t cap);
 /* The start of a tree: one 64 MiB bank at 0x80000000. */
 #define HEAD "/dts-v1/; / { #address-cells = <1>; #size-cells = <1>; " \
 	     "memory@80000000 { device_type = \"memory\"; reg = <0x80000000 0x4000000>; }; "
+/* The properties of a bus of one-cell addresses that maps them 1:1 (DTS text). */
+#define SIMPLE_BUS "compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
 /* HEAD and a /reserved-memory node holding @body. */
 #define RESV(body) HEAD "reserved-memory { #address-cells = <1>; #size-cells = <1>; ranges; " body " }; "
 
