@@ -238,6 +238,16 @@ struct dmamap_iommu_stats istats(struct device *dev)
 	return s;
 }
 
+bool iommu_left_clean(struct device *dev)
+{
+	uint64_t pages = istats(dev).pages_mapped, errors = stats_of(dev).errors;
+
+	if (pages || errors)
+		printf("#   %s: %llu IO pages still mapped, %llu errors\n", dev_name(dev),
+		       (unsigned long long)pages, (unsigned long long)errors);
+	return !pages && !errors;
+}
+
 bool in_pool(const struct dmamap_swiotlb_stats *s, phys_addr_t phys, size_t size)
 {
 	return phys >= s->start &&

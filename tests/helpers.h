@@ -128,6 +128,12 @@ static inline int64_t live_maps(struct device *dev)
 	return (int64_t)(s.maps - s.unmaps);
 }
 
+/*
+ * @dev (behind an IOMMU) counted no error and has nothing left mapped in
+ * its IO page tables: how a test that unmapped everything leaves it.
+ * False, said, otherwise.
+ */
+bool iommu_left_clean(struct device *dev);
 bool in_pool(const struct dmamap_swiotlb_stats *s, phys_addr_t phys, size_t size);
 /* How many 64 KiB mappings fill @p's default pool. */
 unsigned int chunks_in_pool(struct dmamap_platform *p);
