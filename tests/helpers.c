@@ -452,28 +452,37 @@ uint8_t *host_pages(size_t len)
 
 /* ---- scenarios ------------------------------------------------------------------- */
 
-void on_dma24(unsigned int order, bounce_scenario scenario)
+void on_dma24(unsigned int n, unsigned int order, bounce_scenario scenario)
 {
 	struct dmamap_platform *p = quiet_board();
-	struct device *dev = dmamap_device_lookup(p, D24);
-	struct page *pg;
+	struct device *dev = p ? dmamap_device_lookup(p, D24) : NULL;
+	uint8_t *bufs[SCENARIO_BUFS_MAX];
 
-	REQUIRE(p && dev);
-	pg = dmamap_alloc_pages(p, order, 0);
-	REQUIRE(pg && page_to_phys(pg) >= WIN24_END);
-	scenario(p, dev, page_address(pg));
+	REQUIRE(dev && n <= SCENARIO_BUFS_MAX);
+	for (unsigned int i = 0; i < n; i++) {
+		struct page *pg = dmamap_alloc_pages(p, order, 0);
+
+		REQUIRE(pg && page_to_phys(pg) >= WIN24_END);
+		bufs[i] = page_address(pg);
+	}
+	scenario(p, dev, bufs);
 	dmamap_platform_destroy(p);
 }
 
-void on_host_forced(size_t len, bounce_scenario scenario)
+void on_host_forced(unsigned int n, size_t len, bounce_scenario scenario)
 {
 	struct device *dev;
 	struct dmamap_platform *p = host_forced(&dev);
-	uint8_t *buf = host_pages(len);
+	uint8_t *bufs[SCENARIO_BUFS_MAX];
 
-	REQUIRE(p && buf);
-	scenario(p, dev, buf);
-	free(buf);
+	REQUIRE(p && n <= SCENARIO_BUFS_MAX);
+	for (unsigned int i = 0; i < n; i++) {
+		bufs[i] = host_pages(len);
+		REQUIRE(bufs[i]);
+	}
+	scenario(p, dev, bufs);
+	for (unsigned int i = 0; i < n; i++)
+		free(bufs[i]);
 	dmamap_platform_destroy(p);
 }
 

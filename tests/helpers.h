@@ -200,11 +200,13 @@ uint8_t *host_pages(size_t len);
 
 /* ---- scenarios ------------------------------------------------------------------- */
 
-typedef void (*bounce_scenario)(struct dmamap_platform *, struct device *, uint8_t *);
-/* Run @scenario on dma-24 with 2^@order pages above its window. */
-void on_dma24(unsigned int order, bounce_scenario scenario);
-/* Run @scenario on a forced host device with a buffer of @len bytes. */
-void on_host_forced(size_t len, bounce_scenario scenario);
+/* A scenario run on a device that must bounce, with the buffers it gets. */
+typedef void (*bounce_scenario)(struct dmamap_platform *, struct device *, uint8_t **bufs);
+#define SCENARIO_BUFS_MAX 64
+/* Run @scenario on dma-24 with @n blocks of 2^@order pages above its window. */
+void on_dma24(unsigned int n, unsigned int order, bounce_scenario scenario);
+/* Run @scenario on a forced host device with @n buffers of @len bytes. */
+void on_host_forced(unsigned int n, size_t len, bounce_scenario scenario);
 /* dma_map_single() and dma_mapping_error(), as every correct driver does. */
 dma_addr_t map_ok(struct device *dev, void *buf, size_t size,
 		  enum dma_data_direction dir);

@@ -97,6 +97,11 @@ static uint64_t swiotlb_room(struct dmamap_platform *p, struct device *dev)
 	return s.total_slots * s.slot_size;
 }
 
+/* What every swiotlb backend of the table shares: the pool is what bounces. */
+#define SWIOTLB_POOL                                                          \
+	.is_bounce = swiotlb_is_bounce, .counters = swiotlb_counters,         \
+	.room = swiotlb_room, .too_big = DMAMAP_SWIOTLB_MAX_MAPPING + 1
+
 static uint8_t *dma24_too_big_buf(struct dmamap_platform *p)
 {
 	struct page *pg = dmamap_alloc_pages(p, 7, 0); /* 512 KiB above 16 MiB */
@@ -108,11 +113,8 @@ static const struct bounce_backend swiotlb_dma24 = {
 	.setup = dma24_setup,
 	.far_buf = dma24_far,
 	.near_buf = dma24_near,
-	.is_bounce = swiotlb_is_bounce,
-	.counters = swiotlb_counters,
-	.room = swiotlb_room,
-	.too_big = DMAMAP_SWIOTLB_MAX_MAPPING + 1,
 	.too_big_buf = dma24_too_big_buf,
+	SWIOTLB_POOL,
 };
 
 /* ---- swiotlb=force on the host --------------------------------------------- */
@@ -139,11 +141,8 @@ static const struct bounce_backend swiotlb_host_forced = {
 	.near_buf = host_buf,
 	.put_buf = host_put,
 	.bounces_near = true,
-	.is_bounce = swiotlb_is_bounce,
-	.counters = swiotlb_counters,
-	.room = swiotlb_room,
-	.too_big = DMAMAP_SWIOTLB_MAX_MAPPING + 1,
 	.too_big_buf = host_too_big_buf,
+	SWIOTLB_POOL,
 };
 
 /* ---- dmabounce on ixp-pci -------------------------------------------------- */

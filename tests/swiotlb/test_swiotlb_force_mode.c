@@ -180,8 +180,9 @@ static bool park_page(struct device *dev, uint8_t *buf)
 	return true;
 }
 
-static void beyond_the_mask(struct dmamap_platform *p, struct device *dev, uint8_t *buf)
+static void beyond_the_mask(struct dmamap_platform *p, struct device *dev, uint8_t **bufs)
 {
+	uint8_t *buf = bufs[0];
 	struct dmamap_swiotlb_stats s;
 	unsigned int bits = 0;
 	dma_addr_t h;
@@ -208,12 +209,13 @@ static void beyond_the_mask(struct dmamap_platform *p, struct device *dev, uint8
 
 TEST(swiotlb_host_forced_pool_beyond_the_mask_fails_every_mapping)
 {
-	on_host_forced(PAGE_SIZE, beyond_the_mask);
+	on_host_forced(1, PAGE_SIZE, beyond_the_mask);
 }
 
 /* With the checker on, a forced host device's mappings are tracked like any other. */
-static void checker_sees(struct dmamap_platform *p, struct device *dev, uint8_t *buf)
+static void checker_sees(struct dmamap_platform *p, struct device *dev, uint8_t **bufs)
 {
+	uint8_t *buf = bufs[0];
 	dma_addr_t h;
 
 	/* A run parked before the checker came on changes nothing. */
@@ -232,5 +234,5 @@ static void checker_sees(struct dmamap_platform *p, struct device *dev, uint8_t 
 
 TEST(swiotlb_host_forced_checker_sees_every_mapping)
 {
-	on_host_forced(PAGE_SIZE, checker_sees);
+	on_host_forced(1, PAGE_SIZE, checker_sees);
 }
