@@ -585,6 +585,30 @@ static void near_buffer_bounces_only_when_forced(const struct bounce_backend *b)
 	finish(r);
 }
 
+/* What a refused mapping could change, as it was before it. */
+struct before_refusal {
+	struct dmamap_device_stats dev;
+	struct bounce_counters counted;
+	unsigned long alloc_failed; /* reports */
+};
+
+/*
+ * Start a run and map, TO_DEVICE, more than any bounce buffer can hold
+ * (the buffer in *@buf, the handle in *@h), after noting in *@was what the
+ * mapping could change. False if the run or the buffer could not be had.
+ */
+static bool map_too_big(struct run *r, const struct bounce_backend *b, uint8_t **buf,
+			struct before_refusal *was, dma_addr_t *h)
+{
+	if (!start(r, b) || !(*buf = b->too_big_buf(r->p)))
+		return false;
+	was->dev = stats_of(r->dev);
+	was->counted = counted(r);
+	was->alloc_failed = dmamap_report_count(r->p, DMAMAP_DBG_ALLOC_FAILED);
+	*h = dma_map_single(r->dev, *buf, b->too_big, DMA_TO_DEVICE);
+	return true;
+}
+
 /*
  * A mapping no bounce buffer can hold fails with DMA_MAPPING_ERROR: the
  * backend refuses it and it is reported; nothing is mapped, nothing stays
@@ -593,26 +617,19 @@ static void near_buffer_bounces_only_when_forced(const struct bounce_backend *b)
 static void mapping_that_does_not_fit_fails(const struct bounce_backend *b)
 {
 	struct run run, *r = &run;
-	struct dmamap_device_stats s0, s1;
-	unsigned long rep0;
-	uint64_t refused0;
+	struct before_refusal was;
+	struct dmamap_device_stats now;
 	uint8_t *buf;
 	dma_addr_t h;
 
-	REQUIRE(start(r, b));
-	buf = b->too_big_buf(r->p);
-	REQUIRE(buf);
-	s0 = stats_of(r->dev);
-	refused0 = counted(r).refused;
-	rep0 = dmamap_report_count(r->p, DMAMAP_DBG_ALLOC_FAILED);
-	h = dma_map_single(r->dev, buf, b->too_big, DMA_TO_DEVICE);
+	REQUIRE(map_too_big(r, b, &buf, &was, &h));
 	CHECK(h == DMA_MAPPING_ERROR);
 	CHECK_EQ(dma_mapping_error(r->dev, h), -ENOMEM);
-	CHECK_EQ(counted(r).refused, refused0 + 1);
-	CHECK_EQ(dmamap_report_count(r->p, DMAMAP_DBG_ALLOC_FAILED), rep0 + 1);
-	s1 = stats_of(r->dev);
-	CHECK_EQ(s1.maps, s0.maps);
-	CHECK_EQ(s1.bytes_bounced, s0.bytes_bounced);
+	CHECK_EQ(counted(r).refused, was.counted.refused + 1);
+	CHECK_EQ(dmamap_report_count(r->p, DMAMAP_DBG_ALLOC_FAILED), was.alloc_failed + 1);
+	now = stats_of(r->dev);
+	CHECK_EQ(now.maps, was.dev.maps);
+	CHECK_EQ(now.bytes_bounced, was.dev.bytes_bounced);
 	put(r, buf);
 	finish(r);
 }
@@ -624,19 +641,16 @@ static void mapping_that_does_not_fit_fails(const struct bounce_backend *b)
 static void refused_mapping_counts_as_a_device_error(const struct bounce_backend *b)
 {
 	struct run run, *r = &run;
-	struct dmamap_device_stats s0, s1;
+	struct before_refusal was;
+	struct dmamap_device_stats now;
 	uint8_t *buf;
 	dma_addr_t h;
 
-	REQUIRE(start(r, b));
-	buf = b->too_big_buf(r->p);
-	REQUIRE(buf);
-	s0 = stats_of(r->dev);
-	h = dma_map_single(r->dev, buf, b->too_big, DMA_TO_DEVICE);
-	REQUIRE(h == DMA_MAPPING_ERROR);
-	s1 = stats_of(r->dev);
-	CHECK_EQ(s1.errors, s0.errors + 1);
-	CHECK_EQ(s1.errors_by_kind[DMAMAP_ERRK_NOMEM], s0.errors_by_kind[DMAMAP_ERRK_NOMEM] + 1);
+	REQUIRE(map_too_big(r, b, &buf, &was, &h) && h == DMA_MAPPING_ERROR);
+	now = stats_of(r->dev);
+	CHECK_EQ(now.errors, was.dev.errors + 1);
+	CHECK_EQ(now.errors_by_kind[DMAMAP_ERRK_NOMEM],
+		 was.dev.errors_by_kind[DMAMAP_ERRK_NOMEM] + 1);
 	put(r, buf);
 	finish(r);
 }
