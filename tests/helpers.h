@@ -3,7 +3,9 @@
  * What the tests share: the default board's layout, boards and devices set
  * up the way most tests want them (reports and log lines captured instead
  * of printed), counter snapshots, byte patterns and comparisons of what the
- * CPU and a device see, and the checker tests' report recorder.
+ * CPU and a device see, the checker tests' report recorder and its
+ * assertions, and the scene most scenarios start from (a board, a device,
+ * a buffer).
  *
  * Everything here uses only the public API, as the tests do (but those of
  * tests/unit/, which test private interfaces and do not need these).
@@ -126,6 +128,12 @@ static inline int64_t live_maps(struct device *dev)
 	return (int64_t)(s.maps - s.unmaps);
 }
 
+/*
+ * @dev (behind an IOMMU) counted no error and has nothing left mapped in
+ * its IO page tables: how a test that unmapped everything leaves it.
+ * False, said, otherwise.
+ */
+bool iommu_left_clean(struct device *dev);
 bool in_pool(const struct dmamap_swiotlb_stats *s, phys_addr_t phys, size_t size);
 /* How many 64 KiB mappings fill @p's default pool. */
 unsigned int chunks_in_pool(struct dmamap_platform *p);
@@ -155,6 +163,12 @@ void pat(void *buf, size_t len, unsigned int seed);
 /* A malloc()ed buffer holding pat(@seed). */
 uint8_t *patbuf(size_t len, unsigned int seed);
 
+/*
+ * @out = @n bytes of @base but [@off, @off + @len) from @over: what a copy
+ * of just that range of @over onto @base leaves. @out may be @base.
+ */
+void overlay(void *out, const void *base, const void *over, size_t n, size_t off,
+	     size_t len);
 bool all_bytes(const void *buf, size_t len, uint8_t v);
 size_t ndiff(const void *a, const void *b, size_t len);
 /* Bytes the device reads at @h that differ from @want (len + 1 if the read faulted). */
@@ -186,13 +200,41 @@ uint8_t *host_pages(size_t len);
 
 /* ---- scenarios ------------------------------------------------------------------- */
 
-typedef void (*bounce_scenario)(struct dmamap_platform *, struct device *, uint8_t *);
-/* Run @scenario on dma-24 with 2^@order pages above its window. */
-void on_dma24(unsigned int order, bounce_scenario scenario);
-/* Run @scenario on a forced host device with a buffer of @len bytes. */
-void on_host_forced(size_t len, bounce_scenario scenario);
+/* A scenario run on a device that must bounce, with the buffers it gets. */
+typedef void (*bounce_scenario)(struct dmamap_platform *, struct device *, uint8_t **bufs);
+#define SCENARIO_BUFS_MAX 64
+/* Run @scenario on dma-24 with @n blocks of 2^@order pages above its window. */
+void on_dma24(unsigned int n, unsigned int order, bounce_scenario scenario);
+/* Run @scenario on a forced host device with @n buffers of @len bytes. */
+void on_host_forced(unsigned int n, size_t len, bounce_scenario scenario);
 /* dma_map_single() and dma_mapping_error(), as every correct driver does. */
 dma_addr_t map_ok(struct device *dev, void *buf, size_t size,
+		  enum dma_data_direction dir);
+/*
+ * Copy @bytes into @buf, then map it @dir (the error checked): what a
+ * driver does with a buffer it hands to a device. DMA_MAPPING_ERROR on failure.
+ */
+dma_addr_t fill_map(struct device *dev, void *buf, const void *bytes, size_t len,
+		    enum dma_data_direction dir);
+/*
+ * The device's side of a BIDIRECTIONAL mapping @h of @buf, then the unmap:
+ * the device reads @cpu_bytes (what the CPU put there) and writes
+ * @dev_bytes, which the CPU finds in @buf after the unmap. False, said, if
+ * any of that does not hold.
+ */
+bool bidir_round_trip(struct device *dev, dma_addr_t h, uint8_t *buf,
+		      const void *cpu_bytes, const void *dev_bytes, size_t len);
+/* @sgl: @n entries of len[i] bytes at cpu[i], each filled with a[i] first. */
+void sg_fill(struct scatterlist *sgl, int n, uint8_t *const *cpu, uint8_t *const *a,
+	     const size_t *len);
+/*
+ * The end of a round of @sgl (sg_fill()) mapped @dir, after the device
+ * wrote b[i] into each entry if it may: every entry holds b[i] after
+ * dma_sync_sg_for_cpu() (then handed back), and after the unmap b[i], or
+ * a[i] where the device may not write.
+ */
+void sg_round_end(struct device *dev, struct scatterlist *sgl, int n, uint8_t *const *cpu,
+		  uint8_t *const *a, uint8_t *const *b, const size_t *len,
 		  enum dma_data_direction dir);
 /* One copy of @len bytes by the example driver (drivers/memcpy_dma.c) on @dname. */
 void mcdma_copy_ok(struct dmamap_platform *p, const char *dname, size_t len,
@@ -302,6 +344,25 @@ void expect_kinds(const char *file, int line, bool ordered,
 /* No report at all since rec_reset(). */
 #define EXPECT_NO_REPORTS() expect_kinds(__FILE__, __LINE__, true, NULL, 0)
 
+/* From a clean record (rec_reset()), @stmt must cause exactly one report, of kind @k. */
+#define EXPECT_ONLY(k, stmt)                                                  \
+	do {                                                                  \
+		rec_reset();                                                  \
+		stmt;                                                         \
+		EXPECT_KINDS(k);                                              \
+	} while (0)
+
+/*
+ * Exactly one report since rec_reset(), of kind @k, about the mapping at
+ * @h, an entry the checker tracked (it knows where it was mapped).
+ */
+#define EXPECT_REPORT_AT(k, h)                                                \
+	do {                                                                  \
+		EXPECT_KINDS(k);                                              \
+		CHECK_EQ(rec.r[0].addr, (h));                                 \
+		CHECK_TRACKED(0);                                             \
+	} while (0)
+
 /* Destroy @p; nothing may be reported (no leak). */
 #define DESTROY_CLEAN(p)                                                      \
 	do {                                                                  \
@@ -327,12 +388,57 @@ bool text_has_addr(unsigned int i, dma_addr_t addr);
 /* A strict, minimal JSON check: @s is one object and nothing else. */
 bool json_valid_object(const char *s);
 
+/* ---- a board, a device and a buffer ------------------------------------------------- */
+
+/*
+ * Where most scenario tests start: a board, one of its devices and a
+ * buffer of board memory (kmalloc), with room for the test's mapping of it
+ * in h.
+ */
+struct scene {
+	struct dmamap_platform *p;
+	struct device *dev;
+	uint8_t *buf; /* NULL when no buffer was asked for */
+	dma_addr_t h;
+};
+
+/* Where a scene's buffer comes from: dbuf(), hi24_buf(), ixp_lo_buf(), ixp_hi_buf(). */
+typedef uint8_t *scene_buf_fn(struct dmamap_platform *p, size_t size);
+
+/*
+ * Take @p (NULL when making it failed), its device @name and @buflen bytes
+ * from @buf_fn (none if 0): false, said, when any of them is missing.
+ */
+bool scene_on(struct scene *s, struct dmamap_platform *p, const char *name,
+	      scene_buf_fn *buf_fn, size_t buflen);
+/*
+ * The default board, checked (sim_board()), its device @name and @buflen
+ * bytes of dbuf() (line-aligned: a device-writable mapping of them is not
+ * MAP_UNALIGNED).
+ */
+bool checked_scene(struct scene *s, const char *name, size_t buflen);
+/* The default board, quiet, its device @name and @buflen bytes of @buf_fn. */
+bool quiet_scene(struct scene *s, const char *name, scene_buf_fn *buf_fn, size_t buflen);
+/* Map the buffer's first @len bytes @dir into s->h, the error checked as a driver does. */
+bool scene_map(struct scene *s, size_t len, enum dma_data_direction dir);
+/* Free the buffer, destroy the board. */
+void scene_end(struct scene *s);
+/* scene_end(), and nothing may be reported then (no leak), as DESTROY_CLEAN(). */
+void scene_end_clean(struct scene *s);
+
 /* ---- device trees ------------------------------------------------------------------ */
 
 /* Skip the test when this build cannot read device trees or dtc is missing. */
 void need_dts_support(void);
 /* Build a board from DTS text (through dtc); NULL with *err set on failure. */
 struct dmamap_platform *from_dts(const char *dts, struct dmamap_error *err);
+/*
+ * A board from DTS text that must build: from_dts(), skipping the test
+ * where this build cannot read trees; NULL, the reason said, if it does not.
+ */
+struct dmamap_platform *dts_board(const char *dts);
+/* The device @name of dts_board(@dts) (the board in *@p): NULL, said, if either is missing. */
+struct device *dts_device(const char *dts, const char *name, struct dmamap_platform **p);
 /* rpi4-like.dts compiled by dtc into @blob (@cap bytes); its size, 0 on failure. */
 size_t board_blob(uint8_t *blob, size_t cap);
 
@@ -346,6 +452,8 @@ size_t board_blob(uint8_t *blob, size_t cap);
 /* The start of a tree: one 64 MiB bank at 0x80000000. */
 #define HEAD "/dts-v1/; / { #address-cells = <1>; #size-cells = <1>; " \
 	     "memory@80000000 { device_type = \"memory\"; reg = <0x80000000 0x4000000>; }; "
+/* The properties of a bus of one-cell addresses that maps them 1:1 (DTS text). */
+#define SIMPLE_BUS "compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
 /* HEAD and a /reserved-memory node holding @body. */
 #define RESV(body) HEAD "reserved-memory { #address-cells = <1>; #size-cells = <1>; ranges; " body " }; "
 

@@ -55,22 +55,36 @@ TEST(api_unmap_bad_handle)
 	dmamap_platform_destroy(p);
 }
 
-TEST(api_unmap_sg_longer_than_list)
+/*
+ * The default board (checker off) in *@p, its dma-nc (returned) and @sg,
+ * three entries of @len bytes, one after the other in one ZONE_DMA
+ * buffer (*@buf).
+ */
+static struct device *nc_and_sg3(struct dmamap_platform **p, struct scatterlist *sg,
+				 size_t len, void **buf)
 {
-	struct dmamap_platform *p = default_board();
 	struct device *dev;
-	struct scatterlist sg[3];
-	void *buf;
-	int n;
 
-	REQUIRE(p);
-	dev = dmamap_device_lookup(p, "dma-nc");
-	REQUIRE(dev);
-	buf = dmamap_kmalloc(p, 3 * 256, DMAMAP_GFP_DMA);
-	REQUIRE(buf);
+	*p = default_board();
+	dev = *p ? dmamap_device_lookup(*p, "dma-nc") : NULL;
+	*buf = *p ? dmamap_kmalloc(*p, 3 * len, DMAMAP_GFP_DMA) : NULL;
+	if (!dev || !*buf)
+		return NULL;
 	sg_init_table(sg, 3);
 	for (int i = 0; i < 3; i++)
-		sg_set_buf(&sg[i], (char *)buf + i * 256, 256);
+		sg_set_buf(&sg[i], (char *)*buf + i * len, (unsigned int)len);
+	return dev;
+}
+
+TEST(api_unmap_sg_longer_than_list)
+{
+	struct dmamap_platform *p;
+	struct scatterlist sg[3];
+	void *buf;
+	struct device *dev = nc_and_sg3(&p, sg, 256, &buf);
+	int n;
+
+	REQUIRE(dev);
 	/* nents beyond the list's end: an error, never a walk off the list. */
 	CHECK_ERRK(dev, DMAMAP_ERRK_BAD_ARG, dma_map_sg(dev, sg, 5, DMA_TO_DEVICE) == 0);
 	CHECK_EQ(live_maps(dev), 0);
@@ -86,21 +100,13 @@ TEST(api_unmap_sg_longer_than_list)
 
 TEST(api_map_sg_empty)
 {
-	struct dmamap_platform *p = default_board();
-	struct device *dev;
+	struct dmamap_platform *p;
 	struct scatterlist sg[3];
 	struct sg_table sgt;
 	void *buf;
+	struct device *dev = nc_and_sg3(&p, sg, 512, &buf);
 
-	REQUIRE(p);
-	dev = dmamap_device_lookup(p, "dma-nc");
 	REQUIRE(dev);
-	buf = dmamap_kmalloc(p, 3 * 512, DMAMAP_GFP_DMA);
-	REQUIRE(buf);
-	sg_init_table(sg, 3);
-	for (int i = 0; i < 3; i++)
-		sg_set_buf(&sg[i], (char *)buf + i * 512, 512);
-
 	CHECK_ERRK(dev, DMAMAP_ERRK_ZERO_SIZE, dma_map_sg(dev, sg, 0, DMA_TO_DEVICE) == 0);
 	CHECK_ERRK(dev, DMAMAP_ERRK_ZERO_SIZE, dma_map_sg(dev, sg, -3, DMA_TO_DEVICE) == 0);
 	sgt.sgl = sg;

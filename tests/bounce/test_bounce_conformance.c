@@ -22,6 +22,14 @@
  */
 #include "../helpers.h"
 
+/* What each backend counts, by its own names. */
+struct bounce_counters {
+	uint64_t bounced;    /* mappings that bounced */
+	uint64_t live;       /* bounce buffers in use */
+	uint64_t refused;    /* mappings refused */
+	uint64_t copied_out; /* bytes copied from bounce buffers to the CPU's */
+};
+
 struct bounce_backend {
 	/* The platform (quiet) with the device under test in *@dev. */
 	struct dmamap_platform *(*setup)(struct device **dev);
@@ -35,10 +43,8 @@ struct bounce_backend {
 	bool bounces_near;
 	/* Whether @h is one of the backend's bounce buffers. */
 	bool (*is_bounce)(struct device *dev, dma_addr_t h);
-	/* The backend's own counters: mappings bounced, bounce buffers live, refusals. */
-	uint64_t (*bounced)(struct dmamap_platform *p, struct device *dev);
-	uint64_t (*live)(struct dmamap_platform *p, struct device *dev);
-	uint64_t (*refused)(struct dmamap_platform *p, struct device *dev);
+	/* The backend's own counters (below). */
+	struct bounce_counters (*counters)(struct dmamap_platform *p, struct device *dev);
 	/* Bytes of memory bounce buffers come from: leaking them runs out after this. */
 	uint64_t (*room)(struct dmamap_platform *p, struct device *dev);
 	/* A mapping larger than any bounce buffer the backend can give, and a buffer for it. */
@@ -75,19 +81,13 @@ static bool swiotlb_is_bounce(struct device *dev, dma_addr_t h)
 	return dmamap_swiotlb_is_bounce(dev, h);
 }
 
-static uint64_t swiotlb_bounced(struct dmamap_platform *p, struct device *dev)
+static struct bounce_counters swiotlb_counters(struct dmamap_platform *p, struct device *dev)
 {
-	return pool_of(p, dev).bounced_maps;
-}
+	struct dmamap_swiotlb_stats s = pool_of(p, dev);
 
-static uint64_t swiotlb_live(struct dmamap_platform *p, struct device *dev)
-{
-	return pool_of(p, dev).used_slots;
-}
-
-static uint64_t swiotlb_refused(struct dmamap_platform *p, struct device *dev)
-{
-	return pool_of(p, dev).failures;
+	return (struct bounce_counters){ .bounced = s.bounced_maps, .live = s.used_slots,
+					 .refused = s.failures,
+					 .copied_out = s.bytes_from_device };
 }
 
 static uint64_t swiotlb_room(struct dmamap_platform *p, struct device *dev)
@@ -96,6 +96,11 @@ static uint64_t swiotlb_room(struct dmamap_platform *p, struct device *dev)
 
 	return s.total_slots * s.slot_size;
 }
+
+/* What every swiotlb backend of the table shares: the pool is what bounces. */
+#define SWIOTLB_POOL                                                          \
+	.is_bounce = swiotlb_is_bounce, .counters = swiotlb_counters,         \
+	.room = swiotlb_room, .too_big = DMAMAP_SWIOTLB_MAX_MAPPING + 1
 
 static uint8_t *dma24_too_big_buf(struct dmamap_platform *p)
 {
@@ -108,13 +113,8 @@ static const struct bounce_backend swiotlb_dma24 = {
 	.setup = dma24_setup,
 	.far_buf = dma24_far,
 	.near_buf = dma24_near,
-	.is_bounce = swiotlb_is_bounce,
-	.bounced = swiotlb_bounced,
-	.live = swiotlb_live,
-	.refused = swiotlb_refused,
-	.room = swiotlb_room,
-	.too_big = DMAMAP_SWIOTLB_MAX_MAPPING + 1,
 	.too_big_buf = dma24_too_big_buf,
+	SWIOTLB_POOL,
 };
 
 /* ---- swiotlb=force on the host --------------------------------------------- */
@@ -141,13 +141,8 @@ static const struct bounce_backend swiotlb_host_forced = {
 	.near_buf = host_buf,
 	.put_buf = host_put,
 	.bounces_near = true,
-	.is_bounce = swiotlb_is_bounce,
-	.bounced = swiotlb_bounced,
-	.live = swiotlb_live,
-	.refused = swiotlb_refused,
-	.room = swiotlb_room,
-	.too_big = DMAMAP_SWIOTLB_MAX_MAPPING + 1,
 	.too_big_buf = host_too_big_buf,
+	SWIOTLB_POOL,
 };
 
 /* ---- dmabounce on ixp-pci -------------------------------------------------- */
@@ -168,22 +163,14 @@ static bool ixp_is_bounce(struct device *dev, dma_addr_t h)
 	return phys != NO_PHYS && phys < IXP_ABOVE && !dmamap_swiotlb_is_bounce(dev, h);
 }
 
-static uint64_t ixp_bounced(struct dmamap_platform *p, struct device *dev)
+static struct bounce_counters ixp_counters(struct dmamap_platform *p, struct device *dev)
 {
-	(void)p;
-	return db_stats(dev).bounced;
-}
+	struct dmamap_dmabounce_stats s = db_stats(dev);
 
-static uint64_t ixp_live(struct dmamap_platform *p, struct device *dev)
-{
 	(void)p;
-	return db_stats(dev).live;
-}
-
-static uint64_t ixp_refused(struct dmamap_platform *p, struct device *dev)
-{
-	(void)p;
-	return db_stats(dev).failures;
+	return (struct bounce_counters){ .bounced = s.bounced, .live = s.live,
+					 .refused = s.failures,
+					 .copied_out = s.bytes_from_device };
 }
 
 static uint64_t ixp_room(struct dmamap_platform *p, struct device *dev)
@@ -208,9 +195,7 @@ static const struct bounce_backend dmabounce_ixp_pci = {
 	.far_buf = ixp_hi_buf,
 	.near_buf = ixp_lo_buf,
 	.is_bounce = ixp_is_bounce,
-	.bounced = ixp_bounced,
-	.live = ixp_live,
-	.refused = ixp_refused,
+	.counters = ixp_counters,
 	.room = ixp_room,
 	.too_big = 32 * MiB,
 	.too_big_buf = ixp_too_big_buf,
@@ -218,8 +203,13 @@ static const struct bounce_backend dmabounce_ixp_pci = {
 
 /* ---- the behaviours ----------------------------------------------------------- */
 
-/* Sizes that take one slot, two slots, five slots (dmabounce: small pool, large pool, own allocation). */
-static const size_t sizes[] = { 100, 3000, 9000 };
+/*
+ * Sizes in swiotlb slots (2 KiB) and dmabounce's pools (512 bytes, 4 KiB,
+ * an allocation of its own): less than a slot (small pool), part of one
+ * and exactly one (large pool), part of two and exactly two (large pool,
+ * the last one all of it), five (own allocation).
+ */
+static const size_t sizes[] = { 100, 1000, 2048, 2500, 3000, 4096, 9000 };
 #define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
 #define MAXLEN 9000
 
@@ -228,6 +218,7 @@ struct run {
 	struct dmamap_platform *p;
 	struct device *dev;
 	uint8_t pa[MAXLEN], pb[MAXLEN], pc[MAXLEN]; /* three patterns */
+	unsigned int round; /* every_direction_and_size(): which round, distinct for each */
 };
 
 static bool start(struct run *r, const struct bounce_backend *b)
@@ -243,9 +234,15 @@ static bool start(struct run *r, const struct bounce_backend *b)
 	return true;
 }
 
+/* The backend's counters now. */
+static struct bounce_counters counted(struct run *r)
+{
+	return r->b->counters(r->p, r->dev);
+}
+
 static void finish(struct run *r)
 {
-	CHECK_EQ(r->b->live(r->p, r->dev), 0);
+	CHECK_EQ(counted(r).live, 0);
 	CHECK_EQ(live_maps(r->dev), 0);
 	dmamap_platform_destroy(r->p);
 }
@@ -269,14 +266,62 @@ static dma_addr_t direct_handle(struct device *dev, const void *buf)
 static dma_addr_t map_far(struct run *r, uint8_t **buf, size_t n, const uint8_t *bytes,
 			  enum dma_data_direction dir)
 {
-	dma_addr_t h;
-
 	*buf = r->b->far_buf(r->p, n);
-	if (!*buf)
-		return DMA_MAPPING_ERROR;
-	memcpy(*buf, bytes, n);
-	h = dma_map_single(r->dev, *buf, n, dir);
-	return dma_mapping_error(r->dev, h) ? DMA_MAPPING_ERROR : h;
+	return *buf ? fill_map(r->dev, *buf, bytes, n, dir) : DMA_MAPPING_ERROR;
+}
+
+/*
+ * map_far() of pa, then the device writes pb there (even TO_DEVICE: with
+ * the checker off the contract allows it): none of it may reach the CPU's
+ * buffer before the CPU takes it back.
+ */
+static dma_addr_t map_far_device_writes(struct run *r, uint8_t **buf, size_t n,
+					enum dma_data_direction dir)
+{
+	dma_addr_t h = map_far(r, buf, n, r->pa, dir);
+
+	if (h == DMA_MAPPING_ERROR)
+		return h;
+	CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, n), 0);
+	CHECK_MSG(ndiff(*buf, r->pa, n) == 0, "%s %zu: %zu device bytes reached the CPU early",
+		  dir_name(dir), n, ndiff(*buf, r->pa, n));
+	return h;
+}
+
+/*
+ * After map_far_device_writes(), sync for the CPU: it finds the device's
+ * bytes for FROM_DEVICE and BIDIRECTIONAL, its own for TO_DEVICE.
+ */
+static void sync_for_cpu_after_device_write(struct run *r, dma_addr_t h, const uint8_t *buf,
+					    size_t n, enum dma_data_direction dir)
+{
+	const uint8_t *want = dev_writes(dir) ? r->pb : r->pa;
+
+	dma_sync_single_for_cpu(r->dev, h, n, dir);
+	CHECK_MSG(ndiff(buf, want, n) == 0, "%s %zu: %zu bytes wrong after sync_for_cpu",
+		  dir_name(dir), n, ndiff(buf, want, n));
+}
+
+/*
+ * Most behaviours are one round on a far buffer of its own, made for every
+ * direction and every size on one platform; after them all, nothing is
+ * left mapped. @round gets the run (r->round numbers the rounds), the
+ * direction and the size.
+ */
+typedef void round_fn(struct run *r, enum dma_data_direction dir, size_t n);
+
+static void every_direction_and_size(const struct bounce_backend *b, round_fn *round)
+{
+	struct run run, *r = &run;
+
+	REQUIRE(start(r, b));
+	for (unsigned int d = 0; d < 3; d++) {
+		for (unsigned int k = 0; k < NSIZES; k++) {
+			r->round = d * NSIZES + k;
+			round(r, dirs[d], sizes[k]);
+		}
+	}
+	finish(r);
 }
 
 /*
@@ -284,160 +329,192 @@ static dma_addr_t map_far(struct run *r, uint8_t **buf, size_t n, const uint8_t 
  * direction. Each mapping has bytes of its own, so that what an earlier
  * mapping left in a bounce buffer cannot pass for a copy.
  */
+static void copy_in_round(struct run *r, enum dma_data_direction dir, size_t n)
+{
+	uint8_t *buf;
+	dma_addr_t h;
+
+	pat(r->pc, n, 10 + r->round);
+	h = map_far(r, &buf, n, r->pc, dir);
+	REQUIRE(h != DMA_MAPPING_ERROR);
+	CHECK_MSG(dev_diff(r->dev, h, r->pc, n) == 0,
+		  "%s %zu: the device reads %zu bytes that are not the CPU's", dir_name(dir), n,
+		  dev_diff(r->dev, h, r->pc, n));
+	dma_unmap_single(r->dev, h, n, dir);
+	put(r, buf);
+}
+
 static void copies_in_at_map_in_every_direction(const struct bounce_backend *b)
 {
-	struct run run, *r = &run;
-
-	REQUIRE(start(r, b));
-	for (unsigned int d = 0; d < 3; d++) {
-		for (unsigned int k = 0; k < NSIZES; k++) {
-			size_t n = sizes[k];
-			uint8_t *buf;
-			dma_addr_t h;
-
-			pat(r->pc, n, 10 + 3 * d + k);
-			h = map_far(r, &buf, n, r->pc, dirs[d]);
-			REQUIRE(h != DMA_MAPPING_ERROR);
-			CHECK_MSG(dev_diff(r->dev, h, r->pc, n) == 0,
-				  "%s %zu: the device reads %zu bytes that are not the CPU's",
-				  dir_name(dirs[d]), n, dev_diff(r->dev, h, r->pc, n));
-			dma_unmap_single(r->dev, h, n, dirs[d]);
-			put(r, buf);
-		}
-	}
-	finish(r);
+	every_direction_and_size(b, copy_in_round);
 }
 
 /*
  * What the device wrote reaches the CPU at unmap for FROM_DEVICE and
  * BIDIRECTIONAL, and not before; a TO_DEVICE buffer keeps the CPU's bytes.
  */
+static void copy_out_round(struct run *r, enum dma_data_direction dir, size_t n)
+{
+	const uint8_t *want = dev_writes(dir) ? r->pb : r->pa;
+	uint8_t *buf;
+	dma_addr_t h = map_far_device_writes(r, &buf, n, dir);
+
+	REQUIRE(h != DMA_MAPPING_ERROR);
+	dma_unmap_single(r->dev, h, n, dir);
+	CHECK_MSG(ndiff(buf, want, n) == 0, "%s %zu: %zu bytes wrong after unmap", dir_name(dir),
+		  n, ndiff(buf, want, n));
+	put(r, buf);
+}
+
 static void copies_out_at_unmap_unless_to_device(const struct bounce_backend *b)
 {
-	struct run run, *r = &run;
-
-	REQUIRE(start(r, b));
-	for (unsigned int d = 0; d < 3; d++) {
-		for (unsigned int k = 0; k < NSIZES; k++) {
-			size_t n = sizes[k];
-			const uint8_t *want = dev_writes(dirs[d]) ? r->pb : r->pa;
-			uint8_t *buf;
-			dma_addr_t h = map_far(r, &buf, n, r->pa, dirs[d]);
-
-			REQUIRE(h != DMA_MAPPING_ERROR);
-			CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, n), 0);
-			CHECK_MSG(ndiff(buf, r->pa, n) == 0,
-				  "%s %zu: %zu device bytes reached the CPU before unmap",
-				  dir_name(dirs[d]), n, ndiff(buf, r->pa, n));
-			dma_unmap_single(r->dev, h, n, dirs[d]);
-			CHECK_MSG(ndiff(buf, want, n) == 0, "%s %zu: %zu bytes wrong after unmap",
-				  dir_name(dirs[d]), n, ndiff(buf, want, n));
-			put(r, buf);
-		}
-	}
-	finish(r);
+	every_direction_and_size(b, copy_out_round);
 }
 
-/* sync_for_cpu copies the device's bytes out for FROM_DEVICE and BIDIRECTIONAL only. */
+/*
+ * sync_for_cpu copies the device's bytes out for FROM_DEVICE and
+ * BIDIRECTIONAL only; a range, just that range: the second third's first
+ * 7/10 (1000 + 700 of 3000).
+ */
+static void sync_for_cpu_round(struct run *r, enum dma_data_direction dir, size_t n)
+{
+	size_t off = n / 3, len = 7 * n / 30;
+	uint8_t *buf;
+	dma_addr_t h = map_far_device_writes(r, &buf, n, dir);
+
+	REQUIRE(h != DMA_MAPPING_ERROR);
+	sync_for_cpu_after_device_write(r, h, buf, n, dir);
+	dma_sync_single_for_device(r->dev, h, n, dir);
+	CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, n), 0);
+	dma_sync_single_range_for_cpu(r->dev, h, off, len, dir);
+	if (dev_writes(dir)) {
+		CHECK_MSG(ndiff(buf + off, r->pc + off, len) == 0 && ndiff(buf, r->pb, off) == 0 &&
+				  ndiff(buf + off + len, r->pb + off + len, n - off - len) == 0,
+			  "%s %zu: a range sync_for_cpu copied other bytes than its range",
+			  dir_name(dir), n);
+	} else {
+		CHECK_EQ(ndiff(buf, r->pa, n), 0);
+	}
+	dma_unmap_single(r->dev, h, n, dir);
+	put(r, buf);
+}
+
 static void sync_for_cpu_copies_out_unless_to_device(const struct bounce_backend *b)
 {
-	struct run run, *r = &run;
-
-	REQUIRE(start(r, b));
-	for (unsigned int d = 0; d < 3; d++) {
-		size_t n = 3000;
-		const uint8_t *want = dev_writes(dirs[d]) ? r->pb : r->pa;
-		uint8_t *buf;
-		dma_addr_t h = map_far(r, &buf, n, r->pa, dirs[d]);
-
-		REQUIRE(h != DMA_MAPPING_ERROR);
-		CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, n), 0);
-		dma_sync_single_for_cpu(r->dev, h, n, dirs[d]);
-		CHECK_MSG(ndiff(buf, want, n) == 0, "%s: %zu bytes wrong after sync_for_cpu",
-			  dir_name(dirs[d]), ndiff(buf, want, n));
-		/* A range copies just that range. */
-		dma_sync_single_for_device(r->dev, h, n, dirs[d]);
-		CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, n), 0);
-		dma_sync_single_range_for_cpu(r->dev, h, 1000, 700, dirs[d]);
-		if (dev_writes(dirs[d])) {
-			CHECK_MSG(ndiff(buf + 1000, r->pc + 1000, 700) == 0 &&
-					  ndiff(buf, r->pb, 1000) == 0 &&
-					  ndiff(buf + 1700, r->pb + 1700, n - 1700) == 0,
-				  "%s: a range sync_for_cpu copied other bytes than its range",
-				  dir_name(dirs[d]));
-		} else {
-			CHECK_EQ(ndiff(buf, r->pa, n), 0);
-		}
-		dma_unmap_single(r->dev, h, n, dirs[d]);
-		put(r, buf);
-	}
-	finish(r);
+	every_direction_and_size(b, sync_for_cpu_round);
 }
 
-/* sync_for_device copies the CPU's bytes in for TO_DEVICE and BIDIRECTIONAL only. */
+/*
+ * sync_for_device copies the CPU's bytes in for TO_DEVICE and BIDIRECTIONAL
+ * only: one round of ownership each way after the device wrote (even a
+ * TO_DEVICE buffer, which must not come back), as a driver's ring does.
+ */
+static void sync_for_device_round(struct run *r, enum dma_data_direction dir, size_t n)
+{
+	const uint8_t *dev_sees = dir == DMA_FROM_DEVICE ? r->pb : r->pc;
+	const uint8_t *cpu_sees = dir == DMA_TO_DEVICE ? r->pc : dev_sees;
+	uint8_t *buf;
+	dma_addr_t h = map_far_device_writes(r, &buf, n, dir);
+
+	REQUIRE(h != DMA_MAPPING_ERROR);
+	sync_for_cpu_after_device_write(r, h, buf, n, dir);
+	memcpy(buf, r->pc, n); /* the CPU owns it now */
+	dma_sync_single_for_device(r->dev, h, n, dir);
+	CHECK_MSG(dev_diff(r->dev, h, dev_sees, n) == 0,
+		  "%s %zu: the device reads %zu wrong bytes after sync_for_device", dir_name(dir),
+		  n, dev_diff(r->dev, h, dev_sees, n));
+	dma_unmap_single(r->dev, h, n, dir);
+	CHECK_MSG(ndiff(buf, cpu_sees, n) == 0, "%s %zu: %zu bytes wrong after unmap",
+		  dir_name(dir), n, ndiff(buf, cpu_sees, n));
+	put(r, buf);
+}
+
 static void sync_for_device_copies_in_unless_from_device(const struct bounce_backend *b)
 {
+	every_direction_and_size(b, sync_for_device_round);
+}
+
+/*
+ * What the device writes into a TO_DEVICE mapping (the checker off: the
+ * contract allows it) never reaches the CPU: not at sync_for_cpu, not at
+ * unmap, and the backend copies nothing out; sync_for_device copies the
+ * CPU's bytes in again. With the checker on, the same write is reported
+ * and still does not reach the CPU.
+ */
+static void to_device_scribble_never_reaches_the_cpu(const struct bounce_backend *b)
+{
 	struct run run, *r = &run;
+	uint8_t *buf;
+	dma_addr_t h;
 
 	REQUIRE(start(r, b));
-	for (unsigned int d = 0; d < 3; d++) {
-		size_t n = 3000;
-		const uint8_t *dev_sees = dirs[d] == DMA_FROM_DEVICE ? r->pb : r->pc;
-		uint8_t *buf;
-		dma_addr_t h = map_far(r, &buf, n, r->pa, dirs[d]);
+	for (unsigned int k = 0; k < NSIZES; k++) {
+		size_t n = sizes[k];
+		uint64_t out0 = counted(r).copied_out;
 
+		h = map_far_device_writes(r, &buf, n, DMA_TO_DEVICE);
 		REQUIRE(h != DMA_MAPPING_ERROR);
+		sync_for_cpu_after_device_write(r, h, buf, n, DMA_TO_DEVICE);
+		dma_sync_single_for_device(r->dev, h, n, DMA_TO_DEVICE);
+		CHECK_MSG(dev_diff(r->dev, h, r->pa, n) == 0,
+			  "%zu: sync_for_device did not copy the CPU's bytes in again", n);
 		CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, n), 0);
-		dma_sync_single_for_cpu(r->dev, h, n, dirs[d]);
-		memcpy(buf, r->pc, n); /* the CPU owns it now */
-		dma_sync_single_for_device(r->dev, h, n, dirs[d]);
-		CHECK_MSG(dev_diff(r->dev, h, dev_sees, n) == 0,
-			  "%s: the device reads %zu wrong bytes after sync_for_device",
-			  dir_name(dirs[d]), dev_diff(r->dev, h, dev_sees, n));
-		dma_unmap_single(r->dev, h, n, dirs[d]);
-		CHECK_MSG(ndiff(buf, dirs[d] == DMA_TO_DEVICE ? r->pc : dev_sees, n) == 0,
-			  "%s: %zu bytes wrong after unmap", dir_name(dirs[d]),
-			  ndiff(buf, dirs[d] == DMA_TO_DEVICE ? r->pc : dev_sees, n));
+		dma_unmap_single(r->dev, h, n, DMA_TO_DEVICE);
+		CHECK_MSG(ndiff(buf, r->pa, n) == 0, "%zu: %zu device bytes at unmap", n,
+			  ndiff(buf, r->pa, n));
+		CHECK_EQ(counted(r).copied_out, out0);
 		put(r, buf);
 	}
+
+	dmamap_debug_enable(r->p, true);
+	h = map_far(r, &buf, 3000, r->pa, DMA_TO_DEVICE);
+	REQUIRE(h != DMA_MAPPING_ERROR);
+	CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, 16), 0);
+	CHECK_EQ(dmamap_report_count(r->p, DMAMAP_DBG_DEVICE_WRITE_READONLY), 1);
+	dma_unmap_single(r->dev, h, 3000, DMA_TO_DEVICE);
+	CHECK_EQ(ndiff(buf, r->pa, 3000), 0);
+	dmamap_debug_enable(r->p, false);
+	put(r, buf);
 	finish(r);
 }
 
 /*
  * A device that writes only the first half of a FROM_DEVICE buffer leaves
  * the second half as the CPU had it, not as the bounce buffer's last user
- * left it (that user's bytes would leak into this buffer).
+ * left it (that user's bytes would leak into this buffer), whatever
+ * direction @earlier that user had mapped.
  */
+static void partial_write_round(struct run *r, enum dma_data_direction earlier, size_t n)
+{
+	size_t half = n / 2;
+	uint8_t *other, *buf;
+	dma_addr_t h;
+
+	/* An earlier user leaves its bytes (pc) in the bounce buffers. */
+	h = map_far(r, &other, n, r->pc, earlier);
+	REQUIRE(h != DMA_MAPPING_ERROR);
+	CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, n), 0);
+	dma_unmap_single(r->dev, h, n, earlier);
+
+	h = map_far(r, &buf, n, r->pa, DMA_FROM_DEVICE);
+	REQUIRE(h != DMA_MAPPING_ERROR);
+	CHECK_MSG(r->b->is_bounce(r->dev, h), "%zu: handle 0x%llx is not a bounce buffer", n,
+		  (unsigned long long)h);
+	CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, half), 0);
+	dma_unmap_single(r->dev, h, n, DMA_FROM_DEVICE);
+	CHECK_MSG(ndiff(buf, r->pb, half) == 0, "after %s, %zu: the device's half, %zu bytes wrong",
+		  dir_name(earlier), n, ndiff(buf, r->pb, half));
+	CHECK_MSG(ndiff(buf + half, r->pa + half, n - half) == 0,
+		  "after %s, %zu: %zu bytes of the untouched half changed (%zu are the earlier user's)",
+		  dir_name(earlier), n, ndiff(buf + half, r->pa + half, n - half),
+		  n - half - ndiff(buf + half, r->pc + half, n - half));
+	put(r, other);
+	put(r, buf);
+}
+
 static void partial_device_write_leaves_the_rest_as_it_was(const struct bounce_backend *b)
 {
-	struct run run, *r = &run;
-
-	REQUIRE(start(r, b));
-	for (unsigned int k = 0; k < NSIZES; k++) {
-		size_t n = sizes[k], half = n / 2;
-		uint8_t *other, *buf;
-		dma_addr_t h;
-
-		/* An earlier user leaves its bytes (pc) in the bounce buffers. */
-		h = map_far(r, &other, n, r->pc, DMA_BIDIRECTIONAL);
-		REQUIRE(h != DMA_MAPPING_ERROR);
-		CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, n), 0);
-		dma_unmap_single(r->dev, h, n, DMA_BIDIRECTIONAL);
-
-		h = map_far(r, &buf, n, r->pa, DMA_FROM_DEVICE);
-		REQUIRE(h != DMA_MAPPING_ERROR);
-		CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, half), 0);
-		dma_unmap_single(r->dev, h, n, DMA_FROM_DEVICE);
-		CHECK_MSG(ndiff(buf, r->pb, half) == 0, "%zu: the device's half, %zu bytes wrong",
-			  n, ndiff(buf, r->pb, half));
-		CHECK_MSG(ndiff(buf + half, r->pa + half, n - half) == 0,
-			  "%zu: %zu bytes of the untouched half changed (%zu are the earlier user's)",
-			  n, ndiff(buf + half, r->pa + half, n - half),
-			  n - half - ndiff(buf + half, r->pc + half, n - half));
-		put(r, other);
-		put(r, buf);
-	}
-	finish(r);
+	every_direction_and_size(b, partial_write_round);
 }
 
 /*
@@ -453,7 +530,7 @@ static void far_buffer_really_bounces(const struct bounce_backend *b)
 	REQUIRE(start(r, b));
 	for (unsigned int k = 0; k < NSIZES; k++) {
 		size_t n = sizes[k];
-		uint64_t bounced0 = b->bounced(r->p, r->dev), live0 = b->live(r->p, r->dev);
+		uint64_t bounced0 = counted(r).bounced, live0 = counted(r).live;
 		struct dmamap_device_stats s0 = stats_of(r->dev), s1;
 		uint8_t *buf;
 		dma_addr_t h = map_far(r, &buf, n, r->pa, DMA_BIDIRECTIONAL);
@@ -463,8 +540,8 @@ static void far_buffer_really_bounces(const struct bounce_backend *b)
 			  n, (unsigned long long)h);
 		CHECK_MSG(b->is_bounce(r->dev, h), "%zu: handle 0x%llx is not a bounce buffer", n,
 			  (unsigned long long)h);
-		CHECK_EQ(b->bounced(r->p, r->dev), bounced0 + 1);
-		CHECK(b->live(r->p, r->dev) > live0);
+		CHECK_EQ(counted(r).bounced, bounced0 + 1);
+		CHECK(counted(r).live > live0);
 		s1 = stats_of(r->dev);
 		CHECK_EQ(s1.bytes_bounced, s0.bytes_bounced + n);
 		CHECK_EQ(s1.bytes_mapped, s0.bytes_mapped + n);
@@ -472,7 +549,7 @@ static void far_buffer_really_bounces(const struct bounce_backend *b)
 		CHECK_EQ(ndiff(buf, r->pa, n), 0);
 		dma_unmap_single(r->dev, h, n, DMA_BIDIRECTIONAL);
 		CHECK_EQ(ndiff(buf, r->pb, n), 0);
-		CHECK_EQ(b->live(r->p, r->dev), live0);
+		CHECK_EQ(counted(r).live, live0);
 		put(r, buf);
 	}
 	finish(r);
@@ -494,11 +571,11 @@ static void near_buffer_bounces_only_when_forced(const struct bounce_backend *b)
 	buf = b->near_buf(r->p, n);
 	REQUIRE(buf);
 	memcpy(buf, r->pa, n);
-	bounced0 = b->bounced(r->p, r->dev);
+	bounced0 = counted(r).bounced;
 	h = dma_map_single(r->dev, buf, n, DMA_BIDIRECTIONAL);
 	REQUIRE(!dma_mapping_error(r->dev, h));
 	CHECK_EQ(h != direct_handle(r->dev, buf), b->bounces_near);
-	CHECK_EQ(b->bounced(r->p, r->dev), bounced0 + b->bounces_near);
+	CHECK_EQ(counted(r).bounced, bounced0 + b->bounces_near);
 	CHECK_EQ(dev_diff(r->dev, h, r->pa, n), 0);
 	CHECK_EQ(dmamap_device_write(r->dev, h, r->pb, n), 0);
 	dma_unmap_single(r->dev, h, n, DMA_BIDIRECTIONAL);
@@ -506,6 +583,30 @@ static void near_buffer_bounces_only_when_forced(const struct bounce_backend *b)
 	CHECK_EQ(stats_of(r->dev).bytes_bounced, b->bounces_near ? n : 0);
 	put(r, buf);
 	finish(r);
+}
+
+/* What a refused mapping could change, as it was before it. */
+struct before_refusal {
+	struct dmamap_device_stats dev;
+	struct bounce_counters counted;
+	unsigned long alloc_failed; /* reports */
+};
+
+/*
+ * Start a run and map, TO_DEVICE, more than any bounce buffer can hold
+ * (the buffer in *@buf, the handle in *@h), after noting in *@was what the
+ * mapping could change. False if the run or the buffer could not be had.
+ */
+static bool map_too_big(struct run *r, const struct bounce_backend *b, uint8_t **buf,
+			struct before_refusal *was, dma_addr_t *h)
+{
+	if (!start(r, b) || !(*buf = b->too_big_buf(r->p)))
+		return false;
+	was->dev = stats_of(r->dev);
+	was->counted = counted(r);
+	was->alloc_failed = dmamap_report_count(r->p, DMAMAP_DBG_ALLOC_FAILED);
+	*h = dma_map_single(r->dev, *buf, b->too_big, DMA_TO_DEVICE);
+	return true;
 }
 
 /*
@@ -516,26 +617,19 @@ static void near_buffer_bounces_only_when_forced(const struct bounce_backend *b)
 static void mapping_that_does_not_fit_fails(const struct bounce_backend *b)
 {
 	struct run run, *r = &run;
-	struct dmamap_device_stats s0, s1;
-	unsigned long rep0;
-	uint64_t refused0;
+	struct before_refusal was;
+	struct dmamap_device_stats now;
 	uint8_t *buf;
 	dma_addr_t h;
 
-	REQUIRE(start(r, b));
-	buf = b->too_big_buf(r->p);
-	REQUIRE(buf);
-	s0 = stats_of(r->dev);
-	refused0 = b->refused(r->p, r->dev);
-	rep0 = dmamap_report_count(r->p, DMAMAP_DBG_ALLOC_FAILED);
-	h = dma_map_single(r->dev, buf, b->too_big, DMA_TO_DEVICE);
+	REQUIRE(map_too_big(r, b, &buf, &was, &h));
 	CHECK(h == DMA_MAPPING_ERROR);
 	CHECK_EQ(dma_mapping_error(r->dev, h), -ENOMEM);
-	CHECK_EQ(b->refused(r->p, r->dev), refused0 + 1);
-	CHECK_EQ(dmamap_report_count(r->p, DMAMAP_DBG_ALLOC_FAILED), rep0 + 1);
-	s1 = stats_of(r->dev);
-	CHECK_EQ(s1.maps, s0.maps);
-	CHECK_EQ(s1.bytes_bounced, s0.bytes_bounced);
+	CHECK_EQ(counted(r).refused, was.counted.refused + 1);
+	CHECK_EQ(dmamap_report_count(r->p, DMAMAP_DBG_ALLOC_FAILED), was.alloc_failed + 1);
+	now = stats_of(r->dev);
+	CHECK_EQ(now.maps, was.dev.maps);
+	CHECK_EQ(now.bytes_bounced, was.dev.bytes_bounced);
 	put(r, buf);
 	finish(r);
 }
@@ -547,19 +641,16 @@ static void mapping_that_does_not_fit_fails(const struct bounce_backend *b)
 static void refused_mapping_counts_as_a_device_error(const struct bounce_backend *b)
 {
 	struct run run, *r = &run;
-	struct dmamap_device_stats s0, s1;
+	struct before_refusal was;
+	struct dmamap_device_stats now;
 	uint8_t *buf;
 	dma_addr_t h;
 
-	REQUIRE(start(r, b));
-	buf = b->too_big_buf(r->p);
-	REQUIRE(buf);
-	s0 = stats_of(r->dev);
-	h = dma_map_single(r->dev, buf, b->too_big, DMA_TO_DEVICE);
-	REQUIRE(h == DMA_MAPPING_ERROR);
-	s1 = stats_of(r->dev);
-	CHECK_EQ(s1.errors, s0.errors + 1);
-	CHECK_EQ(s1.errors_by_kind[DMAMAP_ERRK_NOMEM], s0.errors_by_kind[DMAMAP_ERRK_NOMEM] + 1);
+	REQUIRE(map_too_big(r, b, &buf, &was, &h) && h == DMA_MAPPING_ERROR);
+	now = stats_of(r->dev);
+	CHECK_EQ(now.errors, was.dev.errors + 1);
+	CHECK_EQ(now.errors_by_kind[DMAMAP_ERRK_NOMEM],
+		 was.dev.errors_by_kind[DMAMAP_ERRK_NOMEM] + 1);
 	put(r, buf);
 	finish(r);
 }
@@ -591,11 +682,11 @@ static void unmap_frees_the_bounce_buffer(const struct bounce_backend *b)
 			break;
 		}
 		dma_unmap_single(r->dev, h, n, dirs[i % 3]);
-		held += b->live(r->p, r->dev) != 0;
+		held += counted(r).live != 0;
 	}
 	CHECK_MSG(!failed, "a mapping failed after %u rounds of map and unmap", rounds);
 	CHECK_MSG(!held, "%u unmaps left a bounce buffer held", held);
-	CHECK_EQ(b->refused(r->p, r->dev), 0);
+	CHECK_EQ(counted(r).refused, 0);
 	put(r, buf);
 	finish(r);
 }
@@ -604,6 +695,7 @@ static void unmap_frees_the_bounce_buffer(const struct bounce_backend *b)
 static void sg_list_bounces_each_entry(const struct bounce_backend *b)
 {
 	enum { N = 3 };
+	static const size_t len[N] = { 100, 3000, 9000 }; /* one of each kind of bounce buffer */
 	struct run run, *r = &run;
 	struct scatterlist sgl[N], *sg;
 	uint8_t *buf[N];
@@ -611,42 +703,42 @@ static void sg_list_bounces_each_entry(const struct bounce_backend *b)
 
 	REQUIRE(start(r, b));
 	for (i = 0; i < N; i++) {
-		buf[i] = b->far_buf(r->p, sizes[i]);
+		buf[i] = b->far_buf(r->p, len[i]);
 		REQUIRE(buf[i]);
 	}
 	for (unsigned int d = 0; d < 3; d++) {
-		uint64_t bounced0 = b->bounced(r->p, r->dev);
+		uint64_t bounced0 = counted(r).bounced;
 		uint64_t bytes0 = stats_of(r->dev).bytes_bounced;
 		int n;
 
 		sg_init_table(sgl, N);
 		for (i = 0; i < N; i++) {
-			pat(buf[i], sizes[i], 10 * d + (unsigned int)i);
-			sg_set_buf(&sgl[i], buf[i], (unsigned int)sizes[i]);
+			pat(buf[i], len[i], 10 * d + (unsigned int)i);
+			sg_set_buf(&sgl[i], buf[i], (unsigned int)len[i]);
 		}
 		n = dma_map_sg(r->dev, sgl, N, dirs[d]);
 		REQUIRE(n == N);
-		CHECK_EQ(b->bounced(r->p, r->dev), bounced0 + N);
-		CHECK_EQ(stats_of(r->dev).bytes_bounced, bytes0 + sizes[0] + sizes[1] + sizes[2]);
+		CHECK_EQ(counted(r).bounced, bounced0 + N);
+		CHECK_EQ(stats_of(r->dev).bytes_bounced, bytes0 + len[0] + len[1] + len[2]);
 		for_each_sg(sgl, sg, N, i) {
 			dma_addr_t h = sg_dma_address(sg);
 
-			pat(r->pc, sizes[i], 10 * d + (unsigned int)i);
-			CHECK_EQ(sg_dma_len(sg), sizes[i]);
+			pat(r->pc, len[i], 10 * d + (unsigned int)i);
+			CHECK_EQ(sg_dma_len(sg), len[i]);
 			CHECK_MSG(h != direct_handle(r->dev, buf[i]) && b->is_bounce(r->dev, h),
 				  "%s entry %d: 0x%llx is not a bounce buffer", dir_name(dirs[d]), i,
 				  (unsigned long long)h);
-			CHECK_MSG(dev_diff(r->dev, h, r->pc, sizes[i]) == 0,
+			CHECK_MSG(dev_diff(r->dev, h, r->pc, len[i]) == 0,
 				  "%s entry %d: the device reads wrong bytes", dir_name(dirs[d]), i);
-			pat(r->pc, sizes[i], 100 + 10 * d + (unsigned int)i);
-			CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, sizes[i]), 0);
+			pat(r->pc, len[i], 100 + 10 * d + (unsigned int)i);
+			CHECK_EQ(dmamap_device_write(r->dev, h, r->pc, len[i]), 0);
 		}
 		dma_unmap_sg(r->dev, sgl, N, dirs[d]);
 		for (i = 0; i < N; i++) {
-			pat(r->pc, sizes[i], (dev_writes(dirs[d]) ? 100 : 0) + 10 * d + (unsigned int)i);
-			CHECK_MSG(ndiff(buf[i], r->pc, sizes[i]) == 0,
+			pat(r->pc, len[i], (dev_writes(dirs[d]) ? 100 : 0) + 10 * d + (unsigned int)i);
+			CHECK_MSG(ndiff(buf[i], r->pc, len[i]) == 0,
 				  "%s entry %d: %zu bytes wrong after unmap", dir_name(dirs[d]), i,
-				  ndiff(buf[i], r->pc, sizes[i]));
+				  ndiff(buf[i], r->pc, len[i]));
 		}
 	}
 	for (i = 0; i < N; i++)
@@ -667,6 +759,7 @@ static void sg_list_bounces_each_entry(const struct bounce_backend *b)
 	CONFORMS(backend, copies_out_at_unmap_unless_to_device)               \
 	CONFORMS(backend, sync_for_cpu_copies_out_unless_to_device)           \
 	CONFORMS(backend, sync_for_device_copies_in_unless_from_device)       \
+	CONFORMS(backend, to_device_scribble_never_reaches_the_cpu)           \
 	CONFORMS(backend, partial_device_write_leaves_the_rest_as_it_was)     \
 	CONFORMS(backend, far_buffer_really_bounces)                          \
 	CONFORMS(backend, near_buffer_bounces_only_when_forced)               \

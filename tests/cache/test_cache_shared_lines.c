@@ -61,6 +61,34 @@ static bool shared_line(struct dmamap_platform *p, struct device *dev,
 	return true;
 }
 
+/*
+ * What the shared line on dma-nc cost was one side's bytes only (the event
+ * of the other side's loss never happened): one report of @kind, none of
+ * @other, and the checker's last line names it.
+ */
+static void lost_one_side(struct dmamap_platform *p, enum dmamap_sim_event_kind other_event,
+			  enum dmamap_dbg_kind kind, enum dmamap_dbg_kind other)
+{
+	CHECK_EQ(count_events(p, other_event, 0, NULL), 0);
+	CHECK_EQ(dmamap_report_count(p, kind), 1);
+	CHECK_EQ(dmamap_report_count(p, other), 0);
+	CHECK_MSG(logged(kind, NC), "checker said: '%s'", logs.last);
+}
+
+/* The same on dma-coh: nothing to invalidate, nothing lost. */
+static void coherent_loses_nothing(struct dmamap_platform *p, const uint8_t *a,
+				   const uint8_t *b)
+{
+	struct shared_result r;
+	struct dmamap_sim_event ev;
+
+	REQUIRE(shared_line(p, dmamap_device_lookup(p, COH), a, b, &r));
+	CHECK(!memcmp(r.obj, b, r.len));
+	CHECK_EQ(r.obj[r.var_off], r.new_var);
+	CHECK_EQ(sim_losses(p), 0);
+	CHECK_EQ(dmamap_sim_events(p, &ev, 1), 0);
+}
+
 TEST(cache_shared_line_discard_loses_cpu_write)
 {
 	struct dmamap_platform *p = discard_board();
@@ -88,17 +116,9 @@ TEST(cache_shared_line_discard_loses_cpu_write)
 	CHECK_EQ(ev.nbytes, 1);
 	CHECK(ev.conflict);
 	CHECK_MSG(!strcmp(ev.device, NC), "event names device '%s'", ev.device);
-	CHECK_EQ(count_events(p, DMAMAP_SIM_DEVICE_DATA_LOST, 0, NULL), 0);
-	CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_CPU_DATA_LOST), 1);
-	CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_DEVICE_DATA_LOST), 0);
-	CHECK_MSG(logged(DMAMAP_DBG_CPU_DATA_LOST, NC), "checker said: '%s'", logs.last);
-
-	/* dma-coh: nothing to invalidate, nothing lost. */
-	REQUIRE(shared_line(p, dmamap_device_lookup(p, COH), a, b, &r));
-	CHECK(!memcmp(r.obj, b, r.len));
-	CHECK_EQ(r.obj[r.var_off], r.new_var);
-	CHECK_EQ(sim_losses(p), 0);
-	CHECK_EQ(dmamap_sim_events(p, &ev, 1), 0);
+	lost_one_side(p, DMAMAP_SIM_DEVICE_DATA_LOST, DMAMAP_DBG_CPU_DATA_LOST,
+		      DMAMAP_DBG_DEVICE_DATA_LOST);
+	coherent_loses_nothing(p, a, b);
 	dmamap_platform_destroy(p);
 }
 
@@ -122,8 +142,7 @@ TEST(cache_shared_line_clean_invalidate_loses_device_bytes)
 	 * line goes back over them.
 	 */
 	REQUIRE(shared_line(p, dmamap_device_lookup(p, NC), a, b, &r));
-	memcpy(want, b, 3 * line);
-	memcpy(want + 3 * line, a + 3 * line, r.len - 3 * line);
+	overlay(want, b, a, r.len, 3 * line, r.len - 3 * line);
 	CHECK_MSG(!memcmp(r.obj, want, r.len),
 		  "buffer should hold the device's bytes except the shared line's (%zu differ)",
 		  ndiff(r.obj, want, r.len));
@@ -134,15 +153,8 @@ TEST(cache_shared_line_clean_invalidate_loses_device_bytes)
 	CHECK_EQ(ev.first_byte, 0);
 	CHECK_EQ(ev.nbytes, r.len - 3 * line);
 	CHECK(ev.conflict);
-	CHECK_EQ(count_events(p, DMAMAP_SIM_CPU_DATA_LOST, 0, NULL), 0);
-	CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_DEVICE_DATA_LOST), 1);
-	CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_CPU_DATA_LOST), 0);
-	CHECK_MSG(logged(DMAMAP_DBG_DEVICE_DATA_LOST, NC), "checker said: '%s'", logs.last);
-
-	REQUIRE(shared_line(p, dmamap_device_lookup(p, COH), a, b, &r));
-	CHECK(!memcmp(r.obj, b, r.len));
-	CHECK_EQ(r.obj[r.var_off], r.new_var);
-	CHECK_EQ(sim_losses(p), 0);
-	CHECK_EQ(dmamap_sim_events(p, &ev, 1), 0);
+	lost_one_side(p, DMAMAP_SIM_CPU_DATA_LOST, DMAMAP_DBG_DEVICE_DATA_LOST,
+		      DMAMAP_DBG_CPU_DATA_LOST);
+	coherent_loses_nothing(p, a, b);
 	dmamap_platform_destroy(p);
 }

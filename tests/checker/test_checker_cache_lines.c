@@ -5,10 +5,10 @@
  * mappings that do not start or end on a line.
  *
  * Every test turns the checker on before its first mapping (sim_board(),
- * host_board(), checked()) and calls dma_mapping_error() on every handle it
- * maps, else it would also get MAP_ERR_NOT_CHECKED; device-writable mappings
- * on non-coherent devices use line-aligned buffers, else MAP_UNALIGNED;
- * except where that is the mistake under test.
+ * host_board(), checked(), checked_scene()) and calls dma_mapping_error() on
+ * every handle it maps, else it would also get MAP_ERR_NOT_CHECKED;
+ * device-writable mappings on non-coherent devices use line-aligned buffers,
+ * else MAP_UNALIGNED; except where that is the mistake under test.
  */
 #include "../helpers.h"
 
@@ -42,25 +42,22 @@ static bool shared_pair(struct dmamap_platform *p, uint8_t **a, uint8_t **b)
 
 TEST(checker_cacheline_overlap)
 {
-	struct dmamap_platform *p = sim_board("default");
-	struct device *dev;
-	uint8_t *a, *b;
 	dma_addr_t ha, hb;
+	struct scene s;
+	uint8_t *a, *b;
 
-	REQUIRE(p);
-	dev = lookup(p, NC);
-	REQUIRE(dev && dmamap_cache_line_size(p) == 64);
-	REQUIRE(shared_pair(p, &a, &b));
+	REQUIRE(checked_scene(&s, NC, 0) && dmamap_cache_line_size(s.p) == 64);
+	REQUIRE(shared_pair(s.p, &a, &b));
 	/*
 	 * Each 32-byte object covers half a line, so each FROM_DEVICE mapping
 	 * is also MAP_UNALIGNED; the second, while the first is live, shares
 	 * its line: CACHELINE_OVERLAP as well (order not specified).
 	 */
-	ha = map_ok(dev, a, 32, DMA_FROM_DEVICE);
+	ha = map_ok(s.dev, a, 32, DMA_FROM_DEVICE);
 	REQUIRE(ha != DMA_MAPPING_ERROR);
 	EXPECT_KINDS(DMAMAP_DBG_MAP_UNALIGNED);
 	rec_reset();
-	hb = map_ok(dev, b, 32, DMA_FROM_DEVICE);
+	hb = map_ok(s.dev, b, 32, DMA_FROM_DEVICE);
 	REQUIRE(hb != DMA_MAPPING_ERROR);
 	EXPECT_KINDS_ANY_ORDER(DMAMAP_DBG_MAP_UNALIGNED, DMAMAP_DBG_CACHELINE_OVERLAP);
 	for (unsigned int i = 0; i < rec.n && i < REC_MAX; i++) {
@@ -73,54 +70,60 @@ TEST(checker_cacheline_overlap)
 		CHECK_TRACKED(i);
 	}
 	rec_reset();
-	dma_unmap_single(dev, hb, 32, DMA_FROM_DEVICE);
-	dma_unmap_single(dev, ha, 32, DMA_FROM_DEVICE);
+	dma_unmap_single(s.dev, hb, 32, DMA_FROM_DEVICE);
+	dma_unmap_single(s.dev, ha, 32, DMA_FROM_DEVICE);
 	EXPECT_NO_REPORTS();
-	dmamap_kfree(p, a);
-	dmamap_kfree(p, b);
-	DESTROY_CLEAN(p);
+	dmamap_kfree(s.p, a);
+	dmamap_kfree(s.p, b);
+	scene_end_clean(&s);
+}
+
+/*
+ * Map @len1 bytes of the scene's buffer by @dev as @dir1, then @len2 bytes
+ * at @off2 as @dir2 while the first is live: the first reports nothing;
+ * the second exactly one CACHELINE_OVERLAP about a tracked entry if
+ * @overlap, else nothing; unmapping both (the second first) nothing.
+ */
+static void map_over(struct scene *s, struct device *dev, size_t len1,
+		     enum dma_data_direction dir1, size_t off2, size_t len2,
+		     enum dma_data_direction dir2, bool overlap)
+{
+	dma_addr_t h1, h2;
+
+	rec_reset();
+	h1 = map_ok(dev, s->buf, len1, dir1);
+	REQUIRE(h1 != DMA_MAPPING_ERROR);
+	EXPECT_NO_REPORTS();
+	h2 = map_ok(dev, s->buf + off2, len2, dir2);
+	REQUIRE(h2 != DMA_MAPPING_ERROR);
+	if (overlap) {
+		EXPECT_KINDS(DMAMAP_DBG_CACHELINE_OVERLAP);
+		CHECK_TRACKED(0);
+	} else {
+		EXPECT_NO_REPORTS();
+	}
+	rec_reset();
+	dma_unmap_single(dev, h2, len2, dir2);
+	dma_unmap_single(dev, h1, len1, dir1);
+	EXPECT_NO_REPORTS();
 }
 
 TEST(checker_cacheline_overlap_aligned)
 {
-	struct dmamap_platform *p = sim_board("default");
-	struct device *nc, *coh;
-	dma_addr_t h1, h2;
-	uint8_t *buf;
+	struct device *coh;
+	struct scene s;
 
-	REQUIRE(p);
-	nc = lookup(p, NC);
-	coh = lookup(p, COH);
-	buf = dbuf(p, 256);
-	REQUIRE(nc && coh && buf);
+	REQUIRE(checked_scene(&s, NC, 256));
+	coh = lookup(s.p, COH);
+	REQUIRE(coh);
 	/* Two TO_DEVICE mappings of one line: the device only reads, fine. */
-	h1 = map_ok(nc, buf, 256, DMA_TO_DEVICE);
-	h2 = map_ok(nc, buf, 256, DMA_TO_DEVICE);
-	REQUIRE(h1 != DMA_MAPPING_ERROR && h2 != DMA_MAPPING_ERROR);
-	dma_unmap_single(nc, h2, 256, DMA_TO_DEVICE);
-	dma_unmap_single(nc, h1, 256, DMA_TO_DEVICE);
+	map_over(&s, s.dev, 256, DMA_TO_DEVICE, 0, 256, DMA_TO_DEVICE, false);
 	/* A coherent device has no cache lines to share. */
-	h1 = map_ok(coh, buf, 256, DMA_FROM_DEVICE);
-	h2 = map_ok(coh, buf, 256, DMA_FROM_DEVICE);
-	REQUIRE(h1 != DMA_MAPPING_ERROR && h2 != DMA_MAPPING_ERROR);
-	dma_unmap_single(coh, h2, 256, DMA_FROM_DEVICE);
-	dma_unmap_single(coh, h1, 256, DMA_FROM_DEVICE);
-	EXPECT_NO_REPORTS();
+	map_over(&s, coh, 256, DMA_FROM_DEVICE, 0, 256, DMA_FROM_DEVICE, false);
 	/* One line-aligned line mapped twice FROM_DEVICE: the overlap alone. */
-	h1 = map_ok(nc, buf, 64, DMA_FROM_DEVICE);
-	REQUIRE(h1 != DMA_MAPPING_ERROR);
-	EXPECT_NO_REPORTS();
-	h2 = map_ok(nc, buf, 64, DMA_FROM_DEVICE);
-	REQUIRE(h2 != DMA_MAPPING_ERROR);
-	EXPECT_KINDS(DMAMAP_DBG_CACHELINE_OVERLAP);
-	CHECK_TRACKED(0);
-	rec_reset();
-	dma_unmap_single(nc, h2, 64, DMA_FROM_DEVICE);
-	dma_unmap_single(nc, h1, 64, DMA_FROM_DEVICE);
-	EXPECT_NO_REPORTS();
-	CHECK_EQ(dmamap_debug_live(NULL, p), 0);
-	dmamap_kfree(p, buf);
-	DESTROY_CLEAN(p);
+	map_over(&s, s.dev, 64, DMA_FROM_DEVICE, 0, 64, DMA_FROM_DEVICE, true);
+	CHECK_EQ(dmamap_debug_live(NULL, s.p), 0);
+	scene_end_clean(&s);
 }
 
 /*
@@ -129,51 +132,21 @@ TEST(checker_cacheline_overlap_aligned)
  */
 TEST(checker_cacheline_overlap_once_per_mapping)
 {
-	struct dmamap_platform *p = sim_board("default");
-	dma_addr_t h1, h2;
-	struct device *nc;
-	uint8_t *buf;
+	struct scene s;
 
-	REQUIRE(p);
-	nc = lookup(p, NC);
-	buf = dbuf(p, 1024);
-	REQUIRE(nc && buf);
-	h1 = map_ok(nc, buf, 256, DMA_FROM_DEVICE);
-	REQUIRE(h1 != DMA_MAPPING_ERROR);
-	h2 = map_ok(nc, buf, 256, DMA_FROM_DEVICE);
-	REQUIRE(h2 != DMA_MAPPING_ERROR);
-	EXPECT_KINDS(DMAMAP_DBG_CACHELINE_OVERLAP);
-	rec_reset();
-	dma_unmap_single(nc, h2, 256, DMA_FROM_DEVICE);
-	dma_unmap_single(nc, h1, 256, DMA_FROM_DEVICE);
-	EXPECT_NO_REPORTS();
-	dmamap_kfree(p, buf);
-	DESTROY_CLEAN(p);
+	REQUIRE(checked_scene(&s, NC, 1024));
+	map_over(&s, s.dev, 256, DMA_FROM_DEVICE, 0, 256, DMA_FROM_DEVICE, true);
+	scene_end_clean(&s);
 }
 
 /* Two device-writable mappings that share only an interior line of one of them. */
 TEST(checker_cacheline_overlap_interior_line)
 {
-	struct dmamap_platform *p = sim_board("default");
-	struct device *nc;
-	dma_addr_t h1, h2;
-	uint8_t *buf;
+	struct scene s;
 
-	REQUIRE(p);
-	nc = lookup(p, NC);
-	buf = dbuf(p, 1024);
-	REQUIRE(nc && buf);
-	h1 = map_ok(nc, buf, 256, DMA_FROM_DEVICE);
-	REQUIRE(h1 != DMA_MAPPING_ERROR);
-	h2 = map_ok(nc, buf + 64, 64, DMA_BIDIRECTIONAL);
-	REQUIRE(h2 != DMA_MAPPING_ERROR);
-	EXPECT_KINDS(DMAMAP_DBG_CACHELINE_OVERLAP);
-	rec_reset();
-	dma_unmap_single(nc, h2, 64, DMA_BIDIRECTIONAL);
-	dma_unmap_single(nc, h1, 256, DMA_FROM_DEVICE);
-	EXPECT_NO_REPORTS();
-	dmamap_kfree(p, buf);
-	DESTROY_CLEAN(p);
+	REQUIRE(checked_scene(&s, NC, 1024));
+	map_over(&s, s.dev, 256, DMA_FROM_DEVICE, 64, 64, DMA_BIDIRECTIONAL, true);
+	scene_end_clean(&s);
 }
 
 TEST(checker_map_unaligned)
@@ -191,38 +164,32 @@ TEST(checker_map_unaligned)
 		{ 64, 128, DMA_FROM_DEVICE, false },	 /* aligned both ends */
 		{ 0, 256, DMA_BIDIRECTIONAL, false },
 	};
-	struct dmamap_platform *p = sim_board("default");
-	struct device *nc, *coh;
-	uint8_t *buf;
+	struct device *coh;
+	struct scene s;
 
-	REQUIRE(p);
-	nc = lookup(p, NC);
-	coh = lookup(p, COH);
-	buf = dbuf(p, 512);
-	REQUIRE(nc && coh && buf && dmamap_cache_line_size(p) == 64);
+	REQUIRE(checked_scene(&s, NC, 512) && dmamap_cache_line_size(s.p) == 64);
+	coh = lookup(s.p, COH);
+	REQUIRE(coh);
 	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		dma_addr_t h;
 
 		rec_reset();
-		h = map_ok(nc, buf + cases[i].off, cases[i].len, cases[i].dir);
+		h = map_ok(s.dev, s.buf + cases[i].off, cases[i].len, cases[i].dir);
 		REQUIRE(h != DMA_MAPPING_ERROR);
 		if (cases[i].report) {
-			EXPECT_KINDS(DMAMAP_DBG_MAP_UNALIGNED);
-			CHECK_EQ(rec.r[0].addr, h);
+			EXPECT_REPORT_AT(DMAMAP_DBG_MAP_UNALIGNED, h);
 			CHECK_EQ(rec.r[0].direction, cases[i].dir);
-			CHECK_TRACKED(0);
 		} else {
 			EXPECT_NO_REPORTS();
 		}
 		rec_reset();
-		dma_unmap_single(nc, h, cases[i].len, cases[i].dir);
+		dma_unmap_single(s.dev, h, cases[i].len, cases[i].dir);
 		EXPECT_NO_REPORTS();
 		/* The same on the coherent device: never. */
-		h = map_ok(coh, buf + cases[i].off, cases[i].len, cases[i].dir);
+		h = map_ok(coh, s.buf + cases[i].off, cases[i].len, cases[i].dir);
 		REQUIRE(h != DMA_MAPPING_ERROR);
 		dma_unmap_single(coh, h, cases[i].len, cases[i].dir);
 		EXPECT_NO_REPORTS();
 	}
-	dmamap_kfree(p, buf);
-	DESTROY_CLEAN(p);
+	scene_end_clean(&s);
 }

@@ -6,72 +6,64 @@
  * invalidating them (arm64) and on one that discards them.
  *
  * Every test turns the checker on before its first mapping (sim_board(),
- * host_board(), checked()) and calls dma_mapping_error() on every handle it
- * maps, else it would also get MAP_ERR_NOT_CHECKED; device-writable mappings
- * on non-coherent devices use line-aligned buffers, else MAP_UNALIGNED;
- * except where that is the mistake under test.
+ * host_board(), checked(), checked_scene()) and calls dma_mapping_error() on
+ * every handle it maps, else it would also get MAP_ERR_NOT_CHECKED;
+ * device-writable mappings on non-coherent devices use line-aligned buffers,
+ * else MAP_UNALIGNED; except where that is the mistake under test.
  */
 #include "../helpers.h"
 
 TEST(checker_cpu_data_lost)
 {
-	struct dmamap_platform *p = sim_board("default");
-	struct device *dev;
+	struct scene s;
 	uint8_t *cpu;
-	dma_addr_t h;
 
-	REQUIRE(p);
-	dev = lookup(p, NC);
-	REQUIRE(dev);
+	REQUIRE(checked_scene(&s, NC, 0));
 	/*
 	 * Non-coherent memory starts owned by the CPU. The driver writes it,
 	 * never gives it to the device (no sync_for_device), then "takes it
 	 * back" for a device-written result: the invalidate discards its bytes.
 	 * Nothing here is wrong for the checker's tracking; the data is lost.
 	 */
-	cpu = dma_alloc_noncoherent(dev, PAGE_SIZE, &h, DMA_FROM_DEVICE, GFP_KERNEL);
+	cpu = dma_alloc_noncoherent(s.dev, PAGE_SIZE, &s.h, DMA_FROM_DEVICE, GFP_KERNEL);
 	REQUIRE(cpu);
 	/* 16 bytes of one line: the cache model reports once per line. */
 	memset(cpu + 64, 0xab, 16);
 	EXPECT_NO_REPORTS();
-	dma_sync_single_for_cpu(dev, h, PAGE_SIZE, DMA_FROM_DEVICE);
+	dma_sync_single_for_cpu(s.dev, s.h, PAGE_SIZE, DMA_FROM_DEVICE);
 	EXPECT_KINDS(DMAMAP_DBG_CPU_DATA_LOST);
 	CHECK(!strcmp(rec.r[0].device, NC));
 	rec_reset();
-	dma_free_noncoherent(dev, PAGE_SIZE, cpu, h, DMA_FROM_DEVICE);
+	dma_free_noncoherent(s.dev, PAGE_SIZE, cpu, s.h, DMA_FROM_DEVICE);
 	EXPECT_NO_REPORTS();
-	DESTROY_CLEAN(p);
+	scene_end_clean(&s);
 }
 
 TEST(checker_device_data_lost)
 {
-	struct dmamap_platform *p = sim_board("default");
-	struct device *dev;
 	uint8_t dev_bytes[64];
+	struct scene s;
 	uint8_t *cpu;
-	dma_addr_t h;
 
-	REQUIRE(p);
-	dev = lookup(p, NC);
-	REQUIRE(dev);
+	REQUIRE(checked_scene(&s, NC, 0));
 	memset(dev_bytes, 0x11, sizeof(dev_bytes));
 	/*
 	 * The device writes a line the CPU also wrote (the CPU owned the
 	 * buffer, so neither is wrong for the tracking); the clean at
 	 * sync_for_device writes the CPU's line back over the device's bytes.
 	 */
-	cpu = dma_alloc_noncoherent(dev, PAGE_SIZE, &h, DMA_BIDIRECTIONAL, GFP_KERNEL);
+	cpu = dma_alloc_noncoherent(s.dev, PAGE_SIZE, &s.h, DMA_BIDIRECTIONAL, GFP_KERNEL);
 	REQUIRE(cpu);
-	CHECK_EQ(dmamap_device_write(dev, h, dev_bytes, sizeof(dev_bytes)), 0);
+	CHECK_EQ(dmamap_device_write(s.dev, s.h, dev_bytes, sizeof(dev_bytes)), 0);
 	memset(cpu, 0x22, 64);
 	EXPECT_NO_REPORTS();
-	dma_sync_single_for_device(dev, h, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_device(s.dev, s.h, PAGE_SIZE, DMA_BIDIRECTIONAL);
 	EXPECT_KINDS(DMAMAP_DBG_DEVICE_DATA_LOST);
 	rec_reset();
-	dma_sync_single_for_cpu(dev, h, PAGE_SIZE, DMA_BIDIRECTIONAL);
-	dma_free_noncoherent(dev, PAGE_SIZE, cpu, h, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_cpu(s.dev, s.h, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	dma_free_noncoherent(s.dev, PAGE_SIZE, cpu, s.h, DMA_BIDIRECTIONAL);
 	EXPECT_NO_REPORTS();
-	DESTROY_CLEAN(p);
+	scene_end_clean(&s);
 }
 
 /*

@@ -5,10 +5,10 @@
  * and the kinds' names.
  *
  * Every test turns the checker on before its first mapping (sim_board(),
- * host_board(), checked()) and calls dma_mapping_error() on every handle it
- * maps, else it would also get MAP_ERR_NOT_CHECKED; device-writable mappings
- * on non-coherent devices use line-aligned buffers, else MAP_UNALIGNED;
- * except where that is the mistake under test.
+ * host_board(), checked(), checked_scene()) and calls dma_mapping_error() on
+ * every handle it maps, else it would also get MAP_ERR_NOT_CHECKED;
+ * device-writable mappings on non-coherent devices use line-aligned buffers,
+ * else MAP_UNALIGNED; except where that is the mistake under test.
  */
 #include "../helpers.h"
 
@@ -24,19 +24,13 @@ static __attribute__((noinline)) dma_addr_t map_here(struct device *dev, void *b
 
 TEST(checker_mapped_at)
 {
-	struct dmamap_platform *p = sim_board("default");
-	struct device *dev;
-	uint8_t *buf;
-	dma_addr_t h;
 	const char *fn = (const char *)(uintptr_t)map_here;
+	struct scene s;
 
-	REQUIRE(p);
-	dev = lookup(p, NC);
-	buf = dbuf(p, 256);
-	REQUIRE(dev && buf);
-	h = map_here(dev, buf, 256, DMA_BIDIRECTIONAL);
-	REQUIRE(!dma_mapping_error(dev, h));
-	dma_unmap_single(dev, h, 256, DMA_TO_DEVICE);
+	REQUIRE(checked_scene(&s, NC, 256));
+	s.h = map_here(s.dev, s.buf, 256, DMA_BIDIRECTIONAL);
+	REQUIRE(!dma_mapping_error(s.dev, s.h));
+	dma_unmap_single(s.dev, s.h, 256, DMA_TO_DEVICE);
 	EXPECT_KINDS(DMAMAP_DBG_WRONG_DIRECTION);
 	/* The driver's call site, not a frame inside the library. */
 	CHECK_MSG((const char *)rec.r[0].mapped_at > fn &&
@@ -44,26 +38,17 @@ TEST(checker_mapped_at)
 		  "mapped_at %p is not inside map_here() at %p", rec.r[0].mapped_at,
 		  (const void *)fn);
 	CHECK_EQ(rec.r[0].direction, DMA_BIDIRECTIONAL);
-	dmamap_kfree(p, buf);
-	DESTROY_CLEAN(p);
+	scene_end_clean(&s);
 }
 
 TEST(checker_report_json)
 {
-	struct dmamap_platform *p = sim_board("default");
 	char json[2048], small[16], want[128];
-	struct device *dev;
-	uint8_t *buf;
-	dma_addr_t h;
+	struct scene s;
 	int n;
 
-	REQUIRE(p);
-	dev = lookup(p, NC);
-	buf = dbuf(p, 256);
-	REQUIRE(dev && buf);
-	h = map_ok(dev, buf, 256, DMA_TO_DEVICE);
-	REQUIRE(h != DMA_MAPPING_ERROR);
-	dma_unmap_single(dev, h, 128, DMA_TO_DEVICE);
+	REQUIRE(checked_scene(&s, NC, 256) && scene_map(&s, 256, DMA_TO_DEVICE));
+	dma_unmap_single(s.dev, s.h, 128, DMA_TO_DEVICE);
 	EXPECT_KINDS(DMAMAP_DBG_WRONG_SIZE);
 	REQUIRE(rec.n == 1);
 
@@ -85,8 +70,7 @@ TEST(checker_report_json)
 	CHECK_EQ(dmamap_report_json(&rec.r[0], json, (size_t)n + 1), n);
 	CHECK_EQ(dmamap_report_json(NULL, json, sizeof(json)), -EINVAL);
 	CHECK_EQ(dmamap_report_json(&rec.r[0], NULL, 100), -EINVAL);
-	dmamap_kfree(p, buf);
-	DESTROY_CLEAN(p);
+	scene_end_clean(&s);
 }
 
 TEST(checker_report_json_escapes)

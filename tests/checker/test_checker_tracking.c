@@ -6,10 +6,10 @@
  * DMAMAP_DEBUG turning it on for every platform.
  *
  * Every test turns the checker on before its first mapping (sim_board(),
- * host_board(), checked()) and calls dma_mapping_error() on every handle it
- * maps, else it would also get MAP_ERR_NOT_CHECKED; device-writable mappings
- * on non-coherent devices use line-aligned buffers, else MAP_UNALIGNED;
- * except where that is the mistake under test.
+ * host_board(), checked(), checked_scene()) and calls dma_mapping_error() on
+ * every handle it maps, else it would also get MAP_ERR_NOT_CHECKED;
+ * device-writable mappings on non-coherent devices use line-aligned buffers,
+ * else MAP_UNALIGNED; except where that is the mistake under test.
  */
 #include "../helpers.h"
 
@@ -20,6 +20,16 @@
  */
 TEST(checker_host_short_path_defers_every_mistake)
 {
+	static const struct {
+		size_t size;
+		enum dma_data_direction dir;
+		bool as_page;
+		enum dmamap_dbg_kind kind;
+	} wrong[] = {
+		{ 128, DMA_TO_DEVICE, false, DMAMAP_DBG_WRONG_SIZE },
+		{ 256, DMA_FROM_DEVICE, false, DMAMAP_DBG_WRONG_DIRECTION },
+		{ 256, DMA_TO_DEVICE, true, DMAMAP_DBG_WRONG_TYPE },
+	};
 	struct dmamap_platform *p = host_board();
 	struct device *dev;
 	uint8_t *buf;
@@ -38,19 +48,16 @@ TEST(checker_host_short_path_defers_every_mistake)
 	h = dma_map_single(dev, buf, 256, DMA_TO_DEVICE);
 	dma_unmap_single(dev, h, 256, DMA_TO_DEVICE);
 	EXPECT_KINDS(DMAMAP_DBG_MAP_ERR_NOT_CHECKED);
-	/* Wrong size, direction, function. */
-	rec_reset();
-	h = map_ok(dev, buf, 256, DMA_TO_DEVICE);
-	dma_unmap_single(dev, h, 128, DMA_TO_DEVICE);
-	EXPECT_KINDS(DMAMAP_DBG_WRONG_SIZE);
-	rec_reset();
-	h = map_ok(dev, buf, 256, DMA_TO_DEVICE);
-	dma_unmap_single(dev, h, 256, DMA_FROM_DEVICE);
-	EXPECT_KINDS(DMAMAP_DBG_WRONG_DIRECTION);
-	rec_reset();
-	h = map_ok(dev, buf, 256, DMA_TO_DEVICE);
-	dma_unmap_page(dev, h, 256, DMA_TO_DEVICE);
-	EXPECT_KINDS(DMAMAP_DBG_WRONG_TYPE);
+	/* Wrong size, direction, function: 256 bytes mapped TO_DEVICE, unmapped so. */
+	for (unsigned int i = 0; i < sizeof(wrong) / sizeof(wrong[0]); i++) {
+		rec_reset();
+		h = map_ok(dev, buf, 256, DMA_TO_DEVICE);
+		if (wrong[i].as_page)
+			dma_unmap_page(dev, h, wrong[i].size, wrong[i].dir);
+		else
+			dma_unmap_single(dev, h, wrong[i].size, wrong[i].dir);
+		EXPECT_KINDS(wrong[i].kind);
+	}
 	/* Twice. */
 	rec_reset();
 	h = map_ok(dev, buf, 256, DMA_BIDIRECTIONAL);
@@ -72,65 +79,62 @@ TEST(checker_host_short_path_defers_every_mistake)
 
 TEST(checker_live_counts)
 {
-	struct dmamap_platform *p = sim_board("default");
-	struct scatterlist sg[3];
-	struct device *dev, *nc;
 	dma_addr_t hs, hp, hr, hc, hn;
-	uint8_t *a, *b, *c;
+	struct scatterlist sg[3];
+	struct device *nc;
+	struct scene s;
+	uint8_t *b, *c;
 	void *cc, *cn;
 
-	REQUIRE(p);
-	dev = lookup(p, COH);
-	nc = lookup(p, NC);
-	a = dbuf(p, 1024);
-	b = dbuf(p, 256);
-	c = dbuf(p, 256);
-	REQUIRE(dev && nc && a && b && c);
-	CHECK_EQ(dmamap_debug_live(dev, NULL), 0);
-	hs = map_ok(dev, a, 256, DMA_TO_DEVICE);
-	hp = dma_map_page(dev, virt_to_page(b), offset_in_page(b), 256, DMA_FROM_DEVICE);
-	REQUIRE(!dma_mapping_error(dev, hp) && hs != DMA_MAPPING_ERROR);
+	REQUIRE(checked_scene(&s, COH, 1024));
+	nc = lookup(s.p, NC);
+	b = dbuf(s.p, 256);
+	c = dbuf(s.p, 256);
+	REQUIRE(nc && b && c);
+	CHECK_EQ(dmamap_debug_live(s.dev, NULL), 0);
+	hs = map_ok(s.dev, s.buf, 256, DMA_TO_DEVICE);
+	hp = dma_map_page(s.dev, virt_to_page(b), offset_in_page(b), 256, DMA_FROM_DEVICE);
+	REQUIRE(!dma_mapping_error(s.dev, hp) && hs != DMA_MAPPING_ERROR);
 	sg_init_table(sg, 3);
-	sg_set_buf(&sg[0], a + 256, 64);
-	sg_set_buf(&sg[1], a + 512, 64);
+	sg_set_buf(&sg[0], s.buf + 256, 64);
+	sg_set_buf(&sg[1], s.buf + 512, 64);
 	sg_set_buf(&sg[2], c, 64);
-	REQUIRE(dma_map_sg(dev, sg, 3, DMA_TO_DEVICE) == 3);
-	hr = dma_map_resource(dev, MMIO_PHYS, PAGE_SIZE, DMA_BIDIRECTIONAL, 0);
-	REQUIRE(!dma_mapping_error(dev, hr));
-	cc = dma_alloc_coherent(dev, PAGE_SIZE, &hc, GFP_KERNEL);
-	cn = dma_alloc_noncoherent(dev, PAGE_SIZE, &hn, DMA_TO_DEVICE, GFP_KERNEL);
+	REQUIRE(dma_map_sg(s.dev, sg, 3, DMA_TO_DEVICE) == 3);
+	hr = dma_map_resource(s.dev, MMIO_PHYS, PAGE_SIZE, DMA_BIDIRECTIONAL, 0);
+	REQUIRE(!dma_mapping_error(s.dev, hr));
+	cc = dma_alloc_coherent(s.dev, PAGE_SIZE, &hc, GFP_KERNEL);
+	cn = dma_alloc_noncoherent(s.dev, PAGE_SIZE, &hn, DMA_TO_DEVICE, GFP_KERNEL);
 	REQUIRE(cc && cn);
 	/* single + page + 3 sg entries + resource + coherent + noncoherent */
-	CHECK_EQ(dmamap_debug_live(dev, NULL), 8);
+	CHECK_EQ(dmamap_debug_live(s.dev, NULL), 8);
 	CHECK_EQ(dmamap_debug_live(nc, NULL), 0);
-	CHECK_EQ(dmamap_debug_live(NULL, p), 8);
-	dma_unmap_single(dev, hs, 256, DMA_TO_DEVICE);
-	dma_unmap_page(dev, hp, 256, DMA_FROM_DEVICE);
-	dma_unmap_sg(dev, sg, 3, DMA_TO_DEVICE);
-	dma_unmap_resource(dev, hr, PAGE_SIZE, DMA_BIDIRECTIONAL, 0);
-	dma_free_coherent(dev, PAGE_SIZE, cc, hc);
-	CHECK_EQ(dmamap_debug_live(dev, NULL), 1);
-	dma_free_noncoherent(dev, PAGE_SIZE, cn, hn, DMA_TO_DEVICE);
-	CHECK_EQ(dmamap_debug_live(dev, NULL), 0);
-	CHECK_EQ(dmamap_debug_live(NULL, p), 0);
+	CHECK_EQ(dmamap_debug_live(NULL, s.p), 8);
+	dma_unmap_single(s.dev, hs, 256, DMA_TO_DEVICE);
+	dma_unmap_page(s.dev, hp, 256, DMA_FROM_DEVICE);
+	dma_unmap_sg(s.dev, sg, 3, DMA_TO_DEVICE);
+	dma_unmap_resource(s.dev, hr, PAGE_SIZE, DMA_BIDIRECTIONAL, 0);
+	dma_free_coherent(s.dev, PAGE_SIZE, cc, hc);
+	CHECK_EQ(dmamap_debug_live(s.dev, NULL), 1);
+	dma_free_noncoherent(s.dev, PAGE_SIZE, cn, hn, DMA_TO_DEVICE);
+	CHECK_EQ(dmamap_debug_live(s.dev, NULL), 0);
+	CHECK_EQ(dmamap_debug_live(NULL, s.p), 0);
 	CHECK_EQ(dmamap_debug_live(NULL, NULL), 0);
 	EXPECT_NO_REPORTS();
 
 	/* Off: nothing tracked, nothing counted; mistakes go unseen. */
-	dmamap_debug_enable(p, false);
-	CHECK(!dmamap_debug_enabled(p));
+	dmamap_debug_enable(s.p, false);
+	CHECK(!dmamap_debug_enabled(s.p));
 	rec_reset();
 	check_log = false;
-	hs = map_ok(dev, a, 256, DMA_TO_DEVICE);
+	hs = map_ok(s.dev, s.buf, 256, DMA_TO_DEVICE);
 	REQUIRE(hs != DMA_MAPPING_ERROR);
-	CHECK_EQ(dmamap_debug_live(dev, NULL), 0);
-	dma_unmap_single(dev, hs, 128, DMA_TO_DEVICE);
+	CHECK_EQ(dmamap_debug_live(s.dev, NULL), 0);
+	dma_unmap_single(s.dev, hs, 128, DMA_TO_DEVICE);
 	EXPECT_NO_REPORTS();
 	check_log = true;
-	dmamap_kfree(p, a);
-	dmamap_kfree(p, b);
-	dmamap_kfree(p, c);
-	DESTROY_CLEAN(p);
+	dmamap_kfree(s.p, b);
+	dmamap_kfree(s.p, c);
+	scene_end_clean(&s);
 }
 
 /*
@@ -142,50 +146,42 @@ TEST(checker_live_counts)
  */
 TEST(checker_same_address_two_mappings)
 {
-	struct dmamap_platform *p = sim_board("default");
 	struct scatterlist sg[2];
-	struct device *dev;
-	uint8_t *a, *b;
-	dma_addr_t hs;
+	struct scene s;
+	uint8_t *b;
 
-	REQUIRE(p);
-	dev = lookup(p, COH);
-	a = dbuf(p, 1024);
-	b = dbuf(p, 256);
-	REQUIRE(dev && a && b);
-	hs = map_ok(dev, a, 1024, DMA_TO_DEVICE);
-	REQUIRE(hs != DMA_MAPPING_ERROR);
+	REQUIRE(checked_scene(&s, COH, 1024) && scene_map(&s, 1024, DMA_TO_DEVICE));
+	b = dbuf(s.p, 256);
+	REQUIRE(b);
 	sg_init_table(sg, 2);
-	sg_set_buf(&sg[0], a, 64);
+	sg_set_buf(&sg[0], s.buf, 64);
 	sg_set_buf(&sg[1], b, 64);
-	REQUIRE(dma_map_sg(dev, sg, 2, DMA_TO_DEVICE) == 2);
-	REQUIRE(sg_dma_address(&sg[0]) == hs);
-	CHECK_EQ(dmamap_debug_live(dev, NULL), 3);
+	REQUIRE(dma_map_sg(s.dev, sg, 2, DMA_TO_DEVICE) == 2);
+	REQUIRE(sg_dma_address(&sg[0]) == s.h);
+	CHECK_EQ(dmamap_debug_live(s.dev, NULL), 3);
 	/* A sync of the single mapping's whole range. */
-	dma_sync_single_for_cpu(dev, hs, 1024, DMA_TO_DEVICE);
-	dma_sync_single_for_device(dev, hs, 1024, DMA_TO_DEVICE);
+	dma_sync_single_for_cpu(s.dev, s.h, 1024, DMA_TO_DEVICE);
+	dma_sync_single_for_device(s.dev, s.h, 1024, DMA_TO_DEVICE);
 	EXPECT_NO_REPORTS();
 	/* Unmapping the single one first, then the list. */
 	rec_reset();
-	dma_unmap_single(dev, hs, 1024, DMA_TO_DEVICE);
+	dma_unmap_single(s.dev, s.h, 1024, DMA_TO_DEVICE);
 	EXPECT_NO_REPORTS();
 	rec_reset();
-	dma_unmap_sg(dev, sg, 2, DMA_TO_DEVICE);
+	dma_unmap_sg(s.dev, sg, 2, DMA_TO_DEVICE);
 	EXPECT_NO_REPORTS();
-	CHECK_EQ(dmamap_debug_live(dev, NULL), 0);
+	CHECK_EQ(dmamap_debug_live(s.dev, NULL), 0);
 	/* The other order. */
 	rec_reset();
-	hs = map_ok(dev, a, 1024, DMA_TO_DEVICE);
-	REQUIRE(hs != DMA_MAPPING_ERROR);
-	REQUIRE(dma_map_sg(dev, sg, 2, DMA_TO_DEVICE) == 2);
-	dma_unmap_sg(dev, sg, 2, DMA_TO_DEVICE);
-	dma_unmap_single(dev, hs, 1024, DMA_TO_DEVICE);
+	REQUIRE(scene_map(&s, 1024, DMA_TO_DEVICE));
+	REQUIRE(dma_map_sg(s.dev, sg, 2, DMA_TO_DEVICE) == 2);
+	dma_unmap_sg(s.dev, sg, 2, DMA_TO_DEVICE);
+	dma_unmap_single(s.dev, s.h, 1024, DMA_TO_DEVICE);
 	EXPECT_NO_REPORTS();
-	CHECK_EQ(dmamap_debug_live(dev, NULL), 0);
-	stop_checking(p);
-	dmamap_kfree(p, a);
-	dmamap_kfree(p, b);
-	dmamap_platform_destroy(p);
+	CHECK_EQ(dmamap_debug_live(s.dev, NULL), 0);
+	stop_checking(s.p);
+	dmamap_kfree(s.p, b);
+	scene_end(&s);
 }
 
 TEST(checker_env_enables)

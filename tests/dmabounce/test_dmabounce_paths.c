@@ -35,46 +35,42 @@ TEST(dmabounce_ixp_pci_is_behind_dmabounce)
 TEST(dmabounce_low_buffer_takes_the_direct_path)
 {
 	enum { LEN = 3000 };
-	struct dmamap_platform *p = quiet_board();
-	struct device *dev = dmamap_device_lookup(p, IXP);
-	uint8_t *buf, a[LEN], b[LEN];
+	uint8_t a[LEN], b[LEN];
+	struct scene sc;
 
-	REQUIRE(p && dev);
-	buf = ixp_lo_buf(p, LEN);
-	REQUIRE(buf);
+	REQUIRE(quiet_scene(&sc, IXP, ixp_lo_buf, LEN));
 	pat(a, LEN, 1);
 	pat(b, LEN, 2);
 	for (unsigned int d = 0; d < 3; d++) {
 		enum dma_data_direction dir = dirs[d];
-		struct dmamap_dmabounce_stats s0 = db_stats(dev), s;
-		struct dmamap_device_stats d0 = stats_of(dev), d1;
-		dma_addr_t h;
+		struct dmamap_dmabounce_stats s0 = db_stats(sc.dev), s;
+		struct dmamap_device_stats d0 = stats_of(sc.dev), d1;
+		/* In the CPU's cache until the map cleans it. */
+		dma_addr_t h = fill_map(sc.dev, sc.buf, a, LEN, dir);
 
-		memcpy(buf, a, LEN); /* in the CPU's cache until the map cleans it */
-		h = dma_map_single(dev, buf, LEN, dir);
-		REQUIRE(!dma_mapping_error(dev, h));
-		CHECK_EQ(h, virt_to_phys(buf) - RAM0);
-		s = db_stats(dev);
+		REQUIRE(h != DMA_MAPPING_ERROR);
+		CHECK_EQ(h, virt_to_phys(sc.buf) - RAM0);
+		s = db_stats(sc.dev);
 		CHECK_EQ(s.map_ops, s0.map_ops + 1);
 		CHECK_EQ(s.bounced, s0.bounced);
 		CHECK_EQ(s.live, 0);
-		d1 = stats_of(dev);
+		d1 = stats_of(sc.dev);
 		CHECK(d1.cache_bytes_cleaned >= d0.cache_bytes_cleaned + LEN);
 		CHECK_EQ(d1.bytes_bounced, d0.bytes_bounced);
-		CHECK_MSG(dev_diff(dev, h, a, LEN) == 0, "%s: device read", dir_name(dir));
+		CHECK_MSG(dev_diff(sc.dev, h, a, LEN) == 0, "%s: device read", dir_name(dir));
 		if (dev_writes(dir))
-			CHECK_EQ(dmamap_device_write(dev, h, b, LEN), 0);
-		dma_unmap_single(dev, h, LEN, dir);
+			CHECK_EQ(dmamap_device_write(sc.dev, h, b, LEN), 0);
+		dma_unmap_single(sc.dev, h, LEN, dir);
 		if (dev_writes(dir))
-			CHECK(stats_of(dev).cache_bytes_invalidated >=
+			CHECK(stats_of(sc.dev).cache_bytes_invalidated >=
 			      d1.cache_bytes_invalidated + LEN);
-		CHECK_MSG(ndiff(buf, dev_writes(dir) ? b : a, LEN) == 0,
+		CHECK_MSG(ndiff(sc.buf, dev_writes(dir) ? b : a, LEN) == 0,
 			  "%s: CPU after unmap: %zu bytes", dir_name(dir),
-			  ndiff(buf, dev_writes(dir) ? b : a, LEN));
-		CHECK_EQ(db_stats(dev).bytes_to_device, s0.bytes_to_device);
-		CHECK_EQ(db_stats(dev).bytes_from_device, s0.bytes_from_device);
+			  ndiff(sc.buf, dev_writes(dir) ? b : a, LEN));
+		CHECK_EQ(db_stats(sc.dev).bytes_to_device, s0.bytes_to_device);
+		CHECK_EQ(db_stats(sc.dev).bytes_from_device, s0.bytes_from_device);
 	}
-	dmamap_platform_destroy(p);
+	scene_end(&sc);
 }
 
 TEST(dmabounce_high_buffer_bounces_through_the_right_pool)
@@ -99,9 +95,8 @@ TEST(dmabounce_high_buffer_bounces_through_the_right_pool)
 			dma_addr_t h;
 
 			REQUIRE(buf && a && b);
-			memcpy(buf, a, n);
-			h = dma_map_single(dev, buf, n, dir);
-			REQUIRE(!dma_mapping_error(dev, h));
+			h = fill_map(dev, buf, a, n, dir);
+			REQUIRE(h != DMA_MAPPING_ERROR);
 			/* A safe buffer inside the bus's first 64 MiB, not the buffer itself. */
 			CHECK_MSG(h + n <= 64 * MiB, "%s %zu: handle 0x%llx", dir_name(dir), n,
 				  (unsigned long long)h);
@@ -201,11 +196,7 @@ TEST(dmabounce_sg_mixes_bounced_and_direct_entries)
 		enum dma_data_direction dir = dirs[d];
 		uint64_t bounced0 = db_stats(dev).bounced;
 
-		sg_init_table(sgl, N);
-		for (i = 0; i < N; i++) {
-			memcpy(cpu[i], a[i], len[i]);
-			sg_set_buf(&sgl[i], cpu[i], (unsigned int)len[i]);
-		}
+		sg_fill(sgl, N, cpu, a, len);
 		REQUIRE(dma_map_sg(dev, sgl, N, dir) == N);
 		CHECK_EQ(db_stats(dev).bounced, bounced0 + 3);
 		for_each_sg(sgl, sg, N, i) {
@@ -219,17 +210,7 @@ TEST(dmabounce_sg_mixes_bounced_and_direct_entries)
 			if (dev_writes(dir))
 				CHECK_EQ(dmamap_device_write(dev, h, b[i], len[i]), 0);
 		}
-		if (dev_writes(dir)) {
-			dma_sync_sg_for_cpu(dev, sgl, N, dir);
-			for (i = 0; i < N; i++)
-				CHECK_MSG(ndiff(cpu[i], b[i], len[i]) == 0, "%s entry %d after sync",
-					  dir_name(dir), i);
-			dma_sync_sg_for_device(dev, sgl, N, dir);
-		}
-		dma_unmap_sg(dev, sgl, N, dir);
-		for (i = 0; i < N; i++)
-			CHECK_MSG(ndiff(cpu[i], dev_writes(dir) ? b[i] : a[i], len[i]) == 0,
-				  "%s entry %d after unmap", dir_name(dir), i);
+		sg_round_end(dev, sgl, N, cpu, a, b, len, dir);
 		CHECK_EQ(db_stats(dev).live, 0);
 	}
 	for (i = 0; i < N; i++) {

@@ -148,31 +148,23 @@ TEST(dmabounce_register_custom_device_and_unregister)
 	pat(a, LEN, 1);
 	pat(b, LEN, 2);
 	/* The callback says no: direct, with the device address it was asked about. */
-	memcpy(lo, a, LEN);
-	h = dma_map_single(dev, lo, LEN, DMA_BIDIRECTIONAL);
-	REQUIRE(!dma_mapping_error(dev, h));
+	h = fill_map(dev, lo, a, LEN, DMA_BIDIRECTIONAL);
+	REQUIRE(h != DMA_MAPPING_ERROR);
 	CHECK_EQ(nb.calls, 1);
 	CHECK_EQ(nb.addr, virt_to_phys(lo) - RAM0);
 	CHECK_EQ(nb.size, LEN);
 	CHECK_EQ(h, virt_to_phys(lo) - RAM0);
-	CHECK_EQ(dev_diff(dev, h, a, LEN), 0);
-	CHECK_EQ(dmamap_device_write(dev, h, b, LEN), 0);
-	dma_unmap_single(dev, h, LEN, DMA_BIDIRECTIONAL);
-	CHECK_EQ(ndiff(lo, b, LEN), 0);
+	CHECK(bidir_round_trip(dev, h, lo, a, b, LEN));
 	CHECK_EQ(db_stats(dev).bounced, 0);
 	/* The callback says yes: a safe buffer from the large pool (256 < 1200 <= 2048). */
-	memcpy(hi, a, LEN);
-	h = dma_map_single(dev, hi, LEN, DMA_BIDIRECTIONAL);
-	REQUIRE(!dma_mapping_error(dev, h));
+	h = fill_map(dev, hi, a, LEN, DMA_BIDIRECTIONAL);
+	REQUIRE(h != DMA_MAPPING_ERROR);
 	CHECK_EQ(nb.calls, 2);
 	CHECK_EQ(nb.addr, virt_to_phys(hi) - RAM0);
 	CHECK(h != virt_to_phys(hi) - RAM0);
 	CHECK_EQ(db_stats(dev).bounced, 1);
 	CHECK_EQ(db_stats(dev).large_allocs, 1);
-	CHECK_EQ(dev_diff(dev, h, a, LEN), 0);
-	CHECK_EQ(dmamap_device_write(dev, h, b, LEN), 0);
-	dma_unmap_single(dev, h, LEN, DMA_BIDIRECTIONAL);
-	CHECK_EQ(ndiff(hi, b, LEN), 0);
+	CHECK(bidir_round_trip(dev, h, hi, a, b, LEN));
 
 	/* Unregister with a bounced mapping still live: reported, freed, direct again. */
 	h = dma_map_single(dev, hi, 100, DMA_TO_DEVICE);
@@ -187,9 +179,8 @@ TEST(dmabounce_register_custom_device_and_unregister)
 	CHECK_EQ(dmamap_dmabounce_stats(dev, &s), -ENODEV);
 	dmabounce_unregister_dev(dev); /* twice: nothing */
 	dmabounce_unregister_dev(NULL);
-	memcpy(hi, a, LEN);
-	h = dma_map_single(dev, hi, LEN, DMA_TO_DEVICE);
-	REQUIRE(!dma_mapping_error(dev, h));
+	h = fill_map(dev, hi, a, LEN, DMA_TO_DEVICE);
+	REQUIRE(h != DMA_MAPPING_ERROR);
 	CHECK_EQ(h, virt_to_phys(hi) - RAM0);
 	CHECK_EQ(nb.calls, 3); /* not asked any more */
 	CHECK_EQ(dev_diff(dev, h, a, LEN), 0);
@@ -235,18 +226,14 @@ TEST(dmabounce_register_without_large_pool_bounces_all)
 	REQUIRE(lo);
 	pat(a, LEN, 3);
 	pat(b, LEN, 4);
-	memcpy(lo, a, LEN);
-	h = dma_map_single(dev, lo, LEN, DMA_BIDIRECTIONAL);
-	REQUIRE(!dma_mapping_error(dev, h));
+	h = fill_map(dev, lo, a, LEN, DMA_BIDIRECTIONAL);
+	REQUIRE(h != DMA_MAPPING_ERROR);
 	CHECK(h != virt_to_phys(lo) - RAM0);
 	s = db_stats(dev);
 	CHECK_EQ(s.bounced, 1);
 	CHECK_EQ(s.coherent_allocs, 1);
 	CHECK_EQ(s.large_allocs, 0);
-	CHECK_EQ(dev_diff(dev, h, a, LEN), 0);
-	CHECK_EQ(dmamap_device_write(dev, h, b, LEN), 0);
-	dma_unmap_single(dev, h, LEN, DMA_BIDIRECTIONAL);
-	CHECK_EQ(ndiff(lo, b, LEN), 0);
+	CHECK(bidir_round_trip(dev, h, lo, a, b, LEN));
 	h = dma_map_single(dev, lo, 100, DMA_TO_DEVICE);
 	REQUIRE(!dma_mapping_error(dev, h));
 	CHECK_EQ(db_stats(dev).small_allocs, 1);

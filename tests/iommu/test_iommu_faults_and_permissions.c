@@ -10,23 +10,35 @@
  */
 #include "../helpers.h"
 
+/*
+ * The default board (quiet, in *@p) and its device behind smmu0
+ * (returned), whose faults are told to @fl.
+ */
+static struct device *faulting_dev(struct dmamap_platform **p, struct fault_log *fl)
+{
+	struct device *dev;
+
+	*p = quiet_board();
+	dev = *p ? lookup(*p, IOMMU_DEV) : NULL;
+	if (dev)
+		CHECK_EQ(dmamap_iommu_set_fault_handler(dev, fault_fn, fl), 0);
+	return dev;
+}
+
 TEST(iommu_unmapped_iova_faults_moves_nothing)
 {
-	struct dmamap_platform *p = quiet_board();
 	struct fault_log fl = { 0 };
 	struct dmamap_iommu_stats s0, s1;
 	struct dmamap_fault f;
 	uint8_t want[256], rd[256];
-	struct device *dev;
+	struct dmamap_platform *p;
+	struct device *dev = faulting_dev(&p, &fl);
 	struct page *pg;
 	phys_addr_t phys;
 	unsigned long rep0;
 	uint64_t faults0;
 
-	REQUIRE(p);
-	dev = dmamap_device_lookup(p, IOMMU_DEV);
 	REQUIRE(dev);
-	CHECK_EQ(dmamap_iommu_set_fault_handler(dev, fault_fn, &fl), 0);
 	pg = dmamap_alloc_pages(p, 0, 0);
 	REQUIRE(pg);
 	phys = page_to_phys(pg);
@@ -87,19 +99,16 @@ TEST(iommu_unmapped_iova_faults_moves_nothing)
 /* An access half inside a mapping, half outside: nothing at all moves. */
 TEST(iommu_partial_fault_moves_nothing)
 {
-	struct dmamap_platform *p = quiet_board();
 	struct fault_log fl = { 0 };
 	uint8_t *want = malloc(2 * PAGE_SIZE), *rd = malloc(2 * PAGE_SIZE);
 	struct dmamap_fault f;
-	struct device *dev;
+	struct dmamap_platform *p;
+	struct device *dev = faulting_dev(&p, &fl);
 	struct page *pg;
 	phys_addr_t phys;
 	dma_addr_t h;
 
-	REQUIRE(p && want && rd);
-	dev = dmamap_device_lookup(p, IOMMU_DEV);
-	REQUIRE(dev);
-	CHECK_EQ(dmamap_iommu_set_fault_handler(dev, fault_fn, &fl), 0);
+	REQUIRE(dev && want && rd);
 	pg = dmamap_alloc_pages(p, 0, 0);
 	REQUIRE(pg);
 	phys = page_to_phys(pg);
@@ -136,20 +145,17 @@ TEST(iommu_partial_fault_moves_nothing)
 
 TEST(iommu_permissions_from_direction)
 {
-	struct dmamap_platform *p = quiet_board();
 	struct fault_log fl = { 0 };
 	uint8_t want[512], other[512], rd[512];
 	struct dmamap_iommu_stats s0;
 	struct dmamap_fault f;
-	struct device *dev;
+	struct dmamap_platform *p;
+	struct device *dev = faulting_dev(&p, &fl);
 	uint8_t *buf;
 	phys_addr_t phys;
 	dma_addr_t h;
 
-	REQUIRE(p);
-	dev = dmamap_device_lookup(p, IOMMU_DEV);
 	REQUIRE(dev);
-	CHECK_EQ(dmamap_iommu_set_fault_handler(dev, fault_fn, &fl), 0);
 	buf = dmamap_kmalloc(p, sizeof(want), DMAMAP_GFP_DMA_ALIGN);
 	REQUIRE(buf);
 	phys = virt_to_phys(buf);
@@ -157,9 +163,8 @@ TEST(iommu_permissions_from_direction)
 	fill_pattern(other, sizeof(other), 8);
 
 	/* TO_DEVICE: the device may read, not write. */
-	memcpy(buf, want, sizeof(want));
-	h = dma_map_single(dev, buf, sizeof(want), DMA_TO_DEVICE);
-	REQUIRE(!dma_mapping_error(dev, h));
+	h = fill_map(dev, buf, want, sizeof(want), DMA_TO_DEVICE);
+	REQUIRE(h != DMA_MAPPING_ERROR);
 	CHECK(dev_reads(dev, h, want, sizeof(want)));
 	s0 = istats(dev);
 	CHECK_EQ(dmamap_device_write(dev, h, other, sizeof(other)), -EFAULT);
@@ -197,9 +202,8 @@ TEST(iommu_permissions_from_direction)
 	CHECK_MEM(buf, other, sizeof(other));
 
 	/* BIDIRECTIONAL: both. */
-	memcpy(buf, want, sizeof(want));
-	h = dma_map_single(dev, buf, sizeof(want), DMA_BIDIRECTIONAL);
-	REQUIRE(!dma_mapping_error(dev, h));
+	h = fill_map(dev, buf, want, sizeof(want), DMA_BIDIRECTIONAL);
+	REQUIRE(h != DMA_MAPPING_ERROR);
 	s0 = istats(dev);
 	CHECK(dev_reads(dev, h, want, sizeof(want)));
 	CHECK_EQ(dmamap_device_write(dev, h, other, sizeof(other)), 0);

@@ -32,20 +32,35 @@ static dma_addr_t map_touch_unmap(struct dmamap_platform *p, struct device *dev,
 	return h;
 }
 
+/*
+ * The default board (quiet, in *@p), its device behind smmu0 (returned),
+ * lazy or strict as asked, and a page of memory in *@pg.
+ */
+static struct device *iommu_dev_and_page(struct dmamap_platform **p, bool lazy,
+					 struct page **pg)
+{
+	struct device *dev;
+
+	*p = quiet_board();
+	dev = *p ? lookup(*p, IOMMU_DEV) : NULL;
+	if (!dev)
+		return NULL;
+	if (lazy)
+		CHECK_EQ(dmamap_iommu_set_flush(dev, DMAMAP_IOMMU_LAZY), 0);
+	*pg = dmamap_alloc_pages(*p, 0, 0);
+	return *pg ? dev : NULL;
+}
+
 TEST(iommu_strict_unmap_faults_at_once)
 {
-	struct dmamap_platform *p = quiet_board();
-	uint8_t want[256], rd[256];
 	struct dmamap_iommu_stats s0, s1;
-	struct device *dev;
+	uint8_t want[256], rd[256];
+	struct dmamap_platform *p;
 	struct page *pg;
+	struct device *dev = iommu_dev_and_page(&p, false, &pg);
 	dma_addr_t h;
 
-	REQUIRE(p);
-	dev = dmamap_device_lookup(p, IOMMU_DEV);
 	REQUIRE(dev);
-	pg = dmamap_alloc_pages(p, 0, 0);
-	REQUIRE(pg);
 	fill_pattern(want, sizeof(want), 11);
 	s0 = istats(dev);
 	h = map_touch_unmap(p, dev, pg, want, sizeof(want), true);
@@ -65,21 +80,16 @@ TEST(iommu_strict_unmap_faults_at_once)
 
 TEST(iommu_lazy_stale_window_until_flush)
 {
-	struct dmamap_platform *p = quiet_board();
-	uint8_t want[256], rd[256];
 	struct dmamap_iommu_stats s0, s1;
-	struct device *dev;
-	struct page *pg;
+	uint8_t want[256], rd[256];
+	struct dmamap_platform *p;
 	unsigned long unmapped0;
+	struct page *pg;
+	struct device *dev = iommu_dev_and_page(&p, true, &pg);
 	dma_addr_t h;
 
-	REQUIRE(p);
-	dev = dmamap_device_lookup(p, IOMMU_DEV);
 	REQUIRE(dev);
-	CHECK_EQ(dmamap_iommu_set_flush(dev, DMAMAP_IOMMU_LAZY), 0);
 	dmamap_debug_enable(p, true);
-	pg = dmamap_alloc_pages(p, 0, 0);
-	REQUIRE(pg);
 	fill_pattern(want, sizeof(want), 12);
 	s0 = istats(dev);
 	h = map_touch_unmap(p, dev, pg, want, sizeof(want), true);
@@ -118,18 +128,13 @@ TEST(iommu_lazy_stale_window_until_flush)
 /* Lazy: a translation never cached has no stale window. */
 TEST(iommu_lazy_uncached_translation_faults)
 {
-	struct dmamap_platform *p = quiet_board();
 	uint8_t want[128], rd[128];
-	struct device *dev;
+	struct dmamap_platform *p;
 	struct page *pg;
+	struct device *dev = iommu_dev_and_page(&p, true, &pg);
 	dma_addr_t h;
 
-	REQUIRE(p);
-	dev = dmamap_device_lookup(p, IOMMU_DEV);
 	REQUIRE(dev);
-	CHECK_EQ(dmamap_iommu_set_flush(dev, DMAMAP_IOMMU_LAZY), 0);
-	pg = dmamap_alloc_pages(p, 0, 0);
-	REQUIRE(pg);
 	fill_pattern(want, sizeof(want), 13);
 	h = map_touch_unmap(p, dev, pg, want, sizeof(want), false);
 	REQUIRE(h != DMA_MAPPING_ERROR);
@@ -148,19 +153,15 @@ TEST(iommu_lazy_uncached_translation_faults)
  */
 TEST(iommu_lazy_queued_iova_not_reused)
 {
-	struct dmamap_platform *p = quiet_board();
 	uint8_t a_bytes[256], b_bytes[256], dev_data[256];
-	struct device *dev;
+	struct dmamap_platform *p;
 	struct page *pa, *pb;
+	struct device *dev = iommu_dev_and_page(&p, true, &pa);
 	dma_addr_t ha, hb;
 
-	REQUIRE(p);
-	dev = dmamap_device_lookup(p, IOMMU_DEV);
 	REQUIRE(dev);
-	CHECK_EQ(dmamap_iommu_set_flush(dev, DMAMAP_IOMMU_LAZY), 0);
-	pa = dmamap_alloc_pages(p, 0, 0);
 	pb = dmamap_alloc_pages(p, 0, 0);
-	REQUIRE(pa && pb);
+	REQUIRE(pb);
 	fill_pattern(a_bytes, sizeof(a_bytes), 14);
 	fill_pattern(b_bytes, sizeof(b_bytes), 15);
 	fill_pattern(dev_data, sizeof(dev_data), 16);

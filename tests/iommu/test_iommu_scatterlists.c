@@ -33,6 +33,23 @@ static bool scattered_pages(struct dmamap_platform *p, struct page **out, int n,
 	return got == n;
 }
 
+/* @sg over @pg, a whole page an entry; each page first filled from @fill unless NULL. */
+static void sg_over_pages(struct scatterlist *sg, struct page **pg, const uint8_t *fill)
+{
+	sg_init_table(sg, SG_PAGES);
+	for (int i = 0; i < SG_PAGES; i++) {
+		if (fill)
+			memcpy(page_address(pg[i]), fill + i * PAGE_SIZE, PAGE_SIZE);
+		sg_set_page(&sg[i], pg[i], PAGE_SIZE, 0);
+	}
+}
+
+static void free_pool(struct dmamap_platform *p, struct page **pool)
+{
+	for (int i = 0; i < 32; i++)
+		dmamap_free_pages(p, pool[i], 0);
+}
+
 TEST(iommu_sg_scattered_pages_one_segment)
 {
 	struct dmamap_platform *p = quiet_board();
@@ -52,11 +69,7 @@ TEST(iommu_sg_scattered_pages_one_segment)
 		int n;
 
 		fill_pattern(want, total, 30 + k);
-		sg_init_table(sg, SG_PAGES);
-		for (int i = 0; i < SG_PAGES; i++) {
-			memcpy(page_address(pg[i]), want + i * PAGE_SIZE, PAGE_SIZE);
-			sg_set_page(&sg[i], pg[i], PAGE_SIZE, 0);
-		}
+		sg_over_pages(sg, pg, want);
 		n = dma_map_sg(dev, sg, SG_PAGES, dir);
 		CHECK_MSG(n == 1, "dir %d: %d device segments, want 1", dir, n);
 		REQUIRE(n >= 1);
@@ -83,10 +96,8 @@ TEST(iommu_sg_scattered_pages_one_segment)
 		}
 		CHECK_EQ(dmamap_iommu_iova_to_phys(dev, seg), NO_PHYS);
 	}
-	CHECK_EQ(istats(dev).pages_mapped, 0);
-	CHECK_EQ(stats_of(dev).errors, 0);
-	for (int i = 0; i < 32; i++)
-		dmamap_free_pages(p, pool[i], 0);
+	CHECK(iommu_left_clean(dev));
+	free_pool(p, pool);
 	free(want);
 	free(dev_data);
 	dmamap_platform_destroy(p);
@@ -108,11 +119,7 @@ TEST(iommu_sg_split_at_max_segment_size)
 	REQUIRE(dev);
 	REQUIRE(scattered_pages(p, pg, SG_PAGES, pool, 32));
 	fill_pattern(want, total, 5);
-	sg_init_table(sg, SG_PAGES);
-	for (int i = 0; i < SG_PAGES; i++) {
-		memcpy(page_address(pg[i]), want + i * PAGE_SIZE, PAGE_SIZE);
-		sg_set_page(&sg[i], pg[i], PAGE_SIZE, 0);
-	}
+	sg_over_pages(sg, pg, want);
 	n = dma_map_sg(dev, sg, SG_PAGES, DMA_BIDIRECTIONAL);
 	CHECK_EQ(n, (int)(total / max_seg));
 	REQUIRE(n > 0);
@@ -134,10 +141,8 @@ TEST(iommu_sg_split_at_max_segment_size)
 	for (int i = 0; i < SG_PAGES; i++)
 		CHECK_MSG(!memcmp(page_address(pg[i]), dev_data + i * PAGE_SIZE, PAGE_SIZE),
 			  "page %d after unmap", i);
-	CHECK_EQ(istats(dev).pages_mapped, 0);
-	CHECK_EQ(stats_of(dev).errors, 0);
-	for (int i = 0; i < 32; i++)
-		dmamap_free_pages(p, pool[i], 0);
+	CHECK(iommu_left_clean(dev));
+	free_pool(p, pool);
 	free(want);
 	free(dev_data);
 	dmamap_platform_destroy(p);
@@ -164,9 +169,7 @@ TEST(iommu_sg_merged_sync_no_false_reports)
 	REQUIRE(dev);
 	REQUIRE(scattered_pages(p, pg, SG_PAGES, pool, 32));
 	dmamap_debug_enable(p, true);
-	sg_init_table(sg, SG_PAGES);
-	for (int i = 0; i < SG_PAGES; i++)
-		sg_set_page(&sg[i], pg[i], PAGE_SIZE, 0);
+	sg_over_pages(sg, pg, NULL);
 	n = dma_map_sg(dev, sg, SG_PAGES, DMA_FROM_DEVICE);
 	REQUIRE(n == 1);
 	seg = sg_dma_address(&sg[0]);
@@ -208,8 +211,7 @@ TEST(iommu_sg_merged_sync_no_false_reports)
 		  "remapped list: %lu reports, last: %s", dmamap_report_count(p, 0),
 		  logs.last);
 	dmamap_debug_enable(p, false);
-	for (int i = 0; i < 32; i++)
-		dmamap_free_pages(p, pool[i], 0);
+	free_pool(p, pool);
 	free(dev_data);
 	dmamap_platform_destroy(p);
 }
@@ -237,11 +239,7 @@ TEST(iommu_sg_merge_respects_segment_boundary)
 	REQUIRE(scattered_pages(p, pg, SG_PAGES, pool, 32));
 	dmamap_debug_enable(p, true);
 	fill_pattern(want, total, 82);
-	sg_init_table(sg, SG_PAGES);
-	for (int i = 0; i < SG_PAGES; i++) {
-		memcpy(page_address(pg[i]), want + i * PAGE_SIZE, PAGE_SIZE);
-		sg_set_page(&sg[i], pg[i], PAGE_SIZE, 0);
-	}
+	sg_over_pages(sg, pg, want);
 	n = dma_map_sg(dev, sg, SG_PAGES, DMA_TO_DEVICE);
 	REQUIRE(n > 0);
 	for (int i = 0; i < n; i++) {
@@ -261,8 +259,7 @@ TEST(iommu_sg_merge_respects_segment_boundary)
 	dma_unmap_sg(dev, sg, SG_PAGES, DMA_TO_DEVICE);
 	CHECK_EQ(istats(dev).pages_mapped, 0);
 	dmamap_debug_enable(p, false);
-	for (int i = 0; i < 32; i++)
-		dmamap_free_pages(p, pool[i], 0);
+	free_pool(p, pool);
 	free(want);
 	dmamap_platform_destroy(p);
 }

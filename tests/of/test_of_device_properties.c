@@ -12,16 +12,14 @@
 
 TEST(of_coherency_inherited_and_overridden)
 {
-	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = from_dts(HEAD
-		"bus { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+	struct dmamap_platform *p = dts_board(HEAD
+		"bus { " SIMPLE_BUS
 		"  dma-coherent;"
 		"  dma@4 { compatible = \"dmamap,memcpy\"; reg = <0x4 0x1>; };"
 		"  dma@5 { compatible = \"dmamap,memcpy\"; reg = <0x5 0x1>; dma-noncoherent; };"
 		"  dma@6 { compatible = \"dmamap,memcpy\"; reg = <0x6 0x1>; status = \"disabled\"; }; };"
-		"dma@7 { compatible = \"dmamap,memcpy\"; reg = <0x7 0x1>; }; };", &err);
+		"dma@7 { compatible = \"dmamap,memcpy\"; reg = <0x7 0x1>; }; };");
 
-	SKIP_WITHOUT_FDT(err);
 	REQUIRE(p);
 	CHECK(dev_is_dma_coherent(dmamap_device_lookup(p, "dma@4")));
 	CHECK(!dev_is_dma_coherent(dmamap_device_lookup(p, "dma@5")));
@@ -32,15 +30,13 @@ TEST(of_coherency_inherited_and_overridden)
 
 TEST(of_iommus_own_property_and_disabled_iommu)
 {
-	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = from_dts(HEAD
+	struct dmamap_platform *p = dts_board(HEAD
 		"smmu: iommu@9000 { reg = <0x9000 0x100>; #iommu-cells = <1>; };"
 		"off: iommu@a000 { reg = <0xa000 0x100>; #iommu-cells = <1>; status = \"disabled\"; };"
 		"dma@8 { compatible = \"dmamap,memcpy\"; reg = <0x8 0x1>; iommus = <&smmu 3>; };"
-		"dma@9 { compatible = \"dmamap,memcpy\"; reg = <0x9 0x1>; iommus = <&off 4>; }; };", &err);
+		"dma@9 { compatible = \"dmamap,memcpy\"; reg = <0x9 0x1>; iommus = <&off 4>; }; };");
 	struct dmamap_iommu_stats s;
 
-	SKIP_WITHOUT_FDT(err);
 	REQUIRE(p);
 	CHECK_EQ(dmamap_iommu_stats(dmamap_device_lookup(p, "dma@8"), &s), 0);
 	CHECK_EQ(dmamap_iommu_stats(dmamap_device_lookup(p, "dma@9"), &s), -ENODEV);
@@ -50,15 +46,13 @@ TEST(of_iommus_own_property_and_disabled_iommu)
 /* iommus belongs to the node that has it: a bus's does not reach its children. */
 TEST(of_iommus_not_inherited)
 {
-	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = from_dts(HEAD
+	struct dmamap_platform *p = dts_board(HEAD
 		"smmu: iommu@9000 { reg = <0x9000 0x100>; #iommu-cells = <1>; };"
-		"bus { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"bus { " SIMPLE_BUS
 		"  iommus = <&smmu 1>;"
-		"  dma@2 { compatible = \"dmamap,memcpy\"; reg = <0x2 0x1>; }; }; };", &err);
+		"  dma@2 { compatible = \"dmamap,memcpy\"; reg = <0x2 0x1>; }; }; };");
 	struct dmamap_device_info in;
 
-	SKIP_WITHOUT_FDT(err);
 	REQUIRE(p);
 	REQUIRE(dmamap_device_info(dmamap_device_lookup(p, "dma@2"), &in) == 0);
 	CHECK_EQ(in.iommu[0], '\0');
@@ -71,21 +65,17 @@ TEST(of_iommus_not_inherited)
  * so 20 MiB of mappings cannot all fit. */
 TEST(of_iommu_iova_within_bus_limit)
 {
-	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = from_dts(HEAD
-		"smmu: iommu@9000 { reg = <0x9000 0x100>; #iommu-cells = <1>; };"
-		"bus { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
-		"  dma-ranges = <0x0 0x80000000 0x1000000>;"
-		"  dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; iommus = <&smmu 5>; }; }; };",
-		&err);
-	struct device *dev;
+	struct dmamap_platform *p;
 	struct page *pg[80];
 	dma_addr_t h[80];
 	int mapped = 0, refused = 0;
+	struct device *dev = dts_device(HEAD
+		"smmu: iommu@9000 { reg = <0x9000 0x100>; #iommu-cells = <1>; };"
+		"bus { " SIMPLE_BUS
+		"  dma-ranges = <0x0 0x80000000 0x1000000>;"
+		"  dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; iommus = <&smmu 5>; }; }; };",
+		"dma@1", &p);
 
-	SKIP_WITHOUT_FDT(err);
-	REQUIRE(p);
-	dev = dmamap_device_lookup(p, "dma@1");
 	REQUIRE(dev);
 	CHECK_EQ(dmamap_bus_dma_limit(dev), 0xffffff);
 	CHECK_EQ(dma_get_mask(dev), DMA_BIT_MASK(24));
@@ -114,13 +104,11 @@ TEST(of_iommu_iova_within_bus_limit)
 /* The cpus' d-cache-line-size is the board's line (ARCH_DMA_MINALIGN). */
 TEST(of_cache_line_from_cpus)
 {
-	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = from_dts(HEAD
+	struct dmamap_platform *p = dts_board(HEAD
 		"cpus { #address-cells = <1>; #size-cells = <0>;"
 		"  cpu@0 { device_type = \"cpu\"; reg = <0>; d-cache-line-size = <128>; }; };"
-		"dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; };", &err);
+		"dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; };");
 
-	SKIP_WITHOUT_FDT(err);
 	REQUIRE(p);
 	CHECK_EQ(dmamap_cache_line_size(p), 128);
 	dmamap_platform_destroy(p);
@@ -130,19 +118,17 @@ TEST(of_cache_line_from_cpus)
  * disabled subtrees are not devices. Names stay unique. */
 TEST(of_modelless_nodes_configured)
 {
-	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = from_dts(HEAD
+	struct dmamap_platform *p = dts_board(HEAD
 		"cpus { #address-cells = <1>; #size-cells = <0>; cpu@0 { device_type = \"cpu\"; reg = <0>; }; };"
-		"a { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"a { " SIMPLE_BUS
 		"  dma-ranges = <0x0 0x80000000 0x4000000>;"
 		"  eth@10 { compatible = \"vendor,eth\"; reg = <0x10 0x10>; }; };"
-		"b { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"b { " SIMPLE_BUS
 		"  eth@10 { compatible = \"vendor,eth\"; reg = <0x10 0x10>; dma-coherent; }; };"
-		"off { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
-		"  status = \"disabled\"; usb@20 { reg = <0x20 0x10>; }; }; };", &err);
+		"off { " SIMPLE_BUS
+		"  status = \"disabled\"; usb@20 { reg = <0x20 0x10>; }; }; };");
 	struct dmamap_device_info in;
 
-	SKIP_WITHOUT_FDT(err);
 	REQUIRE(p);
 	REQUIRE(dmamap_device_info(dmamap_device_lookup(p, "eth@10"), &in) == 0);
 	CHECK_EQ(in.model[0], '\0');
@@ -161,7 +147,6 @@ TEST(of_modelless_nodes_configured)
  * configured, model-less ones up to the limit, the rest skipped with a warning. */
 TEST(of_many_nodes_live_devices_first)
 {
-	struct dmamap_error err = { 0 };
 	size_t cap = 64 << 10, n = 0;
 	char *dts = malloc(cap);
 	struct dmamap_platform *p;
@@ -172,9 +157,8 @@ TEST(of_many_nodes_live_devices_first)
 		n += (size_t)snprintf(dts + n, cap - n, "blk@%x { reg = <0x%x 0x10>; }; ",
 				      0x10000 + i * 0x100, 0x10000 + i * 0x100);
 	snprintf(dts + n, cap - n, "dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; };");
-	p = from_dts(dts, &err);
+	p = dts_board(dts);
 	free(dts);
-	SKIP_WITHOUT_FDT(err);
 	REQUIRE(p);
 	CHECK(dmamap_device_lookup(p, "dma@1") != NULL);
 	CHECK(dmamap_device_lookup(p, "blk@10000") != NULL);

@@ -13,18 +13,15 @@
 
 TEST(of_parent_dma_ranges_offset_and_masks)
 {
-	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = from_dts(HEAD
-		"bus { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
-		"  dma-ranges = <0x0 0x80000000 0x4000000>;"
-		"  dma@1000 { compatible = \"dmamap,memcpy\"; reg = <0x1000 0x100>; }; }; };", &err);
-	struct device *dev;
+	struct dmamap_platform *p;
 	uint8_t *buf, put[64];
 	dma_addr_t h;
+	struct device *dev = dts_device(HEAD
+		"bus { " SIMPLE_BUS
+		"  dma-ranges = <0x0 0x80000000 0x4000000>;"
+		"  dma@1000 { compatible = \"dmamap,memcpy\"; reg = <0x1000 0x100>; }; }; };",
+		"dma@1000", &p);
 
-	SKIP_WITHOUT_FDT(err);
-	REQUIRE(p);
-	dev = dmamap_device_lookup(p, "dma@1000");
 	REQUIRE(dev);
 	CHECK(!dev_is_dma_coherent(dev));
 	CHECK_EQ(dmamap_phys_to_dma(dev, 0x80001000ULL), 0x1000);
@@ -45,22 +42,20 @@ TEST(of_parent_dma_ranges_offset_and_masks)
 
 TEST(of_empty_dma_ranges_keeps_walking_missing_stops)
 {
-	struct dmamap_error err = { 0 };
 	/* inner: empty (keep walking); outer: the real map. */
-	struct dmamap_platform *p = from_dts(HEAD
-		"outer { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+	struct dmamap_platform *p = dts_board(HEAD
+		"outer { " SIMPLE_BUS
 		"  dma-ranges = <0x10000000 0x80000000 0x4000000>;"
-		"  inner { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  inner { " SIMPLE_BUS
 		"    dma-ranges;"
 		"    dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; }; };"
 		/* a bus above the device's parent that lacks dma-ranges: no map */
-		"nomap { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
-		"  mid { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"nomap { " SIMPLE_BUS
+		"  mid { " SIMPLE_BUS
 		"    dma-ranges;"
-		"    dma@2 { compatible = \"dmamap,memcpy\"; reg = <0x2 0x1>; }; }; }; };", &err);
+		"    dma@2 { compatible = \"dmamap,memcpy\"; reg = <0x2 0x1>; }; }; }; };");
 	struct device *a, *b;
 
-	SKIP_WITHOUT_FDT(err);
 	REQUIRE(p);
 	a = dmamap_device_lookup(p, "dma@1");
 	b = dmamap_device_lookup(p, "dma@2");
@@ -75,19 +70,16 @@ TEST(of_empty_dma_ranges_keeps_walking_missing_stops)
 
 TEST(of_parent_address_translated_up_and_unreachable_dropped)
 {
-	struct dmamap_error err = { 0 };
 	/* The inner bus's parent addresses (0x40000000..) are the outer bus's child space. */
-	struct dmamap_platform *p = from_dts(HEAD
-		"outer { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+	struct dmamap_platform *p;
+	struct device *dev = dts_device(HEAD
+		"outer { " SIMPLE_BUS
 		"  dma-ranges = <0x40000000 0x80000000 0x2000000>;"
-		"  inner { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  inner { " SIMPLE_BUS
 		"    dma-ranges = <0x0 0x40000000 0x1000000 0x9000000 0x70000000 0x1000000>;"
-		"    dma@3 { compatible = \"dmamap,memcpy\"; reg = <0x3 0x1>; }; }; }; };", &err);
-	struct device *dev;
+		"    dma@3 { compatible = \"dmamap,memcpy\"; reg = <0x3 0x1>; }; }; }; };",
+		"dma@3", &p);
 
-	SKIP_WITHOUT_FDT(err);
-	REQUIRE(p);
-	dev = dmamap_device_lookup(p, "dma@3");
 	REQUIRE(dev);
 	/* Entry 1: bus 0 -> outer 0x40000000 -> CPU 0x80000000. Entry 2 (0x70000000) is
 	 * outside outer's dma-ranges: dropped. */
@@ -100,17 +92,14 @@ TEST(of_parent_address_translated_up_and_unreachable_dropped)
 /* The parent may lack dma-ranges (first hop); the grandparent's map applies. */
 TEST(of_first_hop_may_lack_dma_ranges)
 {
-	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = from_dts(HEAD
-		"soc { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+	struct dmamap_platform *p;
+	struct device *dev = dts_device(HEAD
+		"soc { " SIMPLE_BUS
 		"  dma-ranges = <0x20000000 0x80000000 0x4000000>;"
-		"  sub { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
-		"    dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; }; }; };", &err);
-	struct device *dev;
+		"  sub { " SIMPLE_BUS
+		"    dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; }; }; };",
+		"dma@1", &p);
 
-	SKIP_WITHOUT_FDT(err);
-	REQUIRE(p);
-	dev = dmamap_device_lookup(p, "dma@1");
 	REQUIRE(dev);
 	CHECK_EQ(dmamap_phys_to_dma(dev, 0x80002000ULL), 0x20002000);
 	CHECK_EQ(dmamap_bus_dma_limit(dev), 0x23ffffff);
@@ -122,18 +111,15 @@ TEST(of_first_hop_may_lack_dma_ranges)
  * a wider dma_set_mask() is accepted but allocations stay under the limit. */
 TEST(of_limit_and_mask_arithmetic_and_widening)
 {
-	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = from_dts(HEAD
-		"bus { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
-		"  dma-ranges = <0x0 0x80000000 0x3000000>;"
-		"  dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; }; };", &err);
-	struct device *dev;
+	struct dmamap_platform *p;
 	dma_addr_t h[64];
 	void *cpu[64];
+	struct device *dev = dts_device(HEAD
+		"bus { " SIMPLE_BUS
+		"  dma-ranges = <0x0 0x80000000 0x3000000>;"
+		"  dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; }; };",
+		"dma@1", &p);
 
-	SKIP_WITHOUT_FDT(err);
-	REQUIRE(p);
-	dev = dmamap_device_lookup(p, "dma@1");
 	REQUIRE(dev);
 	CHECK_EQ(dmamap_bus_dma_limit(dev), 0x2ffffff);
 	CHECK_EQ(dma_get_mask(dev), DMA_BIT_MASK(26));
@@ -155,18 +141,15 @@ TEST(of_limit_and_mask_arithmetic_and_widening)
 /* A platform device's own dma-ranges describe its children, not itself. */
 TEST(of_own_dma_ranges_do_not_apply_to_the_device)
 {
-	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = from_dts(HEAD
-		"bus { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+	struct dmamap_platform *p;
+	struct device *dev = dts_device(HEAD
+		"bus { " SIMPLE_BUS
 		"  dma-ranges = <0x10000000 0x80000000 0x4000000>;"
 		"  dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>;"
 		"    #address-cells = <1>; #size-cells = <1>;"
-		"    dma-ranges = <0x0 0x10000000 0x1000000>; }; }; };", &err);
-	struct device *dev;
+		"    dma-ranges = <0x0 0x10000000 0x1000000>; }; }; };",
+		"dma@1", &p);
 
-	SKIP_WITHOUT_FDT(err);
-	REQUIRE(p);
-	dev = dmamap_device_lookup(p, "dma@1");
 	REQUIRE(dev);
 	CHECK_EQ(dmamap_phys_to_dma(dev, 0x80000000ULL), 0x10000000);
 	CHECK_EQ(dmamap_bus_dma_limit(dev), 0x13ffffff);
@@ -176,15 +159,13 @@ TEST(of_own_dma_ranges_do_not_apply_to_the_device)
 /* Entries contiguous in both spaces are one region; a gap keeps them apart. */
 TEST(of_contiguous_dma_ranges_merge)
 {
-	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = from_dts(HEAD
-		"bus { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+	struct dmamap_platform *p = dts_board(HEAD
+		"bus { " SIMPLE_BUS
 		"  dma-ranges = <0x0 0x80000000 0x1000000 0x1000000 0x81000000 0x1000000"
 		"                0x3000000 0x82000000 0x1000000>;"
-		"  dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; }; };", &err);
+		"  dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; }; };");
 	struct dmamap_device_info in;
 
-	SKIP_WITHOUT_FDT(err);
 	REQUIRE(p);
 	REQUIRE(dmamap_device_info(dmamap_device_lookup(p, "dma@1"), &in) == 0);
 	CHECK_EQ(in.nr_ranges, 2);
@@ -198,20 +179,17 @@ TEST(of_contiguous_dma_ranges_merge)
 
 TEST(of_pci_host_dma_ranges_and_iommu_map)
 {
-	struct dmamap_error err = { 0 };
 	/* A PCI host: 3-cell child addresses (flags first), its own dma-ranges apply,
 	 * and its iommu-map gives each function a stream id on the SMMU. */
-	struct dmamap_platform *p = from_dts(HEAD
+	struct dmamap_platform *p = dts_board(HEAD
 		"smmu: iommu@9000 { reg = <0x9000 0x100>; #iommu-cells = <1>; };"
 		"pcie@40000000 { device_type = \"pci\"; #address-cells = <3>; #size-cells = <2>;"
 		"  reg = <0x40000000 0x1000>;"
 		"  dma-ranges = <0x02000000 0x0 0x0 0x80000000 0x0 0x4000000>;"
 		"  iommu-map = <0x0 &smmu 0x10000 0x100>; iommu-map-mask = <0xfff8>;"
-		"  dma@0,1 { compatible = \"dmamap,memcpy\"; reg = <0x0100 0 0 0 0>; }; }; };",
-		&err);
+		"  dma@0,1 { compatible = \"dmamap,memcpy\"; reg = <0x0100 0 0 0 0>; }; }; };");
 	struct dmamap_device_info in;
 
-	SKIP_WITHOUT_FDT(err);
 	REQUIRE(p);
 	REQUIRE(dmamap_device_info(dmamap_device_lookup(p, "dma@0,1"), &in) == 0);
 	CHECK_EQ(in.nr_ranges, 1);

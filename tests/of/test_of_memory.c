@@ -13,8 +13,7 @@
 
 TEST(of_reserved_memory_cma_pool_and_restricted)
 {
-	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = from_dts(RESV(
+	struct dmamap_platform *p = dts_board(RESV(
 		"cma: linux,cma@83000000 { compatible = \"shared-dma-pool\"; reusable;"
 		"  reg = <0x83000000 0x400000>; linux,cma-default; };"
 		"pool: pool@82000000 { compatible = \"shared-dma-pool\"; no-map;"
@@ -25,7 +24,7 @@ TEST(of_reserved_memory_cma_pool_and_restricted)
 		"dma@10 { compatible = \"dmamap,memcpy\"; reg = <0x10 0x1>; memory-region = <&pool>; };"
 		"dma@11 { compatible = \"dmamap,memcpy\"; reg = <0x11 0x1>; memory-region = <&rest>; };"
 		"dma@12 { compatible = \"dmamap,memcpy\"; reg = <0x12 0x1>; memory-region = <&rest>;"
-		"  iommus = <&smmu 1>; }; };", &err);
+		"  iommus = <&smmu 1>; }; };");
 	struct dmamap_cma_stats cs;
 	struct dmamap_swiotlb_stats ss;
 	struct device *pooled, *restricted, *behind;
@@ -33,7 +32,6 @@ TEST(of_reserved_memory_cma_pool_and_restricted)
 	uint8_t *buf;
 	void *cpu;
 
-	SKIP_WITHOUT_FDT(err);
 	REQUIRE(p);
 	/* CMA where the tree put it. */
 	REQUIRE(dmamap_cma_stats(p, &cs) == 0);

@@ -71,15 +71,11 @@ TEST(swiotlb_dma24_low_buffer_is_not_bounced)
 	REQUIRE(buf);
 	pat(a, sizeof(a), 1);
 	pat(b, sizeof(b), 2);
-	memcpy(buf + 96, a, sizeof(a));
-	h = dma_map_single(dev, buf + 96, sizeof(a), DMA_BIDIRECTIONAL);
-	REQUIRE(!dma_mapping_error(dev, h));
+	h = fill_map(dev, buf + 96, a, sizeof(a), DMA_BIDIRECTIONAL);
+	REQUIRE(h != DMA_MAPPING_ERROR);
 	CHECK_EQ(h, virt_to_phys(buf + 96) - RAM0);
 	CHECK(!dmamap_swiotlb_is_bounce(dev, h));
-	CHECK_EQ(dev_diff(dev, h, a, sizeof(a)), 0);
-	CHECK_EQ(dmamap_device_write(dev, h, b, sizeof(b)), 0);
-	dma_unmap_single(dev, h, sizeof(a), DMA_BIDIRECTIONAL);
-	CHECK_EQ(ndiff(buf + 96, b, sizeof(b)), 0);
+	CHECK(bidir_round_trip(dev, h, buf + 96, a, b, sizeof(a)));
 	CHECK_EQ(pool_of(p, NULL).bounced_maps, 0);
 	CHECK_EQ(stats_of(dev).bytes_bounced, 0);
 	dmamap_platform_destroy(p);
@@ -117,11 +113,7 @@ TEST(swiotlb_dma24_sg_mixes_bounced_and_direct_entries)
 		enum dma_data_direction dir = dirs[d];
 		int n;
 
-		sg_init_table(sgl, N);
-		for (i = 0; i < N; i++) {
-			memcpy(cpu[i], a[i], len[i]);
-			sg_set_buf(&sgl[i], cpu[i], (unsigned int)len[i]);
-		}
+		sg_fill(sgl, N, cpu, a, len);
 		n = dma_map_sg(dev, sgl, N, dir);
 		REQUIRE(n > 0);
 		CHECK_EQ(n, N); /* nothing to merge: the entries are not contiguous */
@@ -139,20 +131,7 @@ TEST(swiotlb_dma24_sg_mixes_bounced_and_direct_entries)
 			if (dev_writes(dir))
 				CHECK_EQ(dmamap_device_write(dev, h, b[i], len[i]), 0);
 		}
-		if (dev_writes(dir)) {
-			/* Every entry comes back at sync_for_cpu, bounced or not. */
-			dma_sync_sg_for_cpu(dev, sgl, N, dir);
-			for (i = 0; i < N; i++)
-				CHECK_MSG(ndiff(cpu[i], b[i], len[i]) == 0,
-					  "%s entry %d: %zu bytes wrong after sync_sg_for_cpu",
-					  dir_name(dir), i, ndiff(cpu[i], b[i], len[i]));
-			dma_sync_sg_for_device(dev, sgl, N, dir);
-		}
-		dma_unmap_sg(dev, sgl, N, dir);
-		for (i = 0; i < N; i++)
-			CHECK_MSG(ndiff(cpu[i], dev_writes(dir) ? b[i] : a[i], len[i]) == 0,
-				  "%s entry %d: %zu bytes wrong after unmap", dir_name(dir), i,
-				  ndiff(cpu[i], dev_writes(dir) ? b[i] : a[i], len[i]));
+		sg_round_end(dev, sgl, N, cpu, a, b, len, dir);
 		CHECK_EQ(pool_of(p, NULL).used_slots, 0);
 	}
 	CHECK_EQ(pool_of(p, NULL).bounced_maps, 3 * 3);

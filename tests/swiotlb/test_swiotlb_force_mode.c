@@ -20,17 +20,12 @@ static void round_trip(struct device *dev, uint8_t *buf, size_t n, bool want_bou
 	dma_addr_t h;
 
 	REQUIRE(a && b);
-	memcpy(buf, a, n);
-	h = dma_map_single(dev, buf, n, DMA_BIDIRECTIONAL);
-	CHECK(!dma_mapping_error(dev, h));
-	if (!dma_mapping_error(dev, h)) {
+	h = fill_map(dev, buf, a, n, DMA_BIDIRECTIONAL);
+	CHECK(h != DMA_MAPPING_ERROR);
+	if (h != DMA_MAPPING_ERROR) {
 		CHECK_MSG(dmamap_swiotlb_is_bounce(dev, h) == want_bounce, "%s: bounce %d",
 			  dev_name(dev), !want_bounce);
-		CHECK_EQ(dev_diff(dev, h, a, n), 0);
-		CHECK_EQ(dmamap_device_write(dev, h, b, n), 0);
-		dma_unmap_single(dev, h, n, DMA_BIDIRECTIONAL);
-		CHECK_MSG(ndiff(buf, b, n) == 0, "%s: %zu bytes wrong", dev_name(dev),
-			  ndiff(buf, b, n));
+		CHECK(bidir_round_trip(dev, h, buf, a, b, n));
 	}
 	free(a);
 	free(b);
@@ -185,8 +180,9 @@ static bool park_page(struct device *dev, uint8_t *buf)
 	return true;
 }
 
-static void beyond_the_mask(struct dmamap_platform *p, struct device *dev, uint8_t *buf)
+static void beyond_the_mask(struct dmamap_platform *p, struct device *dev, uint8_t **bufs)
 {
+	uint8_t *buf = bufs[0];
 	struct dmamap_swiotlb_stats s;
 	unsigned int bits = 0;
 	dma_addr_t h;
@@ -213,12 +209,13 @@ static void beyond_the_mask(struct dmamap_platform *p, struct device *dev, uint8
 
 TEST(swiotlb_host_forced_pool_beyond_the_mask_fails_every_mapping)
 {
-	on_host_forced(PAGE_SIZE, beyond_the_mask);
+	on_host_forced(1, PAGE_SIZE, beyond_the_mask);
 }
 
 /* With the checker on, a forced host device's mappings are tracked like any other. */
-static void checker_sees(struct dmamap_platform *p, struct device *dev, uint8_t *buf)
+static void checker_sees(struct dmamap_platform *p, struct device *dev, uint8_t **bufs)
 {
+	uint8_t *buf = bufs[0];
 	dma_addr_t h;
 
 	/* A run parked before the checker came on changes nothing. */
@@ -237,5 +234,5 @@ static void checker_sees(struct dmamap_platform *p, struct device *dev, uint8_t 
 
 TEST(swiotlb_host_forced_checker_sees_every_mapping)
 {
-	on_host_forced(PAGE_SIZE, checker_sees);
+	on_host_forced(1, PAGE_SIZE, checker_sees);
 }

@@ -167,8 +167,9 @@ TEST(swiotlb_host_forced_exhaustion_fails_cleanly_and_recovers)
 }
 
 /* @buf: 512 KiB, page aligned, that @dev must bounce. */
-static void oversize_refused(struct dmamap_platform *p, struct device *dev, uint8_t *buf)
+static void oversize_refused(struct dmamap_platform *p, struct device *dev, uint8_t **bufs)
 {
+	uint8_t *buf = bufs[0];
 	struct dmamap_swiotlb_stats s0;
 	uint8_t *a;
 	dma_addr_t h;
@@ -207,12 +208,12 @@ static void oversize_refused(struct dmamap_platform *p, struct device *dev, uint
 
 TEST(swiotlb_oversize_mapping_refused_up_front)
 {
-	on_dma24(7, oversize_refused);
+	on_dma24(1, 7, oversize_refused);
 }
 
 TEST(swiotlb_host_forced_oversize_refused_up_front)
 {
-	on_host_forced(512 * KiB, oversize_refused);
+	on_host_forced(1, 512 * KiB, oversize_refused);
 }
 
 /*

@@ -68,36 +68,12 @@ static void high_water_run(struct dmamap_platform *p, struct device *dev, uint8_
 
 TEST(swiotlb_high_water_is_most_slots_ever_used)
 {
-	struct dmamap_platform *p = quiet_board();
-	struct device *dev = dmamap_device_lookup(p, D24);
-	uint8_t *buf[HW_NB + 1];
-
-	REQUIRE(p && dev);
-	for (unsigned int i = 0; i <= HW_NB; i++) {
-		struct page *pg = dmamap_alloc_pages(p, 5, 0);
-
-		REQUIRE(pg);
-		buf[i] = page_address(pg);
-	}
-	high_water_run(p, dev, buf);
-	dmamap_platform_destroy(p);
+	on_dma24(HW_NB + 1, 5, high_water_run);
 }
 
 TEST(swiotlb_host_forced_high_water_is_most_slots_ever_used)
 {
-	struct device *dev;
-	struct dmamap_platform *p = host_forced(&dev);
-	uint8_t *buf[HW_NB + 1];
-
-	REQUIRE(p);
-	for (unsigned int i = 0; i <= HW_NB; i++) {
-		buf[i] = host_pages(2 * CHUNK);
-		REQUIRE(buf[i]);
-	}
-	high_water_run(p, dev, buf);
-	for (unsigned int i = 0; i <= HW_NB; i++)
-		free(buf[i]);
-	dmamap_platform_destroy(p);
+	on_host_forced(HW_NB + 1, 2 * CHUNK, high_water_run);
 }
 
 /*
@@ -204,8 +180,9 @@ TEST(swiotlb_host_parked_run_not_counted_in_high_water)
 }
 
 /* @buf: 4 pages that @dev must bounce. */
-static void min_align_run(struct dmamap_platform *p, struct device *dev, uint8_t *buf)
+static void min_align_run(struct dmamap_platform *p, struct device *dev, uint8_t **bufs)
 {
+	uint8_t *buf = bufs[0];
 	static const size_t offs[] = { 0, 0x40, 0x123, 0x7ff, 0x800, 0x9c4, 0xfff };
 	static const size_t sizes[] = { 1, 100, 2049, 5000 };
 	enum { AREA = 4 * PAGE_SIZE };
@@ -246,10 +223,10 @@ static void min_align_run(struct dmamap_platform *p, struct device *dev, uint8_t
 
 TEST(swiotlb_min_align_mask_keeps_low_address_bits)
 {
-	on_dma24(2, min_align_run);
+	on_dma24(1, 2, min_align_run);
 }
 
 TEST(swiotlb_host_forced_min_align_mask_keeps_low_address_bits)
 {
-	on_host_forced(4 * PAGE_SIZE, min_align_run);
+	on_host_forced(1, 4 * PAGE_SIZE, min_align_run);
 }

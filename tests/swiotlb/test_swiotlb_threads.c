@@ -120,32 +120,12 @@ static void two_threads_run(struct dmamap_platform *p, struct device *dev, uint8
 
 TEST(swiotlb_two_threads_map_unmap_concurrently)
 {
-	struct dmamap_platform *p = quiet_board();
-	struct device *dev = dmamap_device_lookup(p, D24);
-	uint8_t *region[2];
-
-	REQUIRE(p && dev);
-	for (int i = 0; i < 2; i++) {
-		struct page *pg = dmamap_alloc_pages(p, 2, 0);
-
-		REQUIRE(pg && page_to_phys(pg) >= WIN24_END);
-		region[i] = page_address(pg);
-	}
-	two_threads_run(p, dev, region);
-	dmamap_platform_destroy(p);
+	on_dma24(2, 2, two_threads_run);
 }
 
 TEST(swiotlb_host_forced_two_threads_map_unmap_concurrently)
 {
-	struct device *dev;
-	struct dmamap_platform *p = host_forced(&dev);
-	uint8_t *region[2] = { host_pages(16 * KiB), host_pages(16 * KiB) };
-
-	REQUIRE(p && region[0] && region[1]);
-	two_threads_run(p, dev, region);
-	free(region[0]);
-	free(region[1]);
-	dmamap_platform_destroy(p);
+	on_host_forced(2, 16 * KiB, two_threads_run);
 }
 
 /*
