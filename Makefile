@@ -29,10 +29,10 @@ override CFLAGS := $(CFLAGS_BASE) $(CFLAGS)
 LDLIBS = -pthread -lm -ldl $(FDT_LIB)
 
 # Every folder of src/; the device tree reader needs libfdt (below).
-LIB_SRCS := $(sort $(filter-out src/of/fdt.c src/of/none/%,$(wildcard src/*/*.c src/*/*/*.c)))
+LIB_SRCS := $(sort $(filter-out src/of/fdt.c src/of/fdt_none.c,$(wildcard src/*/*.c src/*/*/*.c)))
 # Device trees need libfdt; NO_FDT=1 builds stubs that return -ENOSYS instead.
 ifeq ($(NO_FDT),1)
-LIB_SRCS += src/of/none/fdt_none.c
+LIB_SRCS += src/of/fdt_none.c
 FDT_LIB :=
 else
 LIB_SRCS += src/of/fdt.c

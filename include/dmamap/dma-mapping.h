@@ -120,7 +120,7 @@ struct vm_area_struct {
  * - it reaches into high memory, which dmabounce cannot bounce
  *   (INVALID_ARGUMENT/BAD_ARG);
  * - it must bounce and no safe buffer can be had: out of memory, or an
- *   injected DMAMAP_FAULT_ALLOC (ALLOC_FAILED/-: reported, not counted);
+ *   injected DMAMAP_FAULT_ALLOC (ALLOC_FAILED/NOMEM);
  * - it need not bounce: as the direct backend.
  *
  * Another table installed with set_dma_ops(): whatever its map_page
@@ -405,7 +405,7 @@ DMAMAP_API void dma_unmap_sg(struct device *dev, struct scatterlist *sg,
  * pool either (UNREACHABLE/UNREACHABLE). On dmabounce, and on any table
  * without map_sg, every refusal of its map_page: an ops table's map_page
  * returns DMA_MAPPING_ERROR and cannot say why. So dmabounce out of safe
- * buffers (ALLOC_FAILED/-), an entry in high memory
+ * buffers (ALLOC_FAILED/NOMEM), an entry in high memory
  * (INVALID_ARGUMENT/BAD_ARG) and an entry outside the linear map (-/-)
  * give -EIO too. A table's own map_sg that maps nothing (returns 0) gives
  * -EIO.

@@ -23,7 +23,6 @@
 void dmamap__core_refresh(struct device *dev)
 {
 	dmamap__direct_refresh(dev);
-	dmamap__swiotlb_refresh(dev);
 }
 
 static int check_desc(struct dmamap_platform *p,

@@ -183,7 +183,7 @@ map_page_debugged(struct device *dev, void *ptr, size_t size, enum dma_data_dire
 static __attribute__((noinline, cold)) dma_addr_t
 map_bad_args(struct device *dev, void *ptr, size_t size, int dir, enum dbg_type type)
 {
-	bad_args(dev, ptr, size, dir, map_func(type));
+	bad_args(dev, virt_to_page(ptr), size, dir, map_func(type));
 	return DMA_MAPPING_ERROR;
 }
 
@@ -203,7 +203,8 @@ map_page(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir
 {
 	dma_addr_t addr = (dma_addr_t)(uintptr_t)ptr;
 
-	if (unlikely(!map_args_ok(dev, ptr, size, dir)))
+	/* A pointer into the first page has no page: a NULL buffer, as it always was. */
+	if (unlikely(!map_args_ok(dev, virt_to_page(ptr), size, dir)))
 		return map_bad_args(dev, ptr, size, dir, type);
 	if (likely(dmamap__direct_map_identity(dev, ptr, size) &&
 		   !dmamap__fault_armed(&dev->plat->fault) && dmamap__shard_known())) {

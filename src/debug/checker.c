@@ -3,11 +3,12 @@
  * The DMA-API checker. Every live mapping and allocation is an entry in a
  * hash table keyed by (device, page of its device address); each bucket has
  * its own spinlock, so threads working on different buffers do not meet.
- * Lookups of an address inside a mapping walk back page by page, at most as
- * far as the largest live mapping. Entries come from preallocated chunks
- * through per-thread-shard free lists; when memory for a new chunk cannot
- * be had, the checker reports once and turns itself off: it never fails the
- * caller's mapping.
+ * Lookups of an address inside a mapping walk back page by page, at most
+ * SPAN_PAGES; longer mappings live on a list of their own. Entries come
+ * from preallocated chunks through per-thread magazines; when memory for a
+ * new chunk cannot be had, the checker reports once and turns itself off:
+ * it never fails the caller's mapping. It hears of device accesses through
+ * the observer interface (base/observer.h) while it is on.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -290,11 +291,17 @@ void dmamap_debug_enable(struct dmamap_platform *p, bool on)
 	}
 	if (!p->checker) {
 		p->checker = checker_new();
-		if (!p->checker || dmamap__observer_add(p, &checker_observer)) {
+		if (!p->checker) {
+			dmamap__report(p, NULL, DMAMAP_DBG_CHECKER_DISABLED,
+				       "debugging out of memory - disabling");
+			return;
+		}
+		if (dmamap__observer_add(p, &checker_observer)) {
 			checker_free(p->checker);
 			p->checker = NULL;
 			dmamap__report(p, NULL, DMAMAP_DBG_CHECKER_DISABLED,
-				       "debugging out of memory - disabling");
+				       "no room for the checker among the platform's %d observers - disabling",
+				       DMAMAP_MAX_OBSERVERS);
 			return;
 		}
 	}

@@ -2,10 +2,9 @@
 /* Device models by name, a device's model, and the MMIO entry points that reach it. */
 #include <string.h>
 #include "hw.h"
+#include "models/models.h"
 
 #define MAX_MODELS 32
-
-extern const struct dmamap_device_model dmamap__memcpy_engine_model;
 
 static pthread_mutex_t models_lock = PTHREAD_MUTEX_INITIALIZER;
 static const struct dmamap_device_model *models[MAX_MODELS] = {

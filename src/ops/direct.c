@@ -14,6 +14,7 @@
 
 void dmamap__direct_refresh(struct device *dev)
 {
+	dmamap__swiotlb_refresh(dev);
 	dev->direct_identity = dmamap__port_identity(dev->plat) && !dev->dma_ops &&
 			       dev->coherent && !dev->nr_ranges && !dev->dma_mem &&
 			       !dmamap__swiotlb_force_bounce(dev);

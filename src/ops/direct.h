@@ -11,9 +11,10 @@
 #include "../base/device.h"
 
 /*
- * Whether mapping for @dev is only a limit check: the pointer is the
- * device address (the host's memory, no window, coherent, nothing that
- * bounces). Kept in dev->direct_identity by dmamap__direct_refresh().
+ * Re-derive what the direct backend caches in @dev: whether mapping is
+ * only a limit check, the pointer being the device address (the host's
+ * memory, no window, coherent, nothing that bounces: dev->direct_identity),
+ * and what swiotlb keeps for it (dmamap__swiotlb_refresh()).
  */
 void dmamap__direct_refresh(struct device *dev);
 
@@ -22,14 +23,6 @@ dma_addr_t dmamap__direct_map_slow(struct device *dev, void *ptr, size_t size,
 void dmamap__direct_unmap_slow(struct device *dev, dma_addr_t addr, size_t size,
 			       enum dma_data_direction dir, unsigned long attrs);
 
-/*
- * Map @size bytes at @ptr, a linear-map address. On failure,
- * DMA_MAPPING_ERROR with *@errp set (if @errp is not NULL): -EINVAL for memory that is not RAM of
- * the board, -EIO for memory the device cannot reach with nothing to
- * bounce it, -ENOMEM when the bounce pool is full (each reported and
- * counted). The identity case is inline; everything else (windows, cache
- * maintenance, bouncing) is out of line.
- */
 /* Whether mapping [@ptr, +@size) is the identity: no work, the pointer is the address. */
 static inline bool dmamap__direct_map_identity(const struct device *dev, const void *ptr,
 					       size_t size)
@@ -39,6 +32,14 @@ static inline bool dmamap__direct_map_identity(const struct device *dev, const v
 	return dev->direct_identity && addr + size - 1 >= addr && addr + size - 1 <= dev->map_limit;
 }
 
+/*
+ * Map @size bytes at @ptr, a linear-map address. On failure,
+ * DMA_MAPPING_ERROR with *@errp set (if @errp is not NULL): -EINVAL for
+ * memory that is not RAM of the board, -EIO for memory the device cannot
+ * reach with nothing to bounce it, -ENOMEM when the bounce pool is full
+ * (each reported and counted). The identity case is inline; everything
+ * else (windows, cache maintenance, bouncing) is out of line.
+ */
 static inline dma_addr_t dmamap__direct_map(struct device *dev, void *ptr, size_t size,
 					    enum dma_data_direction dir, unsigned long attrs,
 					    int *errp)

@@ -577,7 +577,8 @@ static enum dmamap_view coherent_view(const struct device *dev, unsigned long at
 
 /*
  * Contiguous memory from mm (CMA for the large and the asked-for, else
- * pages; any zone, the IOMMU reaches them all), mapped at a fresh IOVA.
+ * pages; low memory, which the CPU maps, whatever the device's mask, since
+ * the IOMMU reaches it all), mapped at a fresh IOVA.
  */
 static void *iommu_alloc_contiguous(struct device *dev, size_t size,
 				    dma_addr_t *dma_handle, gfp_t gfp,
@@ -617,8 +618,7 @@ static void *iommu_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle
 {
 	/* Pages need not be contiguous: the IOMMU and a CPU remap make them so. */
 	if (size > PAGE_SIZE && !(attrs & (DMA_ATTR_FORCE_CONTIGUOUS |
-					   DMA_ATTR_NO_KERNEL_MAPPING)) &&
-	    !dev->dma_io_tlb_mem) {
+					   DMA_ATTR_NO_KERNEL_MAPPING))) {
 		void *cpu = alloc_scattered(dev, size, dma_handle);
 
 		if (cpu)

@@ -247,3 +247,25 @@ TEST(api_null_buffer)
 	dma_free_coherent(dev, PAGE_SIZE, cpu, h);
 	dmamap_platform_destroy(p);
 }
+
+/* A pointer into the first page is a NULL buffer with an offset: refused as NULL, on a board and on the host. */
+TEST(api_pointer_into_the_first_page_is_a_null_buffer)
+{
+	struct dmamap_platform *boards[2] = { quiet_board(), host_platform() };
+
+	for (unsigned int i = 0; i < 2; i++) {
+		struct dmamap_platform *p = boards[i];
+		struct device *dev;
+
+		REQUIRE(p);
+		quiet(p);
+		dev = i ? host_device(p, "low", NULL) : dmamap_device_lookup(p, NC);
+		REQUIRE(dev);
+		CHECK_EQ(dma_map_single(dev, (void *)0x10, 16, DMA_TO_DEVICE), DMA_MAPPING_ERROR);
+		CHECK_EQ(dma_map_page(dev, NULL, 0x10, 16, DMA_TO_DEVICE), DMA_MAPPING_ERROR);
+		CHECK_EQ(errk(dev, DMAMAP_ERRK_NULL_ARG), 2);
+		CHECK_EQ(stats_of(dev).maps, 0);
+		CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_INVALID_ARGUMENT), 2);
+		dmamap_platform_destroy(p);
+	}
+}

@@ -143,3 +143,32 @@ TEST(api_free_coherent_larger_size_spares_neighbour)
 		}
 	dmamap_platform_destroy(p);
 }
+
+/*
+ * A host device whose bus reaches only part of memory is judged by Linux's
+ * dma_direct_supported() rule, as on a board: a mask must reach the device
+ * address of the top of the 32-bit zone, which a 1 GiB window at 0 has
+ * none of, so only a 64-bit mask will do; a 4 GiB window takes 32 bits.
+ */
+TEST(api_host_device_with_a_window_is_judged_as_on_a_board)
+{
+	struct dmamap_platform *p = host_platform();
+	struct dmamap_device_desc d = { .name = "win1g", .nr_ranges = 1,
+					.ranges = { { .cpu_start = 0, .dma_start = 0,
+						      .size = 1ULL << 30 } } };
+	struct dmamap_error err = { 0 };
+	struct device *narrow, *wide;
+
+	REQUIRE(p);
+	narrow = dmamap_device_create(p, &d, &err);
+	d.name = "win4g";
+	d.ranges[0].size = 4ULL << 30;
+	wide = dmamap_device_create(p, &d, &err);
+	REQUIRE(narrow && wide);
+	CHECK(!dma_supported(narrow, DMA_BIT_MASK(32)));
+	CHECK(dma_supported(narrow, DMA_BIT_MASK(64)));
+	CHECK_EQ(dma_set_mask(narrow, DMA_BIT_MASK(32)), -EIO);
+	CHECK(dma_supported(wide, DMA_BIT_MASK(32)));
+	CHECK_EQ(dma_set_mask(wide, DMA_BIT_MASK(32)), 0);
+	dmamap_platform_destroy(p);
+}

@@ -1,19 +1,33 @@
 #!/bin/sh
-# The layers of src/ and the only arrows allowed between them (docs/design.md):
-# every #include "..." in src/ must follow one, and two names stay where they
-# belong. Fails naming the file, the include and the arrow it would add.
-# $1: the build directory, whose objects show the calls (checked when built).
+# The layers of src/ and the only arrows allowed between them (docs/design.md).
+# Every include in src/ must follow an arrow of the table; so must every call
+# between folders, read from the built objects, since a call up can hide
+# behind a public header; and a few names stay where they belong. Fails
+# naming the file and the arrow it would add.
+# $1: the build directory whose objects show the calls (default build/).
 # With --list it only prints the folder arrows the includes make, with counts.
 set -eu
 build=${1:-build}
 cd "$(dirname "$0")/../.."
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT INT TERM
+
+# The include lines of a file, however spaced: "path" or <path>.
+includes() {
+	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*\([<"][^>"]*[>"]\).*/\1/p' "$1"
+}
+
+# The folder (under src/) a quoted include of file $1 lands in.
+target_dir() {
+	dirname "$(realpath -m --relative-to=src "$(dirname "$1")/$2")"
+}
 
 if [ "${1:-}" = --list ]; then
 	for f in $(find src -name '*.[ch]' | sort); do
-		dir=$(dirname "$f")
-		grep '^#include "' "$f" | sed 's/^#include "\(.*\)".*/\1/' | while read -r inc; do
-			to=$(dirname "$(realpath -m --relative-to=src "$dir/$inc")")
-			if [ "$to" != "${dir#src/}" ]; then echo "${dir#src/} -> $to"; fi
+		includes "$f" | sed -n 's/^"\(.*\)"$/\1/p' | while read -r inc; do
+			to=$(target_dir "$f" "$inc")
+			from=$(dirname "${f#src/}")
+			if [ "$to" != "$from" ]; then echo "$from -> $to"; fi
 		done
 	done | sort | uniq -c | awk '{ printf "%-16s %s %-16s %4d\n", $2, $3, $4, $1 }'
 	exit 0
@@ -34,7 +48,6 @@ allowed() {
 	base) echo "lib" ;;
 	lib) echo "" ;;
 	of) echo "lib" ;;
-	of/none) echo "of lib" ;;
 	*) echo "UNKNOWN" ;;
 	esac
 }
@@ -43,7 +56,7 @@ allowed() {
 # these of its neighbours' headers (direct -> swiotlb, as dma-direct calls swiotlb_*).
 ops_allowed() {
 	case "$1" in
-	direct.c | direct_alloc.c) echo "direct.h swiotlb.h ops_helpers.h" ;;
+	direct.c | direct_alloc.c | direct.h) echo "direct.h swiotlb.h ops_helpers.h" ;;
 	swiotlb.c) echo "swiotlb.h" ;;
 	dmabounce.c) echo "dmabounce.h direct.h" ;;
 	iommu.c) echo "iommu.h ops_helpers.h" ;;
@@ -59,46 +72,55 @@ fail() {
 	status=1
 }
 
+# A file's code without its comments, for the name rules below.
+code_of() {
+	gcc -fpreprocessed -dD -E -P "$1" 2>/dev/null || cat "$1"
+}
+
+# 1. Includes.
 for f in $(find src -name '*.[ch]' | sort); do
-	dir=$(dirname "$f")
-	from=${dir#src/}
+	from=$(dirname "${f#src/}")
 	ok=$(allowed "$from")
-	[ "$ok" = UNKNOWN ] && fail "$f: folder $from is not in the table of layers"
-	grep -n '^#include "' "$f" | while IFS= read -r line; do
-		inc=$(echo "$line" | sed 's/^[0-9]*:#include "\(.*\)".*/\1/')
-		target=$(realpath -m --relative-to=src "$dir/$inc")
-		case "$target" in
-		../*) echo "$f: includes $inc, outside src/"; continue ;;
+	[ "$ok" = UNKNOWN ] && echo "$f: folder $from is not in the table of layers"
+	includes "$f" | while read -r inc; do
+		case "$inc" in
+		\<dmamap/*) continue ;; # the public headers
+		\<*..* | \<*src/* | \<*/*/*) echo "$f: includes $inc: src/ is reached with \"...\" only"; continue ;;
+		\<*) continue ;; # the system's
 		esac
-		to=$(dirname "$target")
+		inc=${inc#\"}
+		inc=${inc%\"}
+		to=$(target_dir "$f" "$inc")
+		case "$to" in
+		..*) echo "$f: includes \"$inc\", outside src/"; continue ;;
+		esac
 		if [ "$to" = "$from" ]; then
 			if [ "$from" = ops ]; then
-				hdr=$(basename "$target")
+				hdr=$(basename "$inc")
 				case " $(ops_allowed "$(basename "$f")") " in
 				*" $hdr "*) ;;
-				*) echo "$f: includes $inc: ops/$(basename "$f") may reach only $(ops_allowed "$(basename "$f")")" ;;
+				*) echo "$f: includes \"$inc\": ops/$(basename "$f") may reach only $(ops_allowed "$(basename "$f")")" ;;
 				esac
 			fi
 			continue
 		fi
 		case " $ok " in
 		*" $to "*) ;;
-		*) echo "$f: includes $inc: arrow $from -> $to is not allowed ($from may include: ${ok:-nothing})" ;;
+		*) echo "$f: includes \"$inc\": arrow $from -> $to is not allowed ($from may include: ${ok:-nothing})" ;;
 		esac
 	done
-done >"${TMPDIR:-/tmp}/layers.$$" 2>&1
-if [ -s "${TMPDIR:-/tmp}/layers.$$" ]; then
-	sed 's/^/layers.sh: /' "${TMPDIR:-/tmp}/layers.$$" >&2
-	status=1
-fi
-rm -f "${TMPDIR:-/tmp}/layers.$$"
+done >"$tmp"
+[ -s "$tmp" ] && fail "$(cat "$tmp")"
 
-# Calls follow the same arrows: a public function is declared in include/,
-# so a call up can hide behind a public header. From the objects of a build.
-if [ -d "$build/src" ] && command -v nm >/dev/null 2>&1; then
-	calls=$(for o in $(cd "$build" && find src -name '*.o' | sort); do
+# 2. Calls, from the objects of a build: a public function is declared in
+# include/, so a call up could hide behind a public header.
+objs=$( (cd "$build" 2>/dev/null && find src -name '*.o' | sort) || true)
+if [ -z "$objs" ] || ! command -v nm >/dev/null 2>&1; then
+	echo "layers.sh: no objects in $build (or no nm): calls not checked"
+else
+	for o in $objs; do
 		[ -f "${o%.o}.c" ] || continue # left over from a source that is gone
-		nm "$build/$o" | awk -v o="$o" '$2 ~ /^[TDBR]$/ { print "D", $3, o }
+		nm "$build/$o" | awk -v o="$o" '$2 ~ /^[TDBRWV]$/ { print "D", $3, o }
 						  $1 == "U" { print "U", $2, o }'
 	done | awk '$1 == "D" { def[$2] = $3; next } { use[NR] = $3 " " $2 }
 		END { for (i in use) { split(use[i], u, " "); if (u[2] in def) print u[1], def[u[2]], u[2] } }' |
@@ -108,29 +130,40 @@ if [ -d "$build/src" ] && command -v nm >/dev/null 2>&1; then
 		[ "$from" = "$to" ] && continue
 		# Device trees and device models are clients of the public API, as drivers are.
 		case "$from:$sym" in
-		of:dmamap__* | of/none:dmamap__* | hw/models:dmamap__*) ;;
-		of:* | of/none:* | hw/models:*) continue ;;
+		of:dmamap__* | hw/models:dmamap__*) ;;
+		of:* | hw/models:*) continue ;;
 		esac
 		case " $(allowed "$from") " in
 		*" $to "*) ;;
 		*) echo "$user calls $sym of $owner: arrow $from -> $to is not allowed" ;;
 		esac
-	done | sort -u)
-	[ -n "$calls" ] && fail "$calls"
+	done | sort -u >"$tmp"
+	[ -s "$tmp" ] && fail "$(cat "$tmp")"
 fi
 
-# Only the port knows which machine is behind a platform.
-kind=$(grep -rln 'MACHINE_HOST\|MACHINE_SIM\|mach\.kind' src --include='*.[ch]' |
-	grep -v '^src/platform/' | grep -v '^src/base/device.h$' || true)
-[ -n "$kind" ] && fail "the machine kind is tested outside src/platform/: $kind"
-# The simulator's own names stay behind the port (port.c dispatches to them).
-sim=$(grep -rln 'dmamap__sim_' src --include='*.[ch]' | grep -v '^src/platform/' || true)
-[ -n "$sim" ] && fail "dmamap__sim_* used outside src/platform/: $sim"
-# The API's entry points never call a bounce pool: they call the direct backend
-# (the platform's setup in core/board.c and core/device.c creates the pools).
-core=$(grep -ln 'dmamap__swiotlb_\|bounce_all' src/core/mapping.c src/core/alloc.c \
-	src/core/mask.c || true)
-[ -n "$core" ] && fail "the entry points call swiotlb: $core"
+# 3. Names. Only the port knows which machine is behind a platform: no kind,
+# no simulator state, no public kind query elsewhere.
+for f in $(find src -name '*.[ch]' ! -path 'src/platform/*' | sort); do
+	pat='MACHINE_HOST|MACHINE_SIM|mach\.kind|->sim\b|dmamap_platform_is_sim'
+	[ "$f" = src/base/device.h ] && pat='mach\.kind|->sim\b|dmamap_platform_is_sim'
+	if code_of "$f" | grep -Eq "$pat"; then
+		fail "$f asks which machine it runs on ($(code_of "$f" | grep -Eo "$pat" | head -1))"
+	fi
+done
+# The simulator's own names stay behind the port; port.c dispatches to them.
+for f in $(grep -rl 'dmamap__sim_' src --include='*.[ch]' || true); do
+	case "$f" in
+	src/platform/sim/* | src/platform/port.c) ;;
+	*) fail "$f names the simulator (dmamap__sim_*)" ;;
+	esac
+done
+# The API's entry points never reach a bounce pool: they call the direct
+# backend (core/board.c and core/device.c set the pools up, as arch code does).
+for f in src/core/mapping.c src/core/alloc.c src/core/mask.c src/core/fault.c; do
+	if code_of "$f" | grep -Eq 'swiotlb|io_tlb|->bounce_all'; then
+		fail "$f reaches a bounce pool ($(code_of "$f" | grep -Eo 'swiotlb[a-z_]*|io_tlb[a-z_]*|->bounce_all' | head -1))"
+	fi
+done
 
-[ "$status" = 0 ] && echo "layers.sh: every include follows an allowed arrow"
+[ "$status" = 0 ] && echo "layers.sh: every include and call follows an allowed arrow"
 exit "$status"

@@ -10,6 +10,7 @@
 #include <dmamap/hw/memcpy-engine.h>
 #include <pthread.h>
 #include <dmamap/model.h>
+#include "models.h"
 
 #define CHUNK 4096
 

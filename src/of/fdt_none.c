@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Built without libfdt (NO_FDT=1, e.g. a 32-bit build without libfdt:i386). */
 #include <dmamap/of.h>
-#include "../../lib/log.h"
-#include "../of.h"
+#include "../lib/log.h"
+#include "of.h"
 
 struct dmamap_platform *dmamap_platform_from_fdt(const void *blob, size_t size,
 						 struct dmamap_error *err)

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/* The device models built into the library, which the registry knows from the start. */
+#ifndef DMAMAP_HW_MODELS_MODELS_H
+#define DMAMAP_HW_MODELS_MODELS_H
+
+#include <dmamap/model.h>
+
+/* The "memcpy" DMA engine (memcpy_engine.c, registers in <dmamap/hw/memcpy-engine.h>). */
+extern const struct dmamap_device_model dmamap__memcpy_engine_model;
+
+#endif
