@@ -5,7 +5,7 @@
  * of printed), counter snapshots, byte patterns and comparisons of what the
  * CPU and a device see, the checker tests' report recorder and its
  * assertions, and the scene most scenarios start from (a board, a device,
- * a buffer).
+ * a buffer). They are defined in tests/helpers/, a file per job.
  *
  * Everything here uses only the public API, as the tests do (but those of
  * tests/unit/, which test private interfaces and do not need these).
