@@ -1,9 +1,89 @@
 /* SPDX-License-Identifier: MIT */
-/* The core's own: the device refresh it installs on every platform. */
+/*
+ * What the core's entry points share: the argument checks (inline, a few
+ * compares for a good call) and their reports (args.c), one mapping as
+ * every page, single and sg entry is mapped (mapping.c), and the device
+ * refresh the core installs on every platform (device.c).
+ */
 #ifndef DMAMAP_CORE_CORE_H
 #define DMAMAP_CORE_CORE_H
 
-#include "../base/device.h"
+#include "../lib/lib.h"
+#include "../base/bus.h"
+
+/* Each test its own branch: folded into one flag they cost more than they save. */
+static inline bool dmamap__map_args_ok(const struct device *dev, const void *obj, size_t size,
+				       int dir)
+{
+	if (unlikely(!dev))
+		return false;
+	if (unlikely(!obj))
+		return false;
+	if (unlikely(!size))
+		return false;
+	return likely((unsigned int)dir <= DMA_FROM_DEVICE);
+}
+
+/* As dmamap__map_args_ok(), for a handle: never DMA_MAPPING_ERROR (a failed mapping used). */
+static inline bool dmamap__handle_args_ok(const struct device *dev, dma_addr_t addr,
+					  size_t size, int dir)
+{
+	if (unlikely(!dev))
+		return false;
+	if (unlikely(addr == DMA_MAPPING_ERROR))
+		return false;
+	if (unlikely(!size))
+		return false;
+	return likely((unsigned int)dir <= DMA_FROM_DEVICE);
+}
+
+/* Report the first of the device, buffer, direction and size that is bad; true if one was. */
+bool dmamap__bad_args(struct device *dev, const void *obj, size_t size, int dir,
+		      const char *func) __attribute__((cold));
+/* The same for a handle's arguments, then a DMA_MAPPING_ERROR handle. */
+void dmamap__bad_handle(struct device *dev, dma_addr_t addr, size_t size, int dir,
+			const char *func) __attribute__((cold));
+void dmamap__null_table(struct device *dev, const char *func) __attribute__((cold));
+/* @nents runs past the end of the list, which has only @found entries. */
+void dmamap__sg_too_short(struct device *dev, const char *func, int found, int nents)
+	__attribute__((cold));
+
+static inline bool dmamap__bad_map_args(struct device *dev, const void *obj, size_t size,
+					int dir, const char *func)
+{
+	if (dmamap__map_args_ok(dev, obj, size, dir))
+		return false;
+	return dmamap__bad_args(dev, obj, size, dir, func);
+}
+
+/*
+ * An address outside the device's window is the backend's error
+ * (UNMAP_INVALID), reported with the checker on or off: the direct table's
+ * window check, which dmabounce falls back to for what it did not bounce.
+ * The checker stays out of it rather than report the same mistake twice.
+ * Identity devices have no window.
+ */
+static inline bool dmamap__backend_reports(struct device *dev, dma_addr_t addr, size_t size)
+{
+	return !dev->direct_identity && (!dev->dma_ops || dev->dmabounce) &&
+	       dmamap__bus_to_phys(dev, addr, size) == PHYS_NONE;
+}
+
+/* A page and an offset as one linear-map pointer (NULL for a NULL page). */
+static inline void *dmamap__page_ptr(struct page *page, size_t offset)
+{
+	return page ? (char *)page_address(page) + offset : NULL;
+}
+
+/*
+ * One mapping of the page range at @ptr, as every sg entry is mapped:
+ * fault injection, the direct backend or the table, the count. *@errp
+ * (when not NULL) gets -ENOMEM, -EIO or -EINVAL on failure.
+ */
+dma_addr_t dmamap__map_entry(struct device *dev, void *ptr, size_t size,
+			     enum dma_data_direction dir, unsigned long attrs, int *errp);
+void dmamap__unmap_entry(struct device *dev, dma_addr_t addr, size_t size,
+			 enum dma_data_direction dir, unsigned long attrs);
 
 /* Re-derive what the backends cache in @dev (the platform's refresh hook). */
 void dmamap__core_refresh(struct device *dev);
