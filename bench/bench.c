@@ -359,7 +359,13 @@ static int bench_sim_bw(struct dmamap_platform *p, size_t len, struct bw *out)
 	struct device *nc = dmamap_device_lookup(p, "dma-nc");
 	uint8_t *src = dmamap_kmalloc(p, len, DMAMAP_GFP_DMA_ALIGN);
 	uint8_t *dst = dmamap_kmalloc(p, len, DMAMAP_GFP_DMA_ALIGN);
-	uint8_t *a = malloc(len), *b = malloc(len), *tmp = malloc(len);
+	/*
+	 * Page-aligned, as the board's buffers are: from malloc the baseline
+	 * moved by a third with where the heap happened to put them (memcpy
+	 * between buffers at the same offset in a page, or not).
+	 */
+	uint8_t *a = aligned_alloc(4096, len), *b = aligned_alloc(4096, len);
+	uint8_t *tmp = aligned_alloc(4096, len);
 	double tm = 1e30, tc = 1e30, tn = 1e30;
 
 	if (!coh || !nc || !src || !dst || !a || !b || !tmp)
