@@ -7,15 +7,16 @@
 #include "../base/report.h"
 #include "core.h"
 
-bool dmamap__bad_args(struct device *dev, const void *obj, size_t size, int dir,
-		      const char *func)
+/* The checks every call makes, buffer or not; @obj is checked unless @no_buffer. */
+static bool bad(struct device *dev, const void *obj, bool no_buffer, size_t size, int dir,
+		const char *func)
 {
 	if (unlikely(!dev)) {
 		dmamap__api_error(NULL, func, DMAMAP_ERRK_NULL_ARG,
 				  DMAMAP_DBG_NULL_DEVICE, "called with a NULL device");
 		return true;
 	}
-	if (unlikely(!obj)) {
+	if (unlikely(!no_buffer && (uintptr_t)obj < PAGE_SIZE)) {
 		dmamap__api_error(dev, func, DMAMAP_ERRK_NULL_ARG,
 				  DMAMAP_DBG_INVALID_ARGUMENT, "called with a NULL buffer");
 		return true;
@@ -34,10 +35,21 @@ bool dmamap__bad_args(struct device *dev, const void *obj, size_t size, int dir,
 	return false;
 }
 
+bool dmamap__bad_args(struct device *dev, const void *obj, size_t size, int dir,
+		      const char *func)
+{
+	return bad(dev, obj, false, size, dir, func);
+}
+
+bool dmamap__bad_call_args(struct device *dev, size_t size, int dir, const char *func)
+{
+	return bad(dev, NULL, true, size, dir, func);
+}
+
 void dmamap__bad_handle(struct device *dev, dma_addr_t addr, size_t size, int dir,
 			const char *func)
 {
-	if (!dmamap__bad_args(dev, (void *)1, size, dir, func) && addr == DMA_MAPPING_ERROR)
+	if (!dmamap__bad_call_args(dev, size, dir, func) && addr == DMA_MAPPING_ERROR)
 		dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_HANDLE, DMAMAP_DBG_UNMAP_INVALID,
 				  "called with DMA_MAPPING_ERROR (a failed mapping was used) [size=%zu]",
 				  size);

@@ -12,34 +12,39 @@
 #include "../base/bus.h"
 
 /* Each test its own branch: folded into one flag they cost more than they save. */
-static inline bool dmamap__map_args_ok(const struct device *dev, const void *obj, size_t size,
-				       int dir)
+static inline bool dmamap__call_args_ok(const struct device *dev, size_t size, int dir)
 {
 	if (unlikely(!dev))
-		return false;
-	if (unlikely(!obj))
 		return false;
 	if (unlikely(!size))
 		return false;
 	return likely((unsigned int)dir <= DMA_FROM_DEVICE);
 }
 
-/* As dmamap__map_args_ok(), for a handle: never DMA_MAPPING_ERROR (a failed mapping used). */
+/* And a buffer: one in the first page has no page, a NULL one with an offset. */
+static inline bool dmamap__map_args_ok(const struct device *dev, const void *obj, size_t size,
+				       int dir)
+{
+	if (unlikely(!dmamap__call_args_ok(dev, size, dir)))
+		return false;
+	return likely((uintptr_t)obj >= PAGE_SIZE);
+}
+
+/* And a handle, never DMA_MAPPING_ERROR (a failed mapping used). */
 static inline bool dmamap__handle_args_ok(const struct device *dev, dma_addr_t addr,
 					  size_t size, int dir)
 {
-	if (unlikely(!dev))
-		return false;
 	if (unlikely(addr == DMA_MAPPING_ERROR))
 		return false;
-	if (unlikely(!size))
-		return false;
-	return likely((unsigned int)dir <= DMA_FROM_DEVICE);
+	return dmamap__call_args_ok(dev, size, dir);
 }
 
 /* Report the first of the device, buffer, direction and size that is bad; true if one was. */
 bool dmamap__bad_args(struct device *dev, const void *obj, size_t size, int dir,
 		      const char *func) __attribute__((cold));
+/* The same for a call without a buffer (a resource, a handle). */
+bool dmamap__bad_call_args(struct device *dev, size_t size, int dir, const char *func)
+	__attribute__((cold));
 /* The same for a handle's arguments, then a DMA_MAPPING_ERROR handle. */
 void dmamap__bad_handle(struct device *dev, dma_addr_t addr, size_t size, int dir,
 			const char *func) __attribute__((cold));

@@ -99,7 +99,7 @@ map_page_debugged(struct device *dev, void *ptr, size_t size, enum dma_data_dire
 static __attribute__((noinline, cold)) dma_addr_t
 map_bad_args(struct device *dev, void *ptr, size_t size, int dir, enum dbg_type type)
 {
-	dmamap__bad_args(dev, virt_to_page(ptr), size, dir, map_func(type));
+	dmamap__bad_args(dev, ptr, size, dir, map_func(type));
 	return DMA_MAPPING_ERROR;
 }
 
@@ -119,8 +119,7 @@ map_page(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir
 {
 	dma_addr_t addr = (dma_addr_t)(uintptr_t)ptr;
 
-	/* A pointer into the first page has no page: a NULL buffer, as it always was. */
-	if (unlikely(!dmamap__map_args_ok(dev, virt_to_page(ptr), size, dir)))
+	if (unlikely(!dmamap__map_args_ok(dev, ptr, size, dir)))
 		return map_bad_args(dev, ptr, size, dir, type);
 	if (likely(dmamap__direct_map_identity(dev, ptr, size) &&
 		   !dmamap__fault_armed(&dev->plat->fault) && dmamap__shard_known())) {
@@ -269,7 +268,8 @@ dma_addr_t dma_map_resource(struct device *dev, phys_addr_t phys_addr,
 	const struct dma_map_ops *ops;
 	dma_addr_t addr;
 
-	if (unlikely(dmamap__bad_map_args(dev, (void *)1, size, dir, __func__)))
+	if (unlikely(!dmamap__call_args_ok(dev, size, dir) &&
+		     dmamap__bad_call_args(dev, size, dir, __func__)))
 		return DMA_MAPPING_ERROR;
 	/* On a board its RAM is no resource; on the host any address may be a device's. */
 	if (!dmamap__port_identity(dev->plat) && dmamap__port_is_ram(dev->plat, phys_addr, 1)) {
