@@ -29,13 +29,13 @@ override CFLAGS := $(CFLAGS_BASE) $(CFLAGS)
 LDLIBS = -pthread -lm -ldl $(FDT_LIB)
 
 # Every folder of src/; the device tree reader needs libfdt (below).
-LIB_SRCS := $(sort $(filter-out src/of/fdt.c src/of/fdt_none.c,$(wildcard src/*/*.c src/*/*/*.c)))
+LIB_SRCS := $(sort $(filter-out src/of/fdt.c src/of/fdt_walk.c src/of/fdt_none.c,$(wildcard src/*/*.c src/*/*/*.c)))
 # Device trees need libfdt; NO_FDT=1 builds stubs that return -ENOSYS instead.
 ifeq ($(NO_FDT),1)
 LIB_SRCS += src/of/fdt_none.c
 FDT_LIB :=
 else
-LIB_SRCS += src/of/fdt.c
+LIB_SRCS += src/of/fdt.c src/of/fdt_walk.c
 FDT_LIB := -lfdt
 endif
 DRV_SRCS := $(sort $(wildcard drivers/*.c))
@@ -122,7 +122,7 @@ fuzz:
 	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -pthread \
 		-o build-fuzz/fdt_fuzz fuzz/fdt_fuzz.c $(LIB_SRCS) build-fuzz/embedded.c \
 		-lfdt -ldl -lm
-	build-fuzz/fdt_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+	build-fuzz/fdt_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=4096 \
 		-rss_limit_mb=4096 -artifact_prefix=build-fuzz/ build-fuzz/corpus
 
 # Line coverage of src/ by the test binary: built with --coverage into

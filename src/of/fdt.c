@@ -696,9 +696,14 @@ struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t s
 		dmamap__set_error(err, -EINVAL, "device tree: no blob, or shorter than a header");
 		return NULL;
 	}
-	/* libfdt's full check dereferences NULL on some pre-16 blobs; dtc writes 17. */
+	/*
+	 * libfdt's full check dereferences NULL on some pre-16 blobs (dtc
+	 * writes 17), and loops forever on a property length that wraps:
+	 * dmamap__fdt_walk_ok() first.
+	 */
 	if (fdt_check_header(blob) || fdt_totalsize(blob) > size ||
-	    (fdt_version(blob) >= 16 && fdt_check_full(blob, size))) {
+	    (fdt_version(blob) >= 16 &&
+	     (!dmamap__fdt_walk_ok(blob, size) || fdt_check_full(blob, size)))) {
 		dmamap__set_error(err, -EINVAL, "device tree: corrupt or truncated blob");
 		return NULL;
 	}

@@ -17,6 +17,12 @@ extern const struct dmamap__dt_board dmamap__dt_boards[];
 struct dmamap_platform *dmamap__dt_builtin(const char *name, struct dmamap_error *err);
 const char *dmamap__dt_builtin_name(unsigned int i);
 
+/*
+ * Whether the structure block of @fdt (@size bytes, header already
+ * checked) is a well-formed run of tokens inside its bounds. Always ends.
+ */
+bool dmamap__fdt_walk_ok(const void *fdt, size_t size);
+
 /* The same boards written in C, for builds without libfdt. */
 const struct dmamap_board *dmamap__builtin_board(const char *name);
 extern const char *const dmamap__builtin_board_names[];

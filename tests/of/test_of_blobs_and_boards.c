@@ -8,6 +8,7 @@
  * Each tree is compiled with dtc at test time; without libfdt (NO_FDT
  * builds) or without dtc the tests skip.
  */
+#include <unistd.h>
 #include "../helpers.h"
 
 TEST(of_errors_name_node_and_property)
@@ -82,6 +83,50 @@ TEST(of_fuzz_corrupt_blobs_never_crash)
 		}
 	}
 	printf("# %d of 3000 corrupted blobs still described a board\n", made);
+}
+
+/* The structure block's first property token: its offset in @blob, or 0. */
+static size_t first_prop(const uint8_t *blob, size_t n)
+{
+	size_t off = (size_t)blob[8] << 24 | (size_t)blob[9] << 16 | (size_t)blob[10] << 8 | blob[11];
+
+	for (; off + 8 <= n; off += 4)
+		if (blob[off] == 0 && blob[off + 1] == 0 && blob[off + 2] == 0 && blob[off + 3] == 3)
+			return off;
+	return 0;
+}
+
+/*
+ * A property whose length wraps the offset arithmetic (0xfffffff4, and its
+ * neighbours) is refused at once: libfdt 1.6's full check alone looped
+ * forever on it, so the test's timeout is the failure.
+ */
+TEST(of_wrapping_property_length_refused_at_once)
+{
+	static const uint32_t lens[] = { 0xfffffff4u, 0xfffffffcu, 0xffffffffu, 0x80000000u,
+					 0x7ffffffcu };
+	struct dmamap_error err = { 0 };
+	uint8_t blob[8192], bad[8192];
+	size_t n = board_blob(blob, sizeof(blob)), at;
+
+	REQUIRE(n);
+	at = first_prop(blob, n);
+	REQUIRE(at);
+	alarm(20); /* a hang fails in seconds, not at the runner's timeout */
+	for (unsigned int i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		struct dmamap_platform *p;
+
+		memcpy(bad, blob, n);
+		bad[at + 4] = (uint8_t)(lens[i] >> 24);
+		bad[at + 5] = (uint8_t)(lens[i] >> 16);
+		bad[at + 6] = (uint8_t)(lens[i] >> 8);
+		bad[at + 7] = (uint8_t)lens[i];
+		p = dmamap_platform_from_fdt(bad, n, &err);
+		SKIP_WITHOUT_FDT(err);
+		CHECK_MSG(p == NULL, "length 0x%x accepted", lens[i]);
+		CHECK_EQ(err.code, -EINVAL);
+		dmamap_platform_destroy(p);
+	}
 }
 
 /* Old format versions are refused by name (libfdt's full check crashed on some). */
