@@ -128,10 +128,18 @@ static int cma_place(struct dmamap_platform *p, u64 size, phys_addr_t start,
 {
 	const struct dmamap_bank *low = dmamap__port_lowest_bank(p);
 	struct dmamap_ram_bank pool = dmamap__swiotlb_area(p);
+	u64 taken = pool.size && pool.start == low->start ? pool.size : 0;
 
-	size = PAGE_ALIGN(size);
 	if (!size)
 		return 0;
+	/* From outside input: no sum below may wrap, so nothing above RAM's size goes on. */
+	if (size > dmamap__port_ram_total(p)) {
+		dmamap__set_error(err, -EINVAL,
+				  "board %s: CMA area of 0x%llx bytes is larger than RAM",
+				  p->name, (unsigned long long)size);
+		return -EINVAL;
+	}
+	size = PAGE_ALIGN(size);
 	if (start) {
 		if (!dmamap__port_is_ram(p, start, size) || (start & (PAGE_SIZE - 1))) {
 			dmamap__set_error(err, -EINVAL, "board %s: CMA area at 0x%llx is not RAM",
@@ -141,7 +149,7 @@ static int cma_place(struct dmamap_platform *p, u64 size, phys_addr_t start,
 		*out = (struct dmamap_ram_bank){ start, size };
 		return 0;
 	}
-	if (size + (pool.size && pool.start == low->start ? pool.size : 0) >= low->size) {
+	if (size >= low->size || taken >= low->size - size) {
 		dmamap__set_error(err, -EINVAL,
 				  "board %s: CMA area of 0x%llx bytes does not fit the lowest RAM bank",
 				  p->name, (unsigned long long)size);

@@ -512,16 +512,24 @@ static int board_props(struct parse *ps)
 	return 0;
 }
 
+/* Whether [@start, +@size) is a non-empty range that does not wrap: every sum below may trust it. */
+static bool range_ok(u64 start, u64 size)
+{
+	return size && start + (size - 1) >= start;
+}
+
+/* Whether two ranges (each range_ok()) share a byte, compared by their last bytes. */
+static bool overlap(u64 a, u64 asize, u64 b, u64 bsize)
+{
+	return a <= b + (bsize - 1) && b <= a + (asize - 1);
+}
+
 static bool overlaps_region(struct parse *ps, phys_addr_t s, u64 size)
 {
 	for (unsigned int r = 0; r < ps->board.nr_reserved; r++)
-		if (s < ps->board.reserved[r].start + ps->board.reserved[r].size &&
-		    ps->board.reserved[r].start < s + size)
+		if (overlap(s, size, ps->board.reserved[r].start, ps->board.reserved[r].size))
 			return true;
-	if (ps->board.cma_size && s < ps->board.cma_start + ps->board.cma_size &&
-	    ps->board.cma_start < s + size)
-		return true;
-	return false;
+	return ps->board.cma_size && overlap(s, size, ps->board.cma_start, ps->board.cma_size);
 }
 
 /*
@@ -533,8 +541,8 @@ static int place_dynamic(struct parse *ps, int node, u64 size, phys_addr_t *out)
 {
 	int na = addr_cells(ps, 0), ns = size_cells(ps, 0), len, ret;
 	const fdt32_t *ar = fdt_getprop(ps->fdt, node, "alloc-ranges", &len);
-	phys_addr_t lo, hi;
-	u64 align;
+	phys_addr_t lo, last;
+	u64 align, span;
 
 	if ((ret = u64_prop(ps, node, "alignment", PAGE_SIZE, &align)))
 		return ret;
@@ -546,13 +554,19 @@ static int place_dynamic(struct parse *ps, int node, u64 size, phys_addr_t *out)
 		if (len < (na + ns) * 4)
 			return fail(ps, node, "alloc-ranges", "truncated");
 		lo = number(ar, na);
-		hi = lo + number(ar + na, ns);
+		span = number(ar + na, ns);
+		if (!range_ok(lo, span))
+			return fail(ps, node, "alloc-ranges", "empty, or wraps the address space");
 	} else {
 		lo = ps->board.banks[0].start;
-		hi = lo + ps->board.banks[0].size;
+		span = ps->board.banks[0].size;
 	}
-	for (phys_addr_t at = (hi - size) & ~(align - 1); at >= lo && at + size <= hi;
-	     at -= align) {
+	/* The last byte the region may end at; every candidate start is <= it - (size - 1). */
+	last = lo + (span - 1);
+	if (size > span)
+		return fail(ps, node, "size", "0x%llx bytes do not fit alloc-ranges",
+			    (unsigned long long)size);
+	for (phys_addr_t at = (last - (size - 1)) & ~(align - 1); at >= lo; at -= align) {
 		if (!overlaps_region(ps, at, size)) {
 			*out = at;
 			return 0;
@@ -613,6 +627,9 @@ static int reserved_memory(struct parse *ps)
 			}
 			if ((start | size) & (PAGE_SIZE - 1))
 				return fail(ps, node, reg ? "reg" : "size", "not page aligned");
+			if (!range_ok(start, size))
+				return fail(ps, node, reg ? "reg" : "size",
+					    "empty, or wraps the address space");
 			if (compatible_is(ps, node, "shared-dma-pool") && reusable) {
 				if (nomap)
 					return fail(ps, node, "no-map",

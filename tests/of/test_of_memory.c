@@ -185,3 +185,57 @@ TEST(of_ram_beyond_simulator_limit_rejected)
 	CHECK_EQ(err.code, -EINVAL);
 	CHECK_MSG(strstr(err.msg, "MiB of RAM") != NULL, "msg: %s", err.msg);
 }
+
+/* A board of two-cell addresses and sizes, with a /reserved-memory holding @body. */
+#define WIDE_RESV(body)                                                                 \
+	"/dts-v1/; / { #address-cells = <2>; #size-cells = <2>;"                        \
+	" memory@80000000 { device_type = \"memory\"; reg = <0 0x80000000 0 0x4000000>; };" \
+	" reserved-memory { #address-cells = <2>; #size-cells = <2>; ranges; " body " }; };"
+
+/*
+ * Sizes from a tree are sums the reader must not let wrap: a CMA size
+ * near 2^64 (it wrapped the fit check and asked calloc for ~2^54 bytes), a
+ * reserved region or an alloc-ranges that wraps the address space. Each is
+ * refused, naming what is wrong; nothing huge is allocated.
+ */
+TEST(of_sizes_that_wrap_are_refused)
+{
+	static const char *const trees[] = {
+		"/dts-v1/; / { #address-cells = <2>; #size-cells = <2>;"
+		" dmamap,cma-size = <0xffffffff 0xffff0468>;"
+		" memory@80000000 { device_type = \"memory\"; reg = <0 0x80000000 0 0x4000000>; }; };",
+		WIDE_RESV("r { reg = <0xffffffff 0xfffff000 0 0x2000>; };"),
+		WIDE_RESV("r { compatible = \"shared-dma-pool\"; size = <0 0x2000>;"
+			  "  alloc-ranges = <0xffffffff 0xfffff000 0 0x2000>; };"),
+		RESV("r { compatible = \"shared-dma-pool\"; size = <0x10000>;"
+		     "  alloc-ranges = <0x80000000 0x1000>; };") "};",
+	};
+	static const char *const why[] = { "CMA", "wraps", "wraps", "do not fit" };
+
+	for (unsigned int i = 0; i < sizeof(trees) / sizeof(trees[0]); i++) {
+		struct dmamap_error err = { 0 };
+		struct dmamap_platform *p = from_dts(trees[i], &err);
+
+		SKIP_WITHOUT_FDT(err);
+		CHECK_MSG(p == NULL, "tree %u built a board", i);
+		CHECK_EQ(err.code, -EINVAL);
+		CHECK_MSG(strstr(err.msg, why[i]) != NULL, "tree %u: %s", i, err.msg);
+		dmamap_platform_destroy(p);
+	}
+}
+
+/* The same CMA size through the C board description. */
+TEST(board_cma_size_near_the_top_is_refused)
+{
+	struct dmamap_board b = {
+		.name = "cma-wrap",
+		.nr_banks = 1,
+		.banks = { { 0x80000000ULL, 64ULL << 20 } },
+		.cma_size = 0xffffffffffff0468ULL,
+	};
+	struct dmamap_error err = { 0 };
+
+	CHECK(dmamap_platform_create(&b, &err) == NULL);
+	CHECK_EQ(err.code, -EINVAL);
+	CHECK_MSG(strstr(err.msg, "CMA") != NULL, "%s", err.msg);
+}
