@@ -2,6 +2,9 @@
 /*
  * Per-thread shards: each thread counts in its own cache line, so hot
  * paths never bounce a line between CPUs; readers sum the shards.
+ * The first DMAMAP_PRIVATE_SHARDS live threads own one each; any more
+ * share the last one, where counts are atomic adds, so every count is
+ * exact at any number of threads.
  */
 #ifndef DMAMAP_LIB_SHARD_H
 #define DMAMAP_LIB_SHARD_H
@@ -10,7 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DMAMAP_STAT_SHARDS 16
+#define DMAMAP_PRIVATE_SHARDS 16
+#define DMAMAP_STAT_SHARDS (DMAMAP_PRIVATE_SHARDS + 1)
+#define DMAMAP_SHARED_SHARD_ID DMAMAP_STAT_SHARDS
 
 extern __thread unsigned int dmamap__shard_id
 	__attribute__((tls_model("initial-exec")));
@@ -28,16 +33,20 @@ static inline unsigned int dmamap__my_shard(void)
 
 	if (__builtin_expect(id == 0, 0))
 		id = dmamap__shard_assign();
-	return (id - 1) % DMAMAP_STAT_SHARDS;
+	return id - 1;
 }
 
 /*
- * A counter in a per-thread shard: relaxed load and store, not a locked
- * RMW, since a shard is (almost always) written by one thread.
+ * A counter in the calling thread's shard: a relaxed load and store when
+ * the thread owns the shard, not a locked RMW; an atomic add in the
+ * shared one.
  */
 static inline void dmamap__count_add(uint64_t *v, uint64_t n)
 {
-	__atomic_store_n(v, __atomic_load_n(v, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+	if (__builtin_expect(dmamap__shard_id == DMAMAP_SHARED_SHARD_ID, 0))
+		__atomic_fetch_add(v, n, __ATOMIC_RELAXED);
+	else
+		__atomic_store_n(v, __atomic_load_n(v, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
 }
 
 /* The sum over the DMAMAP_STAT_SHARDS shards at @shards, @stride bytes apart, of the counter at @offset. */

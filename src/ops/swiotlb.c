@@ -74,10 +74,12 @@ struct slot {
 #define HEAD_NUSED_SHIFT (HEAD_OFF_SHIFT + IO_TLB_SHIFT)
 #define HEAD_AREA_SHIFT (HEAD_NUSED_SHIFT + 8) /* up to IO_TLB_SEGSIZE slots */
 #define HEAD_SHARD_SHIFT (HEAD_AREA_SHIFT + 4)  /* parked: whose spare it is */
+#define HEAD_SHARD_BITS 5
 
 _Static_assert(DMAMAP_SWIOTLB_MAX_MAPPING < (1UL << HEAD_SIZE_BITS), "size field");
 _Static_assert(IO_TLB_SEGSIZE < 256, "nused field");
-_Static_assert(AREAS <= 16 && DMAMAP_STAT_SHARDS <= 16 && HEAD_SHARD_SHIFT + 4 < 62, "fields");
+_Static_assert(AREAS <= 16 && DMAMAP_STAT_SHARDS <= (1 << HEAD_SHARD_BITS) &&
+	       HEAD_SHARD_SHIFT + HEAD_SHARD_BITS < 62, "fields");
 
 /*
  * A parked run: the run of a mapping its thread unmapped last, kept (taken,
@@ -121,7 +123,7 @@ static inline unsigned int head_area(uint64_t state)
 
 static inline unsigned int head_shard(uint64_t state)
 {
-	return (unsigned int)(state >> HEAD_SHARD_SHIFT) & (DMAMAP_STAT_SHARDS - 1);
+	return (unsigned int)(state >> HEAD_SHARD_SHIFT) & ((1U << HEAD_SHARD_BITS) - 1);
 }
 
 struct dmamap_iotlb {
