@@ -22,9 +22,9 @@ static uint64_t next_rand(uint64_t *s)
 void dmamap__sim_chaos_tick_slow(struct dmamap_platform *p, phys_addr_t phys, size_t size)
 {
 	struct dmamap_sim *s = p->sim;
+	phys_addr_t lmask = p->mach.line_size - 1, lo, hi, line;
 	struct dmamap_bank *b;
 	struct sim_bank *sb;
-	phys_addr_t lo, hi, line;
 	uint64_t r, r2;
 	u64 off;
 	size_t li;
@@ -35,24 +35,32 @@ void dmamap__sim_chaos_tick_slow(struct dmamap_platform *p, phys_addr_t phys, si
 	pthread_mutex_unlock(&s->chaos.lock);
 	if (r % 1000 >= s->chaos.permille)
 		return;
-	b = dmamap__bank_of_phys(p, phys, 1);
+	/*
+	 * Only whole lines of the buffer at hand: whoever calls owns them now
+	 * (the driver at a sync, the device at its access). A neighbour's line,
+	 * or a line this buffer shares with one, may be under another thread's
+	 * stores at this moment, and a fill between our look and our copy
+	 * would lose them; real caches lose no store to a speculative fill.
+	 */
+	lo = (phys + lmask) & ~lmask;
+	hi = (phys + size) & ~lmask;
+	if (hi <= lo || phys + size < phys)
+		return;
+	b = dmamap__bank_of_phys(p, lo, hi - lo);
 	if (!b)
 		return;
 	sb = sim_bank(p, b);
-	/* Somewhere around the buffer: its lines and its neighbours'. */
-	lo = phys > b->start + PAGE_SIZE ? phys - PAGE_SIZE : b->start;
-	hi = MIN(phys + size + PAGE_SIZE, b->start + b->size);
-	line = (lo + r2 % (hi - lo)) & ~(phys_addr_t)(p->mach.line_size - 1);
+	line = lo + ((r2 % ((hi - lo) >> p->mach.line_shift)) << p->mach.line_shift);
 	off = line - b->start;
 	li = (size_t)(off >> p->mach.line_shift);
 	pthread_mutex_lock(sim_stripe(p, line));
 	if ((sb->line_flags[li] & LINE_WRITTEN) ||
 	    memcmp(b->cpu + off, sb->snap + off, p->mach.line_size) != 0) {
 		dmamap__sim_writeback(p, NULL, b, off, "chaos eviction");
-		s->cstats.chaos_evictions++;
+		__atomic_fetch_add(&s->cstats.chaos_evictions, 1, __ATOMIC_RELAXED);
 	} else if (s->arch != DMAMAP_CACHE_ARMV5 && !(sb->line_flags[li] & LINE_ABSENT)) {
 		dmamap__sim_refill(p, b, off);
-		s->cstats.chaos_prefetches++;
+		__atomic_fetch_add(&s->cstats.chaos_prefetches, 1, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(sim_stripe(p, line));
 }
