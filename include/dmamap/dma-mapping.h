@@ -960,6 +960,12 @@ DMAMAP_API const struct dma_map_ops *get_dma_ops(struct device *dev);
  * IOMMU keeps its domain, whose page table still translates what the
  * device reads and writes, and a dmabounce device its pools; use it on
  * plain devices.
+ *
+ * Every member but map_page is optional (without map_sg the core maps
+ * each entry with map_page; without alloc, allocation fails). A table
+ * without map_page is refused: the device keeps the table it had, and
+ * the refusal is reported (DMAMAP_DBG_INVALID_ARGUMENT, naming the table
+ * and the member) and counted as DMAMAP_ERRK_BAD_ARG.
  */
 DMAMAP_API void set_dma_ops(struct device *dev, const struct dma_map_ops *ops);
 

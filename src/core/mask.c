@@ -14,6 +14,13 @@ void set_dma_ops(struct device *dev, const struct dma_map_ops *ops)
 {
 	if (!dev)
 		return;
+	/* The core calls map_page without a test; every other member is optional. */
+	if (ops && !ops->map_page) {
+		dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_ARG, DMAMAP_DBG_INVALID_ARGUMENT,
+				  "the %s ops table has no map_page: refused, the device keeps its table",
+				  ops->name ? ops->name : "unnamed");
+		return;
+	}
 	/* The direct table is stored as NULL so the core keeps its direct path. */
 	dev->dma_ops = ops == &dmamap_direct_ops ? NULL : ops;
 	dmamap__device_refresh(dev);

@@ -220,3 +220,43 @@ TEST(api_custom_ops)
 	dmamap_kfree(p, buf);
 	dmamap_platform_destroy(p);
 }
+
+/* A table whose author forgot map_page: every single/page map would call NULL. */
+static const struct dma_map_ops no_map_page_ops = {
+	.name = "incomplete",
+	.unmap_page = recorder_unmap_page,
+};
+
+TEST(api_set_dma_ops_refuses_a_table_without_map_page)
+{
+	struct dmamap_platform *p = quiet(default_board());
+	struct device *dev;
+	uint8_t *buf;
+	dma_addr_t h;
+
+	REQUIRE(p);
+	dev = dmamap_device_lookup(p, "dma-nc");
+	buf = dmamap_kmalloc(p, 64, DMAMAP_GFP_DMA_ALIGN);
+	REQUIRE(dev && buf);
+	reps.n = 0;
+	set_dma_ops(dev, &no_map_page_ops);
+	/* Refused: the table in force is still the direct one, and it is said. */
+	CHECK(get_dma_ops(dev) == &dmamap_direct_ops);
+	CHECK_EQ(reps.n, 1);
+	CHECK_EQ(reps.last.kind, DMAMAP_DBG_INVALID_ARGUMENT);
+	CHECK_MSG(strstr(reps.last.text, "map_page"), "report: %s", reps.last.text);
+	CHECK_MSG(strstr(reps.last.text, "incomplete"), "report: %s", reps.last.text);
+	CHECK_EQ(errk(dev, DMAMAP_ERRK_BAD_ARG), 1);
+	/* And the device still maps, through the direct table. */
+	h = dma_map_single(dev, buf, 64, DMA_TO_DEVICE);
+	CHECK(!dma_mapping_error(dev, h));
+	CHECK_EQ(h, dmamap_phys_to_dma(dev, virt_to_phys(buf)));
+	dma_unmap_single(dev, h, 64, DMA_TO_DEVICE);
+	/* A complete table replaces it as before; an incomplete one then leaves that. */
+	set_dma_ops(dev, &recorder_ops);
+	set_dma_ops(dev, &no_map_page_ops);
+	CHECK(get_dma_ops(dev) == &recorder_ops);
+	set_dma_ops(dev, NULL);
+	dmamap_kfree(p, buf);
+	dmamap_platform_destroy(p);
+}
