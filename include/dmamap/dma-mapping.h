@@ -684,6 +684,8 @@ DMAMAP_API void dma_free_wc(struct device *dev, size_t size, void *cpu_addr,
  *   NULL @cpu_addr or an empty @vma (INVALID_ARGUMENT/BAD_ARG); a length
  *   or vm_start that is not page aligned, a @dma_addr outside the
  *   device's windows or not mapped in its IOMMU (INVALID_ARGUMENT/BAD_ARG);
+ *   with the checker on, a @dma_addr inside a live streaming mapping
+ *   (WRONG_TYPE/BAD_HANDLE: only allocations have this view);
  * - -ENXIO: @vma asks for pages past the end of @size, @dma_addr is not
  *   RAM of the board (on the host: not in the coherent arena), or the ops
  *   table has no mmap (INVALID_ARGUMENT/BAD_ARG);
@@ -749,6 +751,9 @@ DMAMAP_API int dmamap_munmap(struct vm_area_struct *vma);
  *
  * - -EINVAL: a NULL @dev (NULL_DEVICE), a NULL @sgt
  *   (INVALID_ARGUMENT/NULL_ARG) or a zero @size (ZERO_SIZE/ZERO_SIZE);
+ *   with the checker on, a @dma_addr inside a live streaming mapping
+ *   (WRONG_TYPE/BAD_HANDLE: only allocations have a table; Linux leaves
+ *   this undefined);
  * - -ENXIO: @dma_addr is not memory of this device: outside its windows,
  *   not RAM of the board, not mapped in its IOMMU; or the ops table has no
  *   get_sgtable (INVALID_ARGUMENT/BAD_ARG). On the host every address is
@@ -760,6 +765,9 @@ DMAMAP_API int dmamap_munmap(struct vm_area_struct *vma);
 DMAMAP_API int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt,
 				     void *cpu_addr, dma_addr_t dma_addr,
 				     size_t size, unsigned long attrs);
+/* dma_get_sgtable() - dma_get_sgtable_attrs() without attributes, as in Linux */
+#define dma_get_sgtable(dev, sgt, cpu_addr, dma_addr, size) \
+	dma_get_sgtable_attrs(dev, sgt, cpu_addr, dma_addr, size, 0)
 
 /**
  * dma_alloc_noncoherent() - allocate cacheable memory for streaming use

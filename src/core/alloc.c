@@ -183,6 +183,8 @@ int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 				  "NULL cpu_addr or empty vma");
 		return -EINVAL;
 	}
+	if (dmamap__dbg_on(dev) && dmamap__dbg_view(dev, __func__, dma_addr, size))
+		return -EINVAL;
 	ops = get_dma_ops(dev);
 	ret = ops->mmap ? ops->mmap(dev, vma, cpu_addr, dma_addr, size, attrs) : -ENXIO;
 	if (unlikely(ret))
@@ -211,6 +213,8 @@ int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt,
 	int ret;
 
 	if (bad_alloc_args(dev, sgt, size, __func__))
+		return -EINVAL;
+	if (dmamap__dbg_on(dev) && dmamap__dbg_view(dev, __func__, dma_addr, size))
 		return -EINVAL;
 	ops = get_dma_ops(dev);
 	ret = ops->get_sgtable ?

@@ -1223,6 +1223,23 @@ int dmamap__dbg_sg_mapped_ents(struct device *dev, dma_addr_t addr)
 	return n;
 }
 
+int dmamap__dbg_view(struct device *dev, const char *func, dma_addr_t addr, u64 size)
+{
+	struct dmamap_checker *c = dev->plat->checker;
+	struct dbg_entry e;
+
+	/* Untracked addresses pass: the checker may have been turned on after the allocation. */
+	if (!c || !find_contain(c, dev, addr, size ? size : 1, &e) ||
+	    !(streaming(e.type) || e.type == DBG_RESOURCE))
+		return 0;
+	dmamap__stat_add(dev, ST_ERR0 + DMAMAP_ERRK_BAD_HANDLE, 1);
+	dmamap__report_at(dev->plat, dev, DMAMAP_DBG_WRONG_TYPE, e.addr, e.size, e.dir, e.caller,
+			  "%s: [device address=0x%llx] [size=%llu bytes] is a %s mapping, not an allocation: only memory from dma_alloc_*() has this view",
+			  func, (unsigned long long)addr, (unsigned long long)size,
+			  type_names[e.type]);
+	return -EINVAL;
+}
+
 unsigned long dmamap_debug_live(struct device *dev, struct dmamap_platform *p)
 {
 	struct dmamap_checker *c;

@@ -208,3 +208,46 @@ TEST(alloc_noncoherent)
 	CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_FREE_INVALID), 1);
 	dmamap_platform_destroy(p);
 }
+
+/*
+ * Views (mmap, sg_table) exist for allocations only: asked of a streaming
+ * handle, with the checker on, they are refused and reported, naming the
+ * mapping; an allocation of the same device still has them.
+ */
+TEST(alloc_views_of_a_streaming_handle_are_refused)
+{
+	struct dmamap_platform *p = sim_board("default");
+	struct vm_area_struct vma = { 0, PAGE_SIZE, 0, DMAMAP_PROT_READ };
+	struct device *dev;
+	struct sg_table sgt;
+	uint8_t *buf, *cpu;
+	dma_addr_t h, ch;
+
+	REQUIRE(p);
+	dev = lookup(p, NC);
+	buf = dbuf(p, PAGE_SIZE);
+	REQUIRE(dev && buf);
+	h = dma_map_single(dev, buf, PAGE_SIZE, DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, h));
+	rec_reset();
+	CHECK_EQ(dma_get_sgtable(dev, &sgt, buf, h, PAGE_SIZE), -EINVAL);
+	EXPECT_REPORT_AT(DMAMAP_DBG_WRONG_TYPE, h);
+	CHECK_MSG(strstr(rec.r[0].text, "single mapping"), "report: %s", rec.r[0].text);
+	rec_reset();
+	CHECK_EQ(dma_mmap_coherent(dev, &vma, buf, h, PAGE_SIZE), -EINVAL);
+	EXPECT_REPORT_AT(DMAMAP_DBG_WRONG_TYPE, h);
+	CHECK_EQ(vma.vm_start, 0);
+	CHECK_EQ(errk(dev, DMAMAP_ERRK_BAD_HANDLE), 2);
+	dma_unmap_single(dev, h, PAGE_SIZE, DMA_TO_DEVICE);
+
+	cpu = dma_alloc_coherent(dev, PAGE_SIZE, &ch, GFP_KERNEL);
+	REQUIRE(cpu);
+	rec_reset();
+	CHECK_EQ(dma_get_sgtable(dev, &sgt, cpu, ch, PAGE_SIZE), 0);
+	sg_free_table(&sgt);
+	CHECK_EQ(dma_mmap_coherent(dev, &vma, cpu, ch, PAGE_SIZE), 0);
+	CHECK_EQ(dmamap_munmap(&vma), 0);
+	EXPECT_NO_REPORTS();
+	dma_free_coherent(dev, PAGE_SIZE, cpu, ch);
+	dmamap_platform_destroy(p);
+}
