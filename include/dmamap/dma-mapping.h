@@ -90,9 +90,11 @@ struct vm_area_struct {
  *
  * Return: the device address, or DMA_MAPPING_ERROR. The core refuses,
  * whatever the backend, a NULL @dev (NULL_DEVICE), a NULL @page
- * (INVALID_ARGUMENT/NULL_ARG), an invalid @dir (INVALID_DIRECTION/BAD_DIR)
- * and a zero @size (ZERO_SIZE/ZERO_SIZE), and fails when an injected
- * DMAMAP_FAULT_MAP fires (-/NOMEM). Then each backend has its own causes.
+ * (INVALID_ARGUMENT/NULL_ARG), an invalid @dir (INVALID_DIRECTION/BAD_DIR),
+ * a zero @size (ZERO_SIZE/ZERO_SIZE), an @offset that wraps the address
+ * space, and a buffer that starts in a RAM bank and runs past its end
+ * (INVALID_ARGUMENT/BAD_ARG), and fails when an injected DMAMAP_FAULT_MAP
+ * fires (-/NOMEM). Then each backend has its own causes.
  *
  * The direct backend (a device with no ops table):
  *
@@ -108,8 +110,7 @@ struct vm_area_struct {
  *
  * Behind an IOMMU:
  *
- * - the buffer is not in the linear map (-/-: neither reported nor
- *   counted);
+ * - the buffer is not in the linear map (NOT_LINEAR/NOT_LINEAR);
  * - no IOVA range is free, the range handed out lies above the device's
  *   mask, the buffer is larger than the IOVA space, or memory for the IO
  *   page table ran out (ALLOC_FAILED/NOMEM).

@@ -182,8 +182,14 @@ static inline void dmamap__stat_add(struct device *dev, enum dmamap_stat k, uint
 /* A successful mapping of @size bytes, in shard @s. */
 static inline void dmamap__count_map_shard(struct dmamap_stat_shard *s, size_t size)
 {
-	dmamap__stat_add_shard(s, ST_MAPS, 1);
-	dmamap__stat_add_shard(s, ST_BYTES_MAPPED, size);
+	/* One test of the shard for both counts: each atomic store would reload it. */
+	if (dmamap__shard_shared()) {
+		__atomic_fetch_add(&s->v[ST_MAPS], 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&s->v[ST_BYTES_MAPPED], size, __ATOMIC_RELAXED);
+	} else {
+		dmamap__count_add_owned(&s->v[ST_MAPS], 1);
+		dmamap__count_add_owned(&s->v[ST_BYTES_MAPPED], size);
+	}
 }
 
 /* The same in the calling thread's shard. */

@@ -54,6 +54,17 @@ static const char *unmap_func(enum dbg_type type)
 	return type == DBG_SINGLE ? "dma_unmap_single_attrs" : "dma_unmap_page_attrs";
 }
 
+/* A buffer that starts in RAM and runs past the end of its bank (or wraps, on the host). */
+static __attribute__((noinline, cold)) dma_addr_t
+map_past_ram(struct device *dev, void *ptr, size_t size, int *errp)
+{
+	if (errp)
+		*errp = -EINVAL;
+	dmamap__api_error(dev, "dma_map", DMAMAP_ERRK_BAD_ARG, DMAMAP_DBG_INVALID_ARGUMENT,
+			  "buffer %p [size=%zu] runs past the end of its RAM bank", ptr, size);
+	return DMA_MAPPING_ERROR;
+}
+
 /*
  * One mapping of the page range at @ptr (a linear-map address), as every
  * page, single and sg entry is mapped: fault injection, the direct
@@ -66,6 +77,8 @@ map_one(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
 {
 	dma_addr_t addr;
 
+	if (unlikely(!dmamap__linear_tail_ok(dev->plat, ptr, size)))
+		return map_past_ram(dev, ptr, size, errp);
 	if (unlikely(dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_MAP)))
 		return injected(dev, errp);
 	if (likely(!dev->dma_ops))
@@ -131,7 +144,7 @@ map_page(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir
 	if (dmamap__dbg_on(dev))
 		return map_page_debugged(dev, ptr, size, dir, attrs, type, caller);
 	if (dmamap__direct_bounces_all(dev) && !dmamap__fault_armed(&dev->plat->fault) &&
-	    dmamap__shard_known())
+	    dmamap__shard_known() && (uintptr_t)ptr + size - 1 >= (uintptr_t)ptr)
 		return dmamap__direct_map_bounced(dev, ptr, size, attrs);
 	return map_page_plain(dev, ptr, size, dir, attrs);
 }
@@ -200,11 +213,37 @@ void dmamap__unmap_entry(struct device *dev, dma_addr_t addr, size_t size,
 	unmap_one(dev, addr, size, dir, attrs);
 }
 
+/* A page and an offset past the top of the address space: no buffer at all. */
+static __attribute__((noinline, cold)) dma_addr_t
+map_offset_wraps(struct device *dev, struct page *page, size_t offset, size_t size, int dir,
+		 const char *func)
+{
+	if (dmamap__bad_call_args(dev, size, dir, func))
+		return DMA_MAPPING_ERROR;
+	dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_ARG, DMAMAP_DBG_INVALID_ARGUMENT,
+			  "offset %zu from page %p wraps the address space", offset, (void *)page);
+	return DMA_MAPPING_ERROR;
+}
+
+/* dmamap__page_ptr() into *@ptr, false if the offset wraps: one add gives both. */
+static inline bool page_ptr_ok(struct page *page, size_t offset, void **ptr)
+{
+	uintptr_t p;
+	bool wraps = __builtin_add_overflow((uintptr_t)page, offset, &p);
+
+	*ptr = page ? (void *)p : NULL;
+	return !wraps;
+}
+
 dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,
 			      size_t offset, size_t size,
 			      enum dma_data_direction dir, unsigned long attrs)
 {
-	return map_page(dev, dmamap__page_ptr(page, offset), size, dir, attrs, DBG_PAGE,
+	void *ptr;
+
+	if (unlikely(!page_ptr_ok(page, offset, &ptr)))
+		return map_offset_wraps(dev, page, offset, size, dir, __func__);
+	return map_page(dev, ptr, size, dir, attrs, DBG_PAGE,
 			__builtin_return_address(0));
 }
 
@@ -230,7 +269,11 @@ void dma_unmap_single_attrs(struct device *dev, dma_addr_t addr, size_t size,
 dma_addr_t dma_map_page(struct device *dev, struct page *page, size_t offset,
 			size_t size, enum dma_data_direction dir)
 {
-	return map_page(dev, dmamap__page_ptr(page, offset), size, dir, 0, DBG_PAGE,
+	void *ptr;
+
+	if (unlikely(!page_ptr_ok(page, offset, &ptr)))
+		return map_offset_wraps(dev, page, offset, size, dir, "dma_map_page_attrs");
+	return map_page(dev, ptr, size, dir, 0, DBG_PAGE,
 			__builtin_return_address(0));
 }
 

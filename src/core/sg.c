@@ -7,6 +7,7 @@
 #include "../lib/lib.h"
 #include "../base/report.h"
 #include "../debug/checker.h"
+#include "../platform/port.h"
 #include "core.h"
 
 static void generic_unmap_sg(struct device *dev, struct scatterlist *sgl,
@@ -99,6 +100,30 @@ static void dbg_unmap_sg(struct device *dev, struct scatterlist *sgl, int nents,
 	}
 }
 
+/*
+ * For a table's own map_sg: no entry may start in RAM and run past the end
+ * of its bank (the generic path checks each entry as it maps it).
+ */
+static bool entries_in_ram(struct device *dev, struct scatterlist *sgl, int nents)
+{
+	struct scatterlist *sg;
+	int i;
+
+	for_each_sg(sgl, sg, nents, i) {
+		if (!sg)
+			break; /* the table's map_sg says how short the list is */
+		if (sg_page(sg) && unlikely(!dmamap__linear_tail_ok(dev->plat,
+					dmamap__page_ptr(sg_page(sg), sg->offset), sg->length))) {
+			dmamap__api_error(dev, "dma_map_sg", DMAMAP_ERRK_BAD_ARG,
+					  DMAMAP_DBG_INVALID_ARGUMENT,
+					  "entry %d of %d [size=%u] runs past the end of its RAM bank",
+					  i, nents, sg->length);
+			return false;
+		}
+	}
+	return true;
+}
+
 static int map_sg(struct device *dev, struct scatterlist *sg, int nents,
 		  enum dma_data_direction dir, unsigned long attrs,
 		  void *caller, const char *func)
@@ -110,6 +135,8 @@ static int map_sg(struct device *dev, struct scatterlist *sg, int nents,
 		return -EINVAL;
 	ops = dev->dma_ops;
 	if (ops && ops->map_sg) {
+		if (unlikely(!entries_in_ram(dev, sg, nents)))
+			return -EINVAL;
 		ret = ops->map_sg(dev, sg, nents, dir, attrs);
 		if (ret > 0) {
 			struct scatterlist *s;

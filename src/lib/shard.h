@@ -36,17 +36,25 @@ static inline unsigned int dmamap__my_shard(void)
 	return id - 1;
 }
 
-/*
- * A counter in the calling thread's shard: a relaxed load and store when
- * the thread owns the shard, not a locked RMW; an atomic add in the
- * shared one.
- */
+/* Whether this thread counts in the shared shard, with atomic adds. */
+static inline bool dmamap__shard_shared(void)
+{
+	return __builtin_expect(dmamap__shard_id == DMAMAP_SHARED_SHARD_ID, 0);
+}
+
+/* Add to a counter of a shard this thread owns: a relaxed load and store, no locked RMW. */
+static inline void dmamap__count_add_owned(uint64_t *v, uint64_t n)
+{
+	__atomic_store_n(v, __atomic_load_n(v, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
+
+/* Add to a counter in the calling thread's shard, owned or shared. */
 static inline void dmamap__count_add(uint64_t *v, uint64_t n)
 {
-	if (__builtin_expect(dmamap__shard_id == DMAMAP_SHARED_SHARD_ID, 0))
+	if (dmamap__shard_shared())
 		__atomic_fetch_add(v, n, __ATOMIC_RELAXED);
 	else
-		__atomic_store_n(v, __atomic_load_n(v, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+		dmamap__count_add_owned(v, n);
 }
 
 /* The sum over the DMAMAP_STAT_SHARDS shards at @shards, @stride bytes apart, of the counter at @offset. */

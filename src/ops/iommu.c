@@ -297,8 +297,12 @@ static dma_addr_t iommu_map_page(struct device *dev, struct page *page,
 {
 	phys_addr_t phys = dmamap__linear_to_phys(dev->plat, page);
 
-	if (phys == PHYS_NONE)
+	if (unlikely(phys == PHYS_NONE)) {
+		dmamap__api_error(dev, "dma_map_page", DMAMAP_ERRK_NOT_LINEAR, DMAMAP_DBG_NOT_LINEAR,
+				  "buffer %p is not in this board's linear map (stack, alias or foreign memory)",
+				  (void *)((char *)page + offset));
 		return DMA_MAPPING_ERROR;
+	}
 	return iommu_map_phys(dev, phys + offset, size, dir, attrs, true);
 }
 

@@ -21,6 +21,19 @@ static bool in_view(const uint8_t *base, u64 size, const void *addr, u64 *off)
 	return true;
 }
 
+bool dmamap__bank_tail_ok(struct dmamap_platform *p, const void *addr, size_t size)
+{
+	u64 off;
+
+	for (unsigned int i = 0; i < p->mach.nr_banks; i++) {
+		const struct dmamap_bank *b = &p->mach.banks[i];
+
+		if (in_view(b->cpu, b->size, addr, &off))
+			return size <= b->size - off;
+	}
+	return true;
+}
+
 phys_addr_t dmamap__addr_to_phys(struct dmamap_platform *p, const void *addr,
 				 enum dmamap_view *view)
 {

@@ -89,6 +89,23 @@ static inline phys_addr_t dmamap__linear_to_phys(struct dmamap_platform *p, cons
 	return PHYS_NONE;
 }
 
+/*
+ * Whether a buffer at @addr that starts in RAM of @p also ends there, in
+ * the same bank: the banks' linear maps are separate mappings, so a range
+ * that leaves one runs into memory that is no RAM of the board. A start
+ * outside RAM passes (whoever maps says so); on the host, the range must
+ * not wrap. The banks are searched out of line, away from the host's path.
+ */
+bool dmamap__bank_tail_ok(struct dmamap_platform *p, const void *addr, size_t size);
+
+static inline bool dmamap__linear_tail_ok(struct dmamap_platform *p, const void *addr,
+					  size_t size)
+{
+	if (likely(p->mach.kind == MACHINE_HOST))
+		return (uintptr_t)addr + size - 1 >= (uintptr_t)addr;
+	return dmamap__bank_tail_ok(p, addr, size);
+}
+
 /* Which view @addr is in, and its physical address (PHYS_NONE: not RAM of @p). */
 phys_addr_t dmamap__addr_to_phys(struct dmamap_platform *p, const void *addr,
 				 enum dmamap_view *view);
