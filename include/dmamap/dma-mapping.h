@@ -852,11 +852,12 @@ DMAMAP_API int dma_declare_coherent_memory(struct device *dev,
  *
  * A table with its own set_dma_mask decides (dmabounce's takes what the
  * direct backend supports). Otherwise the mask is kept if dma_supported()
- * accepts it: the direct backend wants a mask that reaches, through the
- * device's window, the top of the lowest zone (ZONE_DMA, else 4 GiB, or
- * the top of RAM when that is lower), where a fallback allocation comes
- * from; a table without dma_supported, the IOMMU's, takes any mask, 0
- * too.
+ * accepts it: the direct backend takes, as Linux's dma_direct_supported(),
+ * every mask of 32 bits or more (what the device cannot reach bounces),
+ * and a narrower one if it reaches, through the device's window, the top
+ * of the lowest zone (ZONE_DMA, else 4 GiB, or the top of RAM when that
+ * is lower), where a fallback allocation comes from; a table without
+ * dma_supported, the IOMMU's, takes any mask, 0 too.
  *
  * Return: 0; -EINVAL for a NULL @dev (NULL_DEVICE); -EIO when the mask
  * cannot be supported (MASK_UNSUPPORTED/BAD_MASK), the mask unchanged. A

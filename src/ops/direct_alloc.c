@@ -234,6 +234,13 @@ int dmamap__direct_supported(struct device *dev, u64 mask)
 	phys_addr_t dma_zone = dmamap__zone_dma_limit(p);
 	dma_addr_t need;
 
+	/*
+	 * As Linux: every board is expected to satisfy a 32-bit mask (with
+	 * ZONE_DMA32, little memory or an IOMMU); here what the device cannot
+	 * reach goes through the bounce pool, as it does for any mask.
+	 */
+	if (mask >= DMA_BIT_MASK(32))
+		return 1;
 	if (dma_zone)
 		min_mask = dma_zone;
 	min_mask = MIN(min_mask, dmamap__port_ram_last(p));

@@ -141,3 +141,51 @@ TEST(swiotlb_dma24_sg_mixes_bounced_and_direct_entries)
 	}
 	dmamap_platform_destroy(p);
 }
+
+/*
+ * A driver written for a 32-bit device probes on dma-24 as it would on
+ * Linux, whose dma_direct_supported() accepts every mask of 32 bits or
+ * more: dma_set_mask_and_coherent(32 bits) succeeds, its buffers above
+ * the window bounce, and coherent memory still comes from where dma-24
+ * reaches. Narrower than the DMA zone is still refused.
+ */
+TEST(swiotlb_dma24_takes_a_32_bit_mask_and_bounces)
+{
+	struct dmamap_platform *p = quiet_board();
+	struct device *dev = dmamap_device_lookup(p, D24);
+	uint8_t *buf, *a, *cpu;
+	dma_addr_t h, ch;
+
+	REQUIRE(p && dev);
+	CHECK(dma_supported(dev, DMA_BIT_MASK(32)));
+	CHECK(dma_supported(dev, DMA_BIT_MASK(64)));
+	CHECK_EQ(dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32)), 0);
+	CHECK_EQ(dma_get_mask(dev), DMA_BIT_MASK(32));
+	CHECK(!dma_supported(dev, DMA_BIT_MASK(20)));
+	CHECK_EQ(dma_set_mask(dev, DMA_BIT_MASK(20)), -EIO);
+
+	buf = hi24_buf(p, 3000);
+	a = patbuf(3000, 7);
+	REQUIRE(buf && a);
+	memcpy(buf, a, 3000);
+	h = dma_map_single(dev, buf, 3000, DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, h));
+	CHECK(h + 3000 <= 16 * MiB);
+	CHECK(dmamap_swiotlb_is_bounce(dev, h));
+	CHECK_EQ(dev_diff(dev, h, a, 3000), 0);
+	dma_unmap_single(dev, h, 3000, DMA_TO_DEVICE);
+
+	cpu = dma_alloc_coherent(dev, 8192, &ch, GFP_KERNEL);
+	REQUIRE(cpu);
+	CHECK(ch + 8192 <= 16 * MiB);
+	memset(cpu, 0x5a, 8192);
+	memset(a, 0x5a, 3000);
+	CHECK_EQ(dev_diff(dev, ch, a, 3000), 0);
+	dma_free_coherent(dev, 8192, cpu, ch);
+	/* The one error: the 20-bit mask. */
+	CHECK_EQ(stats_of(dev).errors, 1);
+	CHECK_EQ(errk(dev, DMAMAP_ERRK_BAD_MASK), 1);
+	dmamap_kfree(p, buf);
+	free(a);
+	dmamap_platform_destroy(p);
+}
