@@ -910,23 +910,37 @@ DMAMAP_API u64 dma_get_mask(struct device *dev);
  * dma_get_required_mask() - the smallest mask that reaches all RAM
  * @dev: device
  *
- * The direct backend's answer, for tables without get_required_mask too
- * (the IOMMU's): the last byte of each RAM bank as the device addresses it
- * through its window.
+ * As Linux: on the direct backend, the mask that covers the device address
+ * of the last page of RAM (the highest bank), through the device's window;
+ * a table's own get_required_mask; DMA_BIT_MASK(32) for a table without
+ * one (the IOMMU's, whose IOVAs need no more).
  *
- * Return: the mask; DMA_BIT_MASK(32) when no bank is reachable;
- * DMA_BIT_MASK(64) on the host; 0 for a NULL @dev.
+ * Return: the mask; DMA_BIT_MASK(64) when the top of RAM is outside the
+ * device's window (no mask reaches it) and on the host; 0 for a NULL @dev.
  */
 DMAMAP_API u64 dma_get_required_mask(struct device *dev);
+/**
+ * dma_addressing_limited() - whether the device cannot reach all RAM itself
+ * @dev: device
+ *
+ * True when the mask (narrowed by the bus limit) is below
+ * dma_get_required_mask(), or, on the direct backend, when the device's
+ * window leaves some RAM without a device address. Such a device's
+ * streaming mappings may bounce. An IOMMU's table reaches whatever it maps.
+ *
+ * Return: true or false; false for a NULL @dev.
+ */
+DMAMAP_API bool dma_addressing_limited(struct device *dev);
 /**
  * dma_max_mapping_size() - the largest size one mapping may have
  * @dev: device
  *
  * Return: bytes: on the direct backend, when a bounce pool may be used
  * (the platform's, unless swiotlb=noforce, or the device's restricted
- * one), the largest bounce (256 KiB less what min_align_mask may cost),
- * whether or not the device would need to bounce; SIZE_MAX otherwise and
- * for tables without max_mapping_size (the IOMMU's, dmabounce's); 0 for a
+ * one) and the device may have to bounce (dma_addressing_limited(),
+ * swiotlb=force or a restricted pool), the largest bounce (256 KiB less
+ * what min_align_mask may cost); SIZE_MAX otherwise, as in Linux, and for
+ * tables without max_mapping_size (the IOMMU's, dmabounce's); 0 for a
  * NULL @dev.
  */
 DMAMAP_API size_t dma_max_mapping_size(struct device *dev);

@@ -2,6 +2,7 @@
 /* Masks, limits and the ops table of a device. */
 #include <stdint.h>
 #include "../base/report.h"
+#include "../ops/direct.h"
 
 const struct dma_map_ops *get_dma_ops(struct device *dev)
 {
@@ -111,7 +112,24 @@ u64 dma_get_required_mask(struct device *dev)
 		return 0;
 	if (ops->get_required_mask)
 		return ops->get_required_mask(dev);
-	return dmamap_direct_ops.get_required_mask(dev);
+	/* As Linux: every table supports 32 bits, the right answer for most IOMMUs. */
+	return DMA_BIT_MASK(32);
+}
+
+bool dma_addressing_limited(struct device *dev)
+{
+	u64 mask, reach;
+
+	if (!dev)
+		return false;
+	mask = dma_get_mask(dev);
+	reach = dev->bus_dma_limit ? MIN(mask, dev->bus_dma_limit) : mask;
+	if (reach < dma_get_required_mask(dev))
+		return true;
+	/* Another table (an IOMMU's) reaches what it maps; the direct one only its window. */
+	if (dev->dma_ops)
+		return false;
+	return !dmamap__direct_all_ram_mapped(dev);
 }
 
 size_t dma_max_mapping_size(struct device *dev)

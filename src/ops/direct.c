@@ -173,11 +173,6 @@ static dma_addr_t direct_map_resource(struct device *dev, phys_addr_t phys,
 	return phys;
 }
 
-static size_t direct_max_mapping_size(struct device *dev)
-{
-	return dmamap__swiotlb_max_mapping_size(dev);
-}
-
 const struct dma_map_ops dmamap_direct_ops = {
 	.name = "direct",
 	.alloc = dmamap__direct_alloc,
@@ -193,5 +188,5 @@ const struct dma_map_ops dmamap_direct_ops = {
 	.sync_single_for_device = dmamap__direct_sync_for_device,
 	.dma_supported = dmamap__direct_supported,
 	.get_required_mask = dmamap__direct_required_mask,
-	.max_mapping_size = direct_max_mapping_size,
+	.max_mapping_size = dmamap__direct_max_mapping_size,
 };

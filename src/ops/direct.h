@@ -112,6 +112,13 @@ void *dmamap__direct_alloc_noncoherent(struct device *dev, size_t size,
 void dmamap__direct_free_noncoherent(struct device *dev, size_t size, void *vaddr,
 				     dma_addr_t dma_handle, enum dma_data_direction dir);
 int dmamap__direct_supported(struct device *dev, u64 mask);
+
+/* What the device reaches (direct_limits.c), as Linux's dma-direct answers. */
 u64 dmamap__direct_required_mask(struct device *dev);
+/* Every byte of every RAM bank has a device address through the device's window. */
+bool dmamap__direct_all_ram_mapped(struct device *dev);
+/* The mask or the bus limit falls short of RAM, or the window misses some of it. */
+bool dmamap__direct_addressing_limited(struct device *dev);
+size_t dmamap__direct_max_mapping_size(struct device *dev);
 
 #endif

@@ -250,20 +250,3 @@ int dmamap__direct_supported(struct device *dev, u64 mask)
 		need = phys_limit(dev, ~0ULL) < min_mask ? ~0ULL : min_mask;
 	return mask >= need;
 }
-
-u64 dmamap__direct_required_mask(struct device *dev)
-{
-	struct dmamap_ram_bank ram[DMAMAP_MAX_BANKS];
-	unsigned int n = dmamap__port_ram_ranges(dev->plat, ram, DMAMAP_MAX_BANKS);
-	dma_addr_t max_dma = 0;
-
-	for (unsigned int i = 0; i < n && i < DMAMAP_MAX_BANKS; i++) {
-		dma_addr_t d = dmamap_phys_to_dma(dev, ram[i].start + ram[i].size - 1);
-
-		if (d != DMA_MAPPING_ERROR)
-			max_dma = MAX(max_dma, d);
-	}
-	if (!max_dma)
-		return DMA_BIT_MASK(32);
-	return DMA_BIT_MASK(64 - __builtin_clzll(max_dma));
-}

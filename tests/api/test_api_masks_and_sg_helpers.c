@@ -43,10 +43,29 @@ TEST(api_masks)
 	CHECK_EQ(req & (req + 1), 0);
 	CHECK(req >= (u64)(uintptr_t)&req);
 
-	/* Both platforms have a bounce pool: a mapping is at most one segment... */
+	/*
+	 * As Linux: a device that reaches all RAM never bounces, so no size
+	 * bound; one that may bounce is bound by the pool's largest mapping.
+	 */
+	CHECK(!dma_addressing_limited(coh));
+	CHECK(!dma_addressing_limited(hdev));
+	CHECK_EQ(dma_max_mapping_size(coh), SIZE_MAX);
+	CHECK_EQ(dma_max_mapping_size(hdev), SIZE_MAX);
+	/* The window misses RAM (dma-24: 16 MiB), or the mask does (32 bits, a bank above 4 GiB). */
+	CHECK(dma_addressing_limited(lookup(p, "dma-24")));
+	CHECK_EQ(dma_max_mapping_size(lookup(p, "dma-24")), DMAMAP_SWIOTLB_MAX_MAPPING);
+	CHECK_EQ(dma_get_required_mask(lookup(p, "dma-24")), DMA_BIT_MASK(64));
+	CHECK_EQ(dma_set_mask(coh, DMA_BIT_MASK(32)), 0);
+	CHECK(dma_addressing_limited(coh));
 	CHECK_EQ(dma_max_mapping_size(coh), DMAMAP_SWIOTLB_MAX_MAPPING);
+	/* An IOMMU reaches whatever it maps: never limited, 32 bits required, no bound. */
+	CHECK(!dma_addressing_limited(lookup(p, "dma-iommu")));
+	CHECK_EQ(dma_get_required_mask(lookup(p, "dma-iommu")), DMA_BIT_MASK(32));
+	CHECK_EQ(dma_max_mapping_size(lookup(p, "dma-iommu")), SIZE_MAX);
+	/* Forced bouncing bounds every mapping... */
+	CHECK_EQ(dmamap_swiotlb_set_mode(hp, DMAMAP_SWIOTLB_FORCE), 0);
 	CHECK_EQ(dma_max_mapping_size(hdev), DMAMAP_SWIOTLB_MAX_MAPPING);
-	/* ...unless bouncing is off. */
+	/* ...and with bouncing off nothing is bound. */
 	CHECK_EQ(dmamap_swiotlb_set_mode(p, DMAMAP_SWIOTLB_NOFORCE), 0);
 	CHECK_EQ(dmamap_swiotlb_set_mode(hp, DMAMAP_SWIOTLB_NOFORCE), 0);
 	CHECK_EQ(dma_max_mapping_size(coh), SIZE_MAX);

@@ -56,7 +56,7 @@ allowed() {
 # these of its neighbours' headers (direct -> swiotlb, as dma-direct calls swiotlb_*).
 ops_allowed() {
 	case "$1" in
-	direct.c | direct_alloc.c | direct.h) echo "direct.h swiotlb.h ops_helpers.h" ;;
+	direct.c | direct_alloc.c | direct_limits.c | direct.h) echo "direct.h swiotlb.h ops_helpers.h" ;;
 	swiotlb.c) echo "swiotlb.h" ;;
 	dmabounce.c) echo "dmabounce.h direct.h" ;;
 	iommu.c) echo "iommu.h ops_helpers.h" ;;
