@@ -70,6 +70,8 @@ struct dma_map_ops {
 	int (*set_dma_mask)(struct device *dev, u64 mask);
 	u64 (*get_required_mask)(struct device *dev);
 	size_t (*max_mapping_size)(struct device *dev);
+	size_t (*opt_mapping_size)(void);
+	unsigned long (*get_merge_boundary)(struct device *dev);
 };
 
 /*

@@ -890,6 +890,17 @@ DMAMAP_API int dma_set_coherent_mask(struct device *dev, u64 mask);
  */
 DMAMAP_API int dma_set_mask_and_coherent(struct device *dev, u64 mask);
 /**
+ * dma_coerce_mask_and_coherent() - both masks, for a device without a streaming mask
+ * @dev: device
+ * @mask: DMA_BIT_MASK(n)
+ *
+ * In Linux, for platform devices whose dma_mask pointer was never set;
+ * every dmamap device has one, so this is dma_set_mask_and_coherent().
+ *
+ * Return: as dma_set_mask_and_coherent().
+ */
+DMAMAP_API int dma_coerce_mask_and_coherent(struct device *dev, u64 mask);
+/**
  * dma_supported() - whether the device's ops can work with @mask
  * @dev: device
  * @mask: candidate mask
@@ -964,6 +975,138 @@ DMAMAP_API int dma_set_min_align_mask(struct device *dev,
  * Return: the mask; 0 when none was set or @dev is NULL.
  */
 DMAMAP_API unsigned int dma_get_min_align_mask(struct device *dev);
+
+/* ---- segment limits and queries ---------------------------------------- */
+
+/*
+ * The largest cache line any board may have (ARCH_DMA_MINALIGN); one
+ * platform's own line is dmamap_cache_line_size().
+ */
+#define DMAMAP_MAX_CACHE_LINE 256
+
+/**
+ * dma_get_cache_alignment() - the alignment that keeps DMA buffers apart
+ * @void: no arguments, as in Linux
+ *
+ * A buffer aligned (start and length) to this never shares a cache line
+ * with other data, on any board.
+ *
+ * Return: DMAMAP_MAX_CACHE_LINE.
+ */
+DMAMAP_API int dma_get_cache_alignment(void);
+/**
+ * dma_set_max_seg_size() - the longest segment the device takes
+ * @dev: device
+ * @size: bytes
+ *
+ * Merging in an IOMMU's map_sg keeps device segments within it, and the
+ * checker reports sg segments longer than it (sg-segment-too-long).
+ * Linux 6.11+ returns nothing; the int return keeps older drivers' "if
+ * (dma_set_max_seg_size(...))" compiling.
+ *
+ * Return: 0; -EINVAL for a NULL @dev or a zero @size (not reported).
+ */
+DMAMAP_API int dma_set_max_seg_size(struct device *dev, unsigned int size);
+/**
+ * dma_get_max_seg_size() - the longest segment the device takes
+ * @dev: device
+ *
+ * Return: what dma_set_max_seg_size() (or the device's description) set;
+ * 64 KiB, Linux's default, for a NULL @dev.
+ */
+DMAMAP_API unsigned int dma_get_max_seg_size(struct device *dev);
+/**
+ * dma_set_seg_boundary() - a boundary no device segment may cross
+ * @dev: device
+ * @mask: boundary - 1 (e.g. 0xffffffff: no segment crosses a 4 GiB line)
+ *
+ * Honoured and checked as dma_set_max_seg_size().
+ *
+ * Return: 0; -EINVAL for a NULL @dev (not reported).
+ */
+DMAMAP_API int dma_set_seg_boundary(struct device *dev, unsigned long mask);
+/**
+ * dma_get_seg_boundary() - the boundary mask
+ * @dev: device
+ *
+ * Return: the mask; ULONG_MAX (no boundary) when none was set or @dev is
+ * NULL.
+ */
+DMAMAP_API unsigned long dma_get_seg_boundary(struct device *dev);
+/**
+ * dma_get_seg_boundary_nr_pages() - the boundary in pages of 1 << @page_shift
+ * @dev: device, or NULL
+ * @page_shift: log2 of the page size the caller counts in
+ *
+ * Return: (dma_get_seg_boundary() >> @page_shift) + 1; for a NULL @dev,
+ * (U32_MAX >> @page_shift) + 1, as in Linux.
+ */
+DMAMAP_API unsigned long dma_get_seg_boundary_nr_pages(struct device *dev,
+						       unsigned int page_shift);
+/**
+ * dma_opt_mapping_size() - the largest mapping that costs no more than a small one
+ * @dev: device
+ *
+ * Behind an IOMMU, the largest IOVA size the per-thread caches keep (128
+ * KiB); otherwise no such bound. Never above dma_max_mapping_size().
+ *
+ * Return: bytes; 0 for a NULL @dev.
+ */
+DMAMAP_API size_t dma_opt_mapping_size(struct device *dev);
+/**
+ * dma_get_merge_boundary() - the granule within which an IOMMU merges segments
+ * @dev: device
+ *
+ * Return: the IOMMU page size - 1 behind an IOMMU (sg entries that meet at
+ * such a boundary can become one device segment); 0 when the device's
+ * table cannot merge (direct, dmabounce) or @dev is NULL.
+ */
+DMAMAP_API unsigned long dma_get_merge_boundary(struct device *dev);
+/**
+ * dma_can_mmap() - whether dma_mmap_attrs() works for this device
+ * @dev: device
+ *
+ * Return: true on the direct backend (coherent or not: a non-coherent
+ * device's allocation is mapped uncached) and behind an IOMMU; for
+ * another table, whether it has mmap; false for a NULL @dev.
+ */
+DMAMAP_API bool dma_can_mmap(struct device *dev);
+/**
+ * dma_need_sync() - whether syncs of this mapping do anything
+ * @dev: device
+ * @dma_addr: a streaming mapping's address
+ *
+ * As Linux with CONFIG_DMA_API_DEBUG: on the direct backend, true for a
+ * non-coherent device or a bounced mapping; true for every other table.
+ * A driver may skip dma_sync_*() when false.
+ *
+ * Return: true or false; false for a NULL @dev.
+ */
+DMAMAP_API bool dma_need_sync(struct device *dev, dma_addr_t dma_addr);
+/**
+ * dma_need_unmap() - whether dma_unmap_*() does anything for this device
+ * @dev: device
+ *
+ * False only for a coherent device on the direct backend that never
+ * bounces (no swiotlb=force, no restricted pool, reaches all RAM) and
+ * whose checker is off; a driver may then forget its mappings'
+ * addresses (DEFINE_DMA_UNMAP_ADDR). With the checker on, true: the
+ * checker wants every unmap, as Linux's dma-debug does.
+ *
+ * Return: true or false; true for a NULL @dev.
+ */
+DMAMAP_API bool dma_need_unmap(struct device *dev);
+
+/*
+ * Fields a driver keeps only when unmapping needs them, as in Linux: with
+ * dmamap they are always kept (dma_need_unmap() is the run-time test).
+ */
+#define DEFINE_DMA_UNMAP_ADDR(name) dma_addr_t name
+#define DEFINE_DMA_UNMAP_LEN(name) uint32_t name
+#define dma_unmap_addr(ptr, name) ((ptr)->name)
+#define dma_unmap_addr_set(ptr, name, val) (((ptr)->name) = (val))
+#define dma_unmap_len(ptr, name) ((ptr)->name)
+#define dma_unmap_len_set(ptr, name, val) (((ptr)->name) = (val))
 
 /* ---- ops --------------------------------------------------------------- */
 

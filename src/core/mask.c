@@ -97,6 +97,14 @@ int dma_set_mask_and_coherent(struct device *dev, u64 mask)
 	return ret;
 }
 
+int dma_coerce_mask_and_coherent(struct device *dev, u64 mask)
+{
+	/* Linux points a device without a streaming mask at its coherent one; ours always has one. */
+	if (dev && !dev->dma_mask)
+		dev->dma_mask = &dev->dma_mask_store;
+	return dma_set_mask_and_coherent(dev, mask);
+}
+
 u64 dma_get_mask(struct device *dev)
 {
 	if (dev && dev->dma_mask && *dev->dma_mask)

@@ -13,7 +13,7 @@
 #include "buddy.h"
 #include "iova.h"
 
-#define CACHE_ORDERS 6
+#define CACHE_ORDERS DMAMAP_IOVA_CACHE_ORDERS
 #define MAG 256
 #define REFILL 7
 #define REFILL_ORDER 3 /* a block of REFILL + 1 ranges */

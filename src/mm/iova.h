@@ -6,6 +6,9 @@
 
 struct dmamap_iova;
 
+/* Ranges below this order are kept in per-thread caches: the cheap sizes. */
+#define DMAMAP_IOVA_CACHE_ORDERS 6
+
 /* IOVA space [base, end), page aligned. */
 struct dmamap_iova *dmamap__iova_create(u64 base, u64 end);
 void dmamap__iova_destroy(struct dmamap_iova *v);

@@ -120,5 +120,9 @@ bool dmamap__direct_all_ram_mapped(struct device *dev);
 /* The mask or the bus limit falls short of RAM, or the window misses some of it. */
 bool dmamap__direct_addressing_limited(struct device *dev);
 size_t dmamap__direct_max_mapping_size(struct device *dev);
+/* Whether a sync of the mapping at @addr does anything: not coherent, or bounced. */
+bool dmamap__direct_need_sync(struct device *dev, dma_addr_t addr);
+/* Whether any mapping of @dev may bounce (forced, restricted, addressing-limited). */
+bool dmamap__direct_may_bounce(struct device *dev);
 
 #endif

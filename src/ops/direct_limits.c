@@ -66,10 +66,26 @@ bool dmamap__direct_addressing_limited(struct device *dev)
 	return reach < dmamap__direct_required_mask(dev) || !dmamap__direct_all_ram_mapped(dev);
 }
 
+bool dmamap__direct_may_bounce(struct device *dev)
+{
+	return dmamap__swiotlb_active(dev) &&
+	       (dmamap__swiotlb_force_bounce(dev) || dmamap__direct_addressing_limited(dev));
+}
+
 /* Only a device that may bounce is bound by the bounce pool's largest mapping. */
 size_t dmamap__direct_max_mapping_size(struct device *dev)
 {
-	if (dmamap__swiotlb_force_bounce(dev) || dmamap__direct_addressing_limited(dev))
+	if (dmamap__direct_may_bounce(dev))
 		return dmamap__swiotlb_max_mapping_size(dev);
 	return SIZE_MAX;
+}
+
+bool dmamap__direct_need_sync(struct device *dev, dma_addr_t addr)
+{
+	phys_addr_t phys;
+
+	if (!dev->coherent)
+		return true;
+	phys = dmamap__bus_to_phys(dev, addr, 1);
+	return phys != PHYS_NONE && dmamap__swiotlb_of(dev, phys) != NULL;
 }

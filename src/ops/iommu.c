@@ -828,6 +828,19 @@ static int iommu_get_sgtable(struct device *dev, struct sg_table *sgt, void *cpu
 	return 0;
 }
 
+/* The largest mapping whose IOVA comes from a per-thread cache, not the buddy allocator. */
+static size_t iommu_opt_mapping_size(void)
+{
+	return PAGE_SIZE << (DMAMAP_IOVA_CACHE_ORDERS - 1);
+}
+
+/* Segments merge within one IO page: the granule, less one. */
+static unsigned long iommu_merge_boundary(struct device *dev)
+{
+	(void)dev;
+	return PAGE_SIZE - 1;
+}
+
 static const struct dma_map_ops iommu_ops = {
 	.name = "iommu",
 	.alloc = iommu_alloc,
@@ -846,6 +859,8 @@ static const struct dma_map_ops iommu_ops = {
 	.sync_single_for_device = iommu_sync_for_device,
 	.sync_sg_for_cpu = iommu_sync_sg_for_cpu,
 	.sync_sg_for_device = iommu_sync_sg_for_device,
+	.opt_mapping_size = iommu_opt_mapping_size,
+	.get_merge_boundary = iommu_merge_boundary,
 };
 
 /* ---- attach, the device side, the public calls ------------------------------- */
