@@ -324,9 +324,9 @@ DMAMAP_API void dma_unmap_resource(struct device *dev, dma_addr_t addr,
  * were merged), or 0 on any failure: each cause dma_map_sgtable() lists
  * with its errno, with the same reports and counts.
  */
-DMAMAP_API int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg,
-				int nents, enum dma_data_direction dir,
-				unsigned long attrs);
+DMAMAP_API unsigned int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg,
+					 int nents, enum dma_data_direction dir,
+					 unsigned long attrs);
 /**
  * dma_unmap_sg_attrs() - undo dma_map_sg_attrs()
  * @dev: device
@@ -356,8 +356,8 @@ DMAMAP_API void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg,
  *
  * Return: as dma_map_sg_attrs(): the number of device segments, or 0.
  */
-DMAMAP_API int dma_map_sg(struct device *dev, struct scatterlist *sg, int nents,
-			  enum dma_data_direction dir);
+DMAMAP_API unsigned int dma_map_sg(struct device *dev, struct scatterlist *sg,
+				   int nents, enum dma_data_direction dir);
 /**
  * dma_unmap_sg() - dma_unmap_sg_attrs() without attributes
  * @dev: device

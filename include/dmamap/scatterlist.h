@@ -226,6 +226,29 @@ DMAMAP_API int sg_alloc_table(struct sg_table *table, unsigned int nents,
 			      gfp_t gfp_mask);
 
 /**
+ * sg_alloc_table_from_pages() - a table over an array of pages
+ * @sgt: table to allocate and fill (free with sg_free_table())
+ * @pages: the pages, in buffer order
+ * @n_pages: how many
+ * @offset: where the buffer starts in the first page (below PAGE_SIZE)
+ * @size: the buffer's length: it must end in the last page
+ * @gfp_mask: allocation flags; ignored
+ *
+ * Pages that are physically contiguous (each after the one before, as the
+ * board's memory places them) become one entry, up to UINT_MAX rounded
+ * down to a page, as in Linux. The first entry starts at @offset, the last
+ * ends with the buffer.
+ *
+ * Return: 0; -EINVAL for a NULL @sgt, @pages or page, no pages, an
+ * @offset of a page or more, a zero @size, or a buffer that does not end
+ * in the last page; -ENOMEM when malloc() fails. @sgt is left empty on
+ * error.
+ */
+DMAMAP_API int sg_alloc_table_from_pages(struct sg_table *sgt, struct page **pages,
+					 unsigned int n_pages, unsigned int offset,
+					 unsigned long size, gfp_t gfp_mask);
+
+/**
  * sg_free_table() - free a list from sg_alloc_table()
  * @table: table; may be empty or NULL
  *

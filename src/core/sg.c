@@ -159,13 +159,13 @@ static int map_sg(struct device *dev, struct scatterlist *sg, int nents,
 	return ret;
 }
 
-int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
-		     enum dma_data_direction dir, unsigned long attrs)
+unsigned int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
+			      enum dma_data_direction dir, unsigned long attrs)
 {
 	int ret = map_sg(dev, sg, nents, dir, attrs, __builtin_return_address(0),
 			 __func__);
 
-	return ret > 0 ? ret : 0;
+	return ret > 0 ? (unsigned int)ret : 0;
 }
 
 void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
@@ -186,13 +186,13 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 	}
 }
 
-int dma_map_sg(struct device *dev, struct scatterlist *sg, int nents,
-	       enum dma_data_direction dir)
+unsigned int dma_map_sg(struct device *dev, struct scatterlist *sg, int nents,
+			enum dma_data_direction dir)
 {
 	int ret = map_sg(dev, sg, nents, dir, 0, __builtin_return_address(0),
 			 "dma_map_sg_attrs");
 
-	return ret > 0 ? ret : 0;
+	return ret > 0 ? (unsigned int)ret : 0;
 }
 
 void dma_unmap_sg(struct device *dev, struct scatterlist *sg, int nents,
