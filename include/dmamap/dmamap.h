@@ -12,4 +12,5 @@
 #include <dmamap/dmabounce.h>
 #include <dmamap/iommu.h>
 #include <dmamap/of.h>
+#include <dmamap/dmapool.h>
 #endif

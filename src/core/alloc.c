@@ -10,6 +10,7 @@
 #include "../debug/checker.h"
 #include "../hw/hw.h"
 #include "../mm/mm.h"
+#include "core.h"
 
 static bool bad_alloc_args(struct device *dev, const void *out, size_t size,
 			   const char *func)
@@ -76,11 +77,39 @@ static void dbg_free(struct device *dev, enum dbg_type type, dma_addr_t handle,
 	dmamap__dbg_unmap(dev, &r);
 }
 
-static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
-			 gfp_t gfp, unsigned long attrs, void *caller)
+/* The device's own pool first, then its table, as the kernel; NULL if neither has memory. */
+static void *alloc_backend(struct device *dev, size_t size, dma_addr_t *dma_handle,
+			   gfp_t gfp, unsigned long attrs)
 {
 	const struct dma_map_ops *ops;
 	void *cpu = NULL;
+
+	if (dev->dma_mem)
+		cpu = dmamap__pool_alloc(dev, size, dma_handle);
+	if (!cpu) {
+		ops = get_dma_ops(dev);
+		if (ops->alloc)
+			cpu = ops->alloc(dev, size, dma_handle, gfp, attrs);
+	}
+	return cpu;
+}
+
+static void free_backend(struct device *dev, size_t size, void *cpu_addr,
+			 dma_addr_t dma_handle, unsigned long attrs)
+{
+	const struct dma_map_ops *ops;
+
+	if (dmamap__pool_free(dev, size, cpu_addr))
+		return;
+	ops = get_dma_ops(dev);
+	if (ops->free)
+		ops->free(dev, size, cpu_addr, dma_handle, attrs);
+}
+
+static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
+			 gfp_t gfp, unsigned long attrs, void *caller)
+{
+	void *cpu;
 
 	if (bad_alloc_args(dev, dma_handle, size, "dma_alloc_attrs"))
 		return NULL;
@@ -89,15 +118,32 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle
 	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC))
 		return alloc_failed(dev, "dma_alloc_attrs", size, gfp | __GFP_NOWARN,
 				    attrs);
-	if (dev->dma_mem)
-		cpu = dmamap__pool_alloc(dev, size, dma_handle);
-	if (!cpu) {
-		ops = get_dma_ops(dev);
-		if (ops->alloc)
-			cpu = ops->alloc(dev, size, dma_handle, gfp, attrs);
-	}
+	cpu = alloc_backend(dev, size, dma_handle, gfp, attrs);
 	return alloc_result(dev, "dma_alloc_attrs", cpu, size, gfp, attrs,
 			    DBG_COHERENT, dma_handle, DMA_BIDIRECTIONAL, caller);
+}
+
+void *dmamap__alloc_untracked(struct device *dev, size_t size, dma_addr_t *dma_handle,
+			      gfp_t gfp, const char *func)
+{
+	void *cpu;
+
+	gfp &= ~(__GFP_DMA | __GFP_DMA32 | __GFP_HIGHMEM | __GFP_ZERO);
+	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC))
+		return alloc_failed(dev, func, size, gfp | __GFP_NOWARN, 0);
+	cpu = alloc_backend(dev, size, dma_handle, gfp, 0);
+	if (!cpu)
+		return alloc_failed(dev, func, size, gfp, 0);
+	dmamap__stat_add(dev, ST_ALLOCS, 1);
+	dmamap__stat_add(dev, ST_BYTES_ALLOC, PAGE_ALIGN(size));
+	return cpu;
+}
+
+void dmamap__free_untracked(struct device *dev, size_t size, void *cpu_addr,
+			    dma_addr_t dma_handle)
+{
+	dmamap__stat_add(dev, ST_FREES, 1);
+	free_backend(dev, size, cpu_addr, dma_handle, 0);
 }
 
 void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
@@ -110,8 +156,6 @@ void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
 void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
 		    dma_addr_t dma_handle, unsigned long attrs)
 {
-	const struct dma_map_ops *ops;
-
 	if (!cpu_addr)
 		return; /* as the kernel: freeing NULL is allowed */
 	if (bad_alloc_args(dev, cpu_addr, size, __func__))
@@ -120,11 +164,7 @@ void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
 	if (dmamap__dbg_on(dev))
 		dbg_free(dev, DBG_COHERENT, dma_handle, size, DMA_BIDIRECTIONAL,
 			 cpu_addr);
-	if (dmamap__pool_free(dev, size, cpu_addr))
-		return;
-	ops = get_dma_ops(dev);
-	if (ops->free)
-		ops->free(dev, size, cpu_addr, dma_handle, attrs);
+	free_backend(dev, size, cpu_addr, dma_handle, attrs);
 }
 
 void *dma_alloc_coherent(struct device *dev, size_t size,

@@ -90,6 +90,16 @@ dma_addr_t dmamap__map_entry(struct device *dev, void *ptr, size_t size,
 void dmamap__unmap_entry(struct device *dev, dma_addr_t addr, size_t size,
 			 enum dma_data_direction dir, unsigned long attrs);
 
+/*
+ * Coherent memory the checker does not record, for a dma_pool's backing:
+ * the pool tracks the blocks it hands out instead. Counted, and a failure
+ * reported under @func, as dma_alloc_attrs() does.
+ */
+void *dmamap__alloc_untracked(struct device *dev, size_t size, dma_addr_t *dma_handle,
+			      gfp_t gfp, const char *func);
+void dmamap__free_untracked(struct device *dev, size_t size, void *cpu_addr,
+			    dma_addr_t dma_handle);
+
 /* Re-derive what the backends cache in @dev (the platform's refresh hook). */
 void dmamap__core_refresh(struct device *dev);
 

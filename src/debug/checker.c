@@ -70,7 +70,13 @@ struct dmamap_checker {
 };
 
 static const char *const type_names[] = { "single", "page", "scatter-gather",
-					  "coherent", "noncoherent", "resource" };
+					  "coherent", "noncoherent", "resource", "pool block" };
+
+/* Allocations, which are freed with their CPU address and have no direction to check. */
+static bool allocated(int type)
+{
+	return type == DBG_COHERENT || type == DBG_NONCOHERENT || type == DBG_POOL;
+}
 
 /* ---- locks, hashing, entry memory ---------------------------------------- */
 
@@ -875,7 +881,7 @@ static __attribute__((noinline)) void unmap_checks(struct device *dev,
 						   struct dbg_entry *e)
 {
 	struct dmamap_platform *p = dev->plat;
-	bool free_op = ref->type == DBG_COHERENT || ref->type == DBG_NONCOHERENT;
+	bool free_op = allocated(ref->type);
 
 	if (e->size != ref->size)
 		dmamap__report_at(p, dev, DMAMAP_DBG_WRONG_SIZE, e->addr, e->size, e->dir,
@@ -931,7 +937,7 @@ static inline bool nothing_to_check(const struct device *dev, const struct dbg_e
 {
 	if (e->lines || __atomic_load_n(&e->map_err, __ATOMIC_RELAXED) == MAPERR_NOT_CHECKED)
 		return false;
-	if ((e->type == DBG_COHERENT || e->type == DBG_NONCOHERENT) && ref->cpu != e->cpu)
+	if (allocated(e->type) && ref->cpu != e->cpu)
 		return false;
 	return dev->coherent || !streaming(e->type);
 }

@@ -11,7 +11,7 @@
 #include "../hw/hw.h"
 
 enum dbg_type { DBG_SINGLE, DBG_PAGE, DBG_SG, DBG_COHERENT, DBG_NONCOHERENT,
-		DBG_RESOURCE };
+		DBG_RESOURCE, DBG_POOL };
 
 /* What one API call says about one mapping or allocation. */
 struct dbg_ref {
