@@ -47,6 +47,7 @@ extern "C" {
 #define DMA_ATTR_ALLOC_SINGLE_PAGES (1UL << 7)
 #define DMA_ATTR_NO_WARN (1UL << 8)
 #define DMA_ATTR_PRIVILEGED (1UL << 9)
+#define DMA_ATTR_MMIO (1UL << 10)
 
 struct dma_map_ops;
 
@@ -304,6 +305,39 @@ DMAMAP_API dma_addr_t dma_map_resource(struct device *dev, phys_addr_t phys_addr
 DMAMAP_API void dma_unmap_resource(struct device *dev, dma_addr_t addr,
 				   size_t size, enum dma_data_direction dir,
 				   unsigned long attrs);
+
+/**
+ * dma_map_phys() - give a device a physical range (Linux 6.18+)
+ * @dev: device
+ * @phys: CPU physical address
+ * @size: length
+ * @dir: direction
+ * @attrs: DMA_ATTR_*; DMA_ATTR_MMIO says @phys is MMIO, not RAM
+ *
+ * With DMA_ATTR_MMIO, exactly dma_map_resource(): no cache maintenance,
+ * no bouncing. Without it, @phys is RAM and the mapping is
+ * dma_map_page_attrs() of the page holding it, with every check and
+ * backend that implies (cache maintenance, bouncing, the IOMMU).
+ *
+ * Return: the device address, or DMA_MAPPING_ERROR: as dma_map_resource()
+ * with DMA_ATTR_MMIO; else as dma_map_page_attrs(), and for a @phys that is
+ * not RAM of the board (NOT_LINEAR/NOT_LINEAR).
+ */
+DMAMAP_API dma_addr_t dma_map_phys(struct device *dev, phys_addr_t phys, size_t size,
+				   enum dma_data_direction dir, unsigned long attrs);
+/**
+ * dma_unmap_phys() - undo dma_map_phys()
+ * @dev: device
+ * @addr: device address
+ * @size: size mapped
+ * @dir: direction mapped
+ * @attrs: as mapped; DMA_ATTR_MMIO must match
+ *
+ * dma_unmap_resource() with DMA_ATTR_MMIO, dma_unmap_page_attrs() without,
+ * with their reports.
+ */
+DMAMAP_API void dma_unmap_phys(struct device *dev, dma_addr_t addr, size_t size,
+			       enum dma_data_direction dir, unsigned long attrs);
 
 /**
  * dma_map_sg_attrs() - map a scatter-gather list

@@ -304,19 +304,19 @@ int dma_mapping_error(struct device *dev, dma_addr_t dma_addr)
 
 /* ---- resources ------------------------------------------------------------ */
 
-dma_addr_t dma_map_resource(struct device *dev, phys_addr_t phys_addr,
-			    size_t size, enum dma_data_direction dir,
-			    unsigned long attrs)
+static dma_addr_t map_resource(struct device *dev, phys_addr_t phys_addr, size_t size,
+			       enum dma_data_direction dir, unsigned long attrs,
+			       const char *func, void *caller)
 {
 	const struct dma_map_ops *ops;
 	dma_addr_t addr;
 
 	if (unlikely(!dmamap__call_args_ok(dev, size, dir) &&
-		     dmamap__bad_call_args(dev, size, dir, __func__)))
+		     dmamap__bad_call_args(dev, size, dir, func)))
 		return DMA_MAPPING_ERROR;
 	/* On a board its RAM is no resource; on the host any address may be a device's. */
 	if (!dmamap__port_identity(dev->plat) && dmamap__port_is_ram(dev->plat, phys_addr, 1)) {
-		dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_ARG,
+		dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_ARG,
 				  DMAMAP_DBG_INVALID_ARGUMENT,
 				  "[phys=0x%llx] is RAM, not a resource: use dma_map_page",
 				  (unsigned long long)phys_addr);
@@ -328,7 +328,7 @@ dma_addr_t dma_map_resource(struct device *dev, phys_addr_t phys_addr,
 	addr = ops->map_resource ? ops->map_resource(dev, phys_addr, size, dir, attrs) :
 				   DMA_MAPPING_ERROR;
 	if (addr == DMA_MAPPING_ERROR) {
-		dmamap__api_error(dev, __func__, DMAMAP_ERRK_UNREACHABLE,
+		dmamap__api_error(dev, func, DMAMAP_ERRK_UNREACHABLE,
 				  DMAMAP_DBG_UNREACHABLE,
 				  "resource [phys=0x%llx] [size=%zu] is beyond the device's reach",
 				  (unsigned long long)phys_addr, size);
@@ -338,12 +338,20 @@ dma_addr_t dma_map_resource(struct device *dev, phys_addr_t phys_addr,
 	if (dmamap__dbg_on(dev)) {
 		struct dbg_ref r = {
 			.type = DBG_RESOURCE, .addr = addr, .size = size, .dir = dir,
-			.phys = phys_addr, .caller = __builtin_return_address(0),
+			.phys = phys_addr, .caller = caller,
 		};
 
 		dmamap__dbg_map(dev, &r);
 	}
 	return addr;
+}
+
+dma_addr_t dma_map_resource(struct device *dev, phys_addr_t phys_addr,
+			    size_t size, enum dma_data_direction dir,
+			    unsigned long attrs)
+{
+	return map_resource(dev, phys_addr, size, dir, attrs, __func__,
+			    __builtin_return_address(0));
 }
 
 void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
@@ -361,4 +369,36 @@ void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
 	if (ops->unmap_resource)
 		ops->unmap_resource(dev, addr, size, dir, attrs);
 	dmamap__stat_add(dev, ST_UNMAPS, 1);
+}
+
+/* ---- physical addresses ----------------------------------------------------- */
+
+dma_addr_t dma_map_phys(struct device *dev, phys_addr_t phys, size_t size,
+			enum dma_data_direction dir, unsigned long attrs)
+{
+	void *ptr;
+
+	if (attrs & DMA_ATTR_MMIO)
+		return map_resource(dev, phys, size, dir, attrs, __func__,
+				    __builtin_return_address(0));
+	if (unlikely(!dmamap__call_args_ok(dev, size, dir) &&
+		     dmamap__bad_call_args(dev, size, dir, __func__)))
+		return DMA_MAPPING_ERROR;
+	ptr = dmamap_phys_to_virt(dev->plat, phys);
+	if (unlikely(!ptr)) {
+		dmamap__api_error(dev, __func__, DMAMAP_ERRK_NOT_LINEAR, DMAMAP_DBG_NOT_LINEAR,
+				  "[phys=0x%llx] is not RAM of this board (MMIO needs DMA_ATTR_MMIO)",
+				  (unsigned long long)phys);
+		return DMA_MAPPING_ERROR;
+	}
+	return map_page(dev, ptr, size, dir, attrs, DBG_PAGE, __builtin_return_address(0));
+}
+
+void dma_unmap_phys(struct device *dev, dma_addr_t addr, size_t size,
+		    enum dma_data_direction dir, unsigned long attrs)
+{
+	if (attrs & DMA_ATTR_MMIO)
+		dma_unmap_resource(dev, addr, size, dir, attrs);
+	else
+		unmap_page(dev, addr, size, dir, attrs, DBG_PAGE);
 }
