@@ -27,7 +27,7 @@ static __attribute__((noinline)) void dbg_sync(struct device *dev, dma_addr_t ad
 					       size_t size, int dir, bool for_cpu)
 {
 	if (!dmamap__backend_reports(dev, addr, size))
-		dmamap__dbg_sync(dev, addr, size, dir, for_cpu);
+		dmamap__dbg_sync(dev, addr, size, dir, for_cpu, 0);
 }
 
 static inline __attribute__((always_inline)) void
@@ -86,7 +86,7 @@ static void sync_sg(struct device *dev, struct scatterlist *sgl, int nelems,
 			if (!sg)
 				break;
 			dmamap__dbg_sync(dev, sg_dma_address(sg), sg_dma_len(sg), dir,
-					 for_cpu);
+					 for_cpu, i == 0 ? nelems : 0);
 		}
 	}
 	ops = dev->dma_ops;

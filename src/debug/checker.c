@@ -1078,7 +1078,7 @@ general:
 }
 
 void dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
-		      bool to_cpu)
+		      bool to_cpu, int sg_nents)
 {
 	struct dmamap_platform *p = dev->plat;
 	struct dmamap_checker *c = p->checker;
@@ -1119,6 +1119,10 @@ void dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
 				  "device driver syncs device write-only DMA memory to device [device address=0x%llx] [size=%llu bytes] [mapped with %s] [synced with %s]",
 				  (unsigned long long)e.addr, (unsigned long long)e.size,
 				  dmamap__dir_name(e.dir), dmamap__dir_name(dir));
+	if (sg_nents && e.type == DBG_SG && sg_nents != e.sg_call_ents)
+		dmamap__report_at(p, dev, DMAMAP_DBG_SG_NENTS, e.addr, e.size, e.dir, e.caller,
+				  "device driver syncs DMA sg list with different entry count [map count=%d] [sync count=%d]",
+				  e.sg_call_ents, sg_nents);
 	if (e.map_err == MAPERR_NOT_CHECKED)
 		report_unchecked_use(dev, &e, "synced");
 	if (to_cpu && e.phys != PHYS_NONE)

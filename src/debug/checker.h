@@ -113,8 +113,9 @@ static inline void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr
 	}
 	dmamap__dbg_mapping_error_slow(dev, addr);
 }
+/* @sg_nents: the nents a dma_sync_sg_*() call passed, on its first entry; else 0. */
 void dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
-		      bool to_cpu);
+		      bool to_cpu, int sg_nents);
 void dmamap__dbg_device_gone(struct device *dev);
 /* map_sg's return value recorded for the sg entry at @addr, 0 if none. */
 int dmamap__dbg_sg_mapped_ents(struct device *dev, dma_addr_t addr);

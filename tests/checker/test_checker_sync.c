@@ -168,3 +168,40 @@ TEST(checker_sync_writeonly_for_device)
 			      DMAMAP_DBG_SYNC_WRITEONLY_FOR_DEVICE);
 	scene_end_clean(&s);
 }
+
+/* dma_sync_sg_*() with another entry count than dma_map_sg(): reported once per call. */
+TEST(checker_sync_sg_nents)
+{
+	struct scatterlist sg[3];
+	struct scene s;
+	uint8_t *b, *c;
+
+	REQUIRE(checked_scene(&s, NC, 256));
+	b = dbuf(s.p, 256);
+	c = dbuf(s.p, 256);
+	REQUIRE(b && c);
+	sg_init_table(sg, 3);
+	sg_set_buf(&sg[0], s.buf, 256);
+	sg_set_buf(&sg[1], b, 256);
+	sg_set_buf(&sg[2], c, 256);
+	REQUIRE(dma_map_sg(s.dev, sg, 3, DMA_FROM_DEVICE) == 3);
+	EXPECT_NO_REPORTS();
+	/* The count mapped: nothing to say. */
+	dma_sync_sg_for_cpu(s.dev, sg, 3, DMA_FROM_DEVICE);
+	dma_sync_sg_for_device(s.dev, sg, 3, DMA_FROM_DEVICE);
+	EXPECT_NO_REPORTS();
+	dma_sync_sg_for_cpu(s.dev, sg, 2, DMA_FROM_DEVICE);
+	EXPECT_KINDS(DMAMAP_DBG_SG_NENTS);
+	CHECK_EQ(rec.r[0].addr, sg_dma_address(&sg[0]));
+	CHECK_MSG(text_has(0, "syncs") && text_has(0, "3") && text_has(0, "2"), "text: '%s'",
+		  rec.r[0].text);
+	rec_reset();
+	dma_sync_sg_for_device(s.dev, sg, 2, DMA_FROM_DEVICE);
+	EXPECT_KINDS(DMAMAP_DBG_SG_NENTS);
+	rec_reset();
+	dma_unmap_sg(s.dev, sg, 3, DMA_FROM_DEVICE);
+	EXPECT_NO_REPORTS();
+	dmamap_kfree(s.p, b);
+	dmamap_kfree(s.p, c);
+	scene_end(&s);
+}
