@@ -58,6 +58,8 @@ enum dmamap_dbg_kind {
 	DMAMAP_DBG_CPU_WRITE_WHILE_DEVICE_OWNS, /* CPU wrote a buffer the device owned */
 	DMAMAP_DBG_MAP_UNALIGNED,   /* non-coherent device-writable buffer not line aligned */
 	DMAMAP_DBG_CHECKER_DISABLED,/* the checker ran out of memory and turned itself off */
+	/* Added later, kept last so the values above never change. */
+	DMAMAP_DBG_MAP_RODATA,      /* mapping code or read-only data of the process */
 	DMAMAP_DBG_KIND_COUNT
 };
 

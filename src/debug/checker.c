@@ -629,13 +629,38 @@ static inline bool on_my_stack(const void *ptr)
 	return (uintptr_t)ptr - my_stack.lo < my_stack.size;
 }
 
+/* ---- the process's code and read-only data ---------------------------------- */
+
+/* The image-free span the calling thread's last buffer was in: most buffers are in it too. */
+static __thread struct {
+	uintptr_t lo, hi;
+} image_gap __attribute__((tls_model("initial-exec")));
+
+static inline bool in_image_gap(const void *cpu, u64 size)
+{
+	uintptr_t a = (uintptr_t)cpu;
+
+	return a >= image_gap.lo && a + size <= image_gap.hi && a + size >= a;
+}
+
+static __attribute__((noinline)) bool in_image(const void *cpu, u64 size)
+{
+	uintptr_t lo, hi;
+
+	if (dmamap__port_in_image(cpu, (size_t)size, &lo, &hi))
+		return true;
+	image_gap.lo = lo;
+	image_gap.hi = hi;
+	return false;
+}
+
 /* ---- hooks ----------------------------------------------------------------- */
 
 /* Checks that only non-coherent devices or sg segments need, and the stack report. */
 static __attribute__((noinline)) void map_cold(struct device *dev, bool on_stack,
-					       int type, dma_addr_t addr, u64 size,
-					       int dir, phys_addr_t phys, const void *cpu,
-					       void *caller)
+					       bool from_image, int type, dma_addr_t addr,
+					       u64 size, int dir, phys_addr_t phys,
+					       const void *cpu, void *caller)
 {
 	struct dmamap_platform *p = dev->plat;
 	struct dbg_ref r = {
@@ -647,6 +672,10 @@ static __attribute__((noinline)) void map_cold(struct device *dev, bool on_stack
 	if (on_stack)
 		dmamap__report_at(p, dev, DMAMAP_DBG_MAP_STACK, addr, size, dir, caller,
 				  "device driver maps memory from stack [addr=%p]", cpu);
+	if (from_image)
+		dmamap__report_at(p, dev, DMAMAP_DBG_MAP_RODATA, addr, size, dir, caller,
+				  "device driver maps memory from kernel text or rodata [addr=%p] [len=%llu]",
+				  cpu, (unsigned long long)size);
 
 	if (writes_lines(dev, ref->type, ref->dir, ref->phys) &&
 	    shares_lines(p, ref->phys, ref->size))
@@ -719,15 +748,17 @@ map_entry(struct device *dev, const struct dbg_ref *ref)
 	struct dmamap_checker *c = p->checker;
 	struct dbg_entry *e;
 	struct bucket *b;
-	bool on_stack;
+	bool on_stack, from_image;
 
 	if (!c)
 		return;
 	/* Fields one by one, so the page entry point never builds a ref in memory. */
 	on_stack = ref->cpu && (ref->type == DBG_SINGLE || ref->type == DBG_PAGE) &&
 		   on_my_stack(ref->cpu);
-	if (unlikely(on_stack || !dev->coherent || ref->type == DBG_SG))
-		map_cold(dev, on_stack, ref->type, ref->addr, ref->size, ref->dir,
+	from_image = ref->cpu && streaming(ref->type) && !in_image_gap(ref->cpu, ref->size) &&
+		     in_image(ref->cpu, ref->size);
+	if (unlikely(on_stack || from_image || !dev->coherent || ref->type == DBG_SG))
+		map_cold(dev, on_stack, from_image, ref->type, ref->addr, ref->size, ref->dir,
 			 ref->phys, ref->cpu, ref->caller);
 	e = entry_alloc(p);
 	if (!e)
@@ -774,7 +805,7 @@ map_page_leaf(struct device *dev, enum dbg_type type, dma_addr_t addr, u64 size,
 	struct bucket *b;
 
 	if (unlikely(!c || !dev->direct_identity || is_large(size) || !my_stack.size ||
-		     (uintptr_t)cpu - my_stack.lo < my_stack.size ||
+		     (uintptr_t)cpu - my_stack.lo < my_stack.size || !in_image_gap(cpu, size) ||
 		     mag.owner != c->serial || !(e = mag.free)))
 		goto general;
 	b = bucket_of(c, dev, addr >> PAGE_SHIFT);

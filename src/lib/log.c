@@ -46,6 +46,7 @@ static const char *const kind_names[DMAMAP_DBG_KIND_COUNT] = {
 	[DMAMAP_DBG_CPU_WRITE_WHILE_DEVICE_OWNS] = "cpu-write-while-device-owns",
 	[DMAMAP_DBG_MAP_UNALIGNED] = "map-unaligned",
 	[DMAMAP_DBG_CHECKER_DISABLED] = "checker-disabled",
+	[DMAMAP_DBG_MAP_RODATA] = "map-rodata",
 };
 
 const char *dmamap_dbg_kind_name(enum dmamap_dbg_kind kind)

@@ -113,6 +113,14 @@ phys_addr_t dmamap__addr_to_phys(struct dmamap_platform *p, const void *addr,
 int dmamap__view_fd(struct dmamap_platform *p, phys_addr_t phys, enum dmamap_view view,
 		    u64 *offset);
 
+/*
+ * Whether [@addr, @addr + @size) touches this process's code or read-only
+ * data (the executable's and the libraries' read-only segments, as loaded
+ * when first asked). If not, *@gap_lo and *@gap_hi bound the image-free
+ * span around it, so a caller can skip the search for buffers inside it.
+ */
+bool dmamap__port_in_image(const void *addr, size_t size, uintptr_t *gap_lo, uintptr_t *gap_hi);
+
 /* ---- what the CPU does ------------------------------------------------------- */
 
 /*

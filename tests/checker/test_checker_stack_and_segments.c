@@ -43,6 +43,63 @@ TEST(checker_map_stack)
 	DESTROY_CLEAN(p);
 }
 
+/* Constants and code of this test binary: read-only segments of the image. */
+void checker_map_rodata_and_text_fn_marker(void);
+void checker_map_rodata_and_text_fn_marker(void)
+{
+}
+
+static const uint8_t table_in_rodata[512] = { 1, 2, 3 };
+static uint8_t table_in_data[512] = { 1, 2, 3 };
+
+/* The image's read-only segments are no DMA buffer (as dma-debug's check_for_illegal_area). */
+TEST(checker_map_rodata_and_text)
+{
+	struct dmamap_platform *p = host_board();
+	struct scatterlist sg[1];
+	struct device *dev;
+	void *text = (void *)(uintptr_t)&checker_map_rodata_and_text_fn_marker;
+	dma_addr_t h;
+
+	REQUIRE(p);
+	dev = host_device(p, "h0", NULL);
+	REQUIRE(dev);
+	/* Writable data is fine (a static DMA buffer is legal, if unusual). */
+	h = map_ok(dev, table_in_data, sizeof(table_in_data), DMA_TO_DEVICE);
+	REQUIRE(h != DMA_MAPPING_ERROR);
+	dma_unmap_single(dev, h, sizeof(table_in_data), DMA_TO_DEVICE);
+	EXPECT_NO_REPORTS();
+	/* Read-only data: reported, and (as dma-debug) mapped anyway. */
+	h = dma_map_single(dev, (void *)table_in_rodata, sizeof(table_in_rodata), DMA_TO_DEVICE);
+	EXPECT_KINDS(DMAMAP_DBG_MAP_RODATA);
+	CHECK(!dma_mapping_error(dev, h));
+	dma_unmap_single(dev, h, sizeof(table_in_rodata), DMA_TO_DEVICE);
+	/* Code, through a page mapping. */
+	rec_reset();
+	h = dma_map_page(dev, virt_to_page(text), offset_in_page(text), 64, DMA_TO_DEVICE);
+	EXPECT_KINDS(DMAMAP_DBG_MAP_RODATA);
+	CHECK(!dma_mapping_error(dev, h));
+	dma_unmap_page(dev, h, 64, DMA_TO_DEVICE);
+	/* And an sg entry. */
+	rec_reset();
+	sg_init_one(sg, table_in_rodata, 128);
+	CHECK_EQ(dma_map_sg(dev, sg, 1, DMA_TO_DEVICE), 1);
+	EXPECT_KINDS(DMAMAP_DBG_MAP_RODATA);
+	dma_unmap_sg(dev, sg, 1, DMA_TO_DEVICE);
+	/* Heap after all that: the thread's cached gap still says nothing. */
+	rec_reset();
+	{
+		uint8_t *heap = malloc(256);
+
+		REQUIRE(heap);
+		h = map_ok(dev, heap, 256, DMA_TO_DEVICE);
+		dma_unmap_single(dev, h, 256, DMA_TO_DEVICE);
+		free(heap);
+	}
+	EXPECT_NO_REPORTS();
+	dmamap_platform_destroy(p);
+}
+
 TEST(checker_map_stack_on_sim_is_not_linear)
 {
 	uint8_t stack_buf[256];
