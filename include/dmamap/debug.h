@@ -60,6 +60,7 @@ enum dmamap_dbg_kind {
 	DMAMAP_DBG_CHECKER_DISABLED,/* the checker ran out of memory and turned itself off */
 	/* Added later, kept last so the values above never change. */
 	DMAMAP_DBG_MAP_RODATA,      /* mapping code or read-only data of the process */
+	DMAMAP_DBG_MISSING_SYNC_FOR_DEVICE, /* device read bytes the CPU changed without a sync for it */
 	DMAMAP_DBG_KIND_COUNT
 };
 

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../lib/lib.h"
@@ -654,6 +655,161 @@ static __attribute__((noinline)) bool in_image(const void *cpu, u64 size)
 	return false;
 }
 
+/* ---- what the CPU does to a buffer the device owns --------------------------- */
+
+/* FNV-1a over 8-byte words: a CPU change to the original shows as a new value. */
+static uint64_t hash_bytes(const void *buf, u64 size)
+{
+	const uint8_t *b = buf;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	u64 i = 0;
+
+	for (; i + 8 <= size; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, b + i, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+	}
+	for (; i < size; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* Whether the device uses a copy of @cpu (a bounce buffer) rather than its memory. */
+static bool is_bounced(struct dmamap_platform *p, const struct dbg_ref *ref)
+{
+	return ref->cpu && streaming(ref->type) && ref->phys != PHYS_NONE &&
+	       dmamap__linear_to_phys(p, ref->cpu) != ref->phys;
+}
+
+/* Whether the CPU changed a bounced mapping's original since the device was given it. */
+static bool original_changed(const struct dbg_entry *e)
+{
+	return e->bounced && !e->cpu_owns && hash_bytes(e->cpu, e->size) != e->orig_hash;
+}
+
+static void report_cpu_write(struct device *dev, const struct dbg_entry *e, long off,
+			     const char *when)
+{
+	char where[48] = "";
+
+	if (off >= 0)
+		snprintf(where, sizeof(where), " [first byte written=+%ld]", off);
+	dmamap__report_at(dev->plat, dev, DMAMAP_DBG_CPU_WRITE_WHILE_DEVICE_OWNS, e->addr,
+			  e->size, e->dir, e->caller,
+			  "CPU wrote a %sbuffer while the device owned it, seen at %s [device address=0x%llx] [size=%llu bytes]%s [%s]",
+			  e->bounced ? "bounced " : "", when, (unsigned long long)e->addr,
+			  (unsigned long long)e->size, where, dmamap__dir_name(e->dir));
+}
+
+/*
+ * The entry of @dev holding all of [@addr, @addr + @len), its bucket
+ * locked (*@bp), or NULL with nothing locked: for checks that change it.
+ */
+static struct dbg_entry *find_contain_locked(struct dmamap_checker *c, const struct device *dev,
+					     dma_addr_t addr, u64 len, struct bucket **bp)
+{
+	u64 page = addr >> PAGE_SHIFT;
+
+	for (u64 k = 0; k <= SPAN_PAGES && k <= page; k++) {
+		struct bucket *b = bucket_of(c, dev, page - k);
+
+		dmamap__spin_lock(&b->lock);
+		for (struct dbg_entry *e = b->head; e; e = e->next) {
+			if (e->dev == dev && addr >= e->addr && addr - e->addr < e->size &&
+			    len <= e->size - (addr - e->addr)) {
+				*bp = b;
+				return e;
+			}
+		}
+		dmamap__spin_unlock(&b->lock);
+	}
+	if (__atomic_load_n(&c->large.head, __ATOMIC_RELAXED)) {
+		dmamap__spin_lock(&c->large.lock);
+		for (struct dbg_entry *e = c->large.head; e; e = e->next) {
+			if (e->dev == dev && addr >= e->addr && addr - e->addr < e->size &&
+			    len <= e->size - (addr - e->addr)) {
+				*bp = &c->large;
+				return e;
+			}
+		}
+		dmamap__spin_unlock(&c->large.lock);
+	}
+	return NULL;
+}
+
+/*
+ * A sync of the mapping at @addr hands it to the CPU or back to the
+ * device. Either way a CPU write made while the device owned it is said
+ * here (for cached buffers, at sync_for_cpu by the caller; at
+ * sync_for_device here, since the write happened before the device got the
+ * buffer back). Then the ownership changes, and a bounced original is
+ * hashed again for the device's new turn.
+ */
+static void sync_ownership(struct device *dev, dma_addr_t addr, u64 size, bool to_cpu)
+{
+	struct dmamap_checker *c = dev->plat->checker;
+	struct dbg_entry *e, copy;
+	struct bucket *b;
+	bool said = false;
+	long off = -1;
+
+	e = find_contain_locked(c, dev, addr, size, &b);
+	if (!e)
+		return;
+	if (!e->cpu_owns && !e->cpu_write_said) {
+		if (e->bounced && original_changed(e))
+			said = true;
+		else if (!e->bounced && !to_cpu && !dev->coherent && e->phys != PHYS_NONE &&
+			 (off = dmamap__cpu_dirty_offset(dev->plat, e->phys, e->size)) >= 0)
+			said = true;
+	}
+	copy = *e;
+	e->cpu_owns = to_cpu;
+	if (e->bounced && !to_cpu)
+		e->orig_hash = hash_bytes(e->cpu, e->size);
+	dmamap__spin_unlock(&b->lock);
+	if (said)
+		report_cpu_write(dev, &copy, off, to_cpu ? "sync for cpu" : "sync for device");
+}
+
+/*
+ * A device reading a mapping: the bytes it gets are stale if the CPU
+ * changed the buffer since giving it (a bounced original, or CPU-dirty
+ * lines of a cached one), which is a missing dma_sync_*_for_device().
+ */
+static void device_read_check(struct device *dev, dma_addr_t addr, u64 len)
+{
+	struct dmamap_checker *c = dev->plat->checker;
+	struct dbg_entry *e, copy;
+	struct bucket *b;
+	bool stale = false;
+	long off = -1;
+
+	e = find_contain_locked(c, dev, addr, len, &b);
+	if (!e)
+		return;
+	if (!e->cpu_write_said && e->dir != DMA_FROM_DEVICE && streaming(e->type)) {
+		if (e->bounced)
+			stale = original_changed(e);
+		else if (!dev->coherent && e->phys != PHYS_NONE)
+			stale = (off = dmamap__cpu_dirty_offset(dev->plat,
+								e->phys + (addr - e->addr),
+								(size_t)len)) >= 0;
+	}
+	if (stale)
+		e->cpu_write_said = 1;
+	copy = *e;
+	dmamap__spin_unlock(&b->lock);
+	if (stale)
+		dmamap__report_at(dev->plat, dev, DMAMAP_DBG_MISSING_SYNC_FOR_DEVICE, copy.addr,
+				  copy.size, copy.dir, copy.caller,
+				  "device reads a %s the CPU changed after giving it to the device, without dma_sync_*_for_device(): it gets stale bytes [device address=0x%llx] [size=%llu bytes] [read at +%llu]",
+				  copy.bounced ? "bounced buffer whose original" : "buffer",
+				  (unsigned long long)copy.addr, (unsigned long long)copy.size,
+				  (unsigned long long)(addr - copy.addr + (off > 0 ? (u64)off : 0)));
+}
+
 /* ---- hooks ----------------------------------------------------------------- */
 
 /* Checks that only non-coherent devices or sg segments need, and the stack report. */
@@ -735,6 +891,9 @@ static inline void fill_entry(struct dbg_entry *e, struct device *dev,
 	e->map_err = (ref->type == DBG_SINGLE || ref->type == DBG_PAGE ||
 		      ref->type == DBG_RESOURCE) ? MAPERR_NOT_CHECKED : MAPERR_NA;
 	e->lines = 0;
+	e->bounced = 0;
+	e->cpu_owns = 0;
+	e->cpu_write_said = 0;
 }
 
 /*
@@ -764,6 +923,10 @@ map_entry(struct device *dev, const struct dbg_ref *ref)
 	if (!e)
 		return;
 	fill_entry(e, dev, ref);
+	if (unlikely(is_bounced(p, ref))) {
+		e->bounced = 1;
+		e->orig_hash = hash_bytes(ref->cpu, ref->size);
+	}
 	if (tracks_lines(dev, e))
 		track_lines(dev, e);
 	b = is_large(e->size) ? &c->large : bucket_of(c, dev, e->addr >> PAGE_SHIFT);
@@ -806,6 +969,7 @@ map_page_leaf(struct device *dev, enum dbg_type type, dma_addr_t addr, u64 size,
 
 	if (unlikely(!c || !dev->direct_identity || is_large(size) || !my_stack.size ||
 		     (uintptr_t)cpu - my_stack.lo < my_stack.size || !in_image_gap(cpu, size) ||
+		     addr != (dma_addr_t)(uintptr_t)cpu || /* bounced: a copy to follow */
 		     mag.owner != c->serial || !(e = mag.free)))
 		goto general;
 	b = bucket_of(c, dev, addr >> PAGE_SHIFT);
@@ -888,19 +1052,20 @@ static void check_cpu_writes(struct device *dev, const struct dbg_entry *e,
 {
 	long off;
 
-	if (dev->coherent || !streaming(e->type) ||
-	    e->phys == PHYS_NONE)
+	if (!streaming(e->type) || e->cpu_write_said || e->cpu_owns)
+		return;
+	if (e->bounced) {
+		if (original_changed(e))
+			report_cpu_write(dev, e, -1, when);
+		return;
+	}
+	if (dev->coherent || e->phys == PHYS_NONE)
 		return;
 	off = dmamap__cpu_dirty_offset(dev->plat, phys, size);
 	if (off >= 0)
 		off += (long)(phys - e->phys);
 	if (off >= 0)
-		dmamap__report_at(dev->plat, dev, DMAMAP_DBG_CPU_WRITE_WHILE_DEVICE_OWNS,
-				  e->addr, e->size, e->dir, e->caller,
-				  "CPU wrote a buffer while the device owned it, seen at %s [device address=0x%llx] [size=%llu bytes] [first byte written=+%ld] [%s]",
-				  when, (unsigned long long)e->addr,
-				  (unsigned long long)e->size, off,
-				  dmamap__dir_name(e->dir));
+		report_cpu_write(dev, e, off, when);
 }
 
 /*
@@ -966,7 +1131,8 @@ static inline bool same_call(const struct dbg_entry *e, const struct dbg_ref *re
 static inline bool nothing_to_check(const struct device *dev, const struct dbg_entry *e,
 			     const struct dbg_ref *ref)
 {
-	if (e->lines || __atomic_load_n(&e->map_err, __ATOMIC_RELAXED) == MAPERR_NOT_CHECKED)
+	if (e->lines || e->bounced ||
+	    __atomic_load_n(&e->map_err, __ATOMIC_RELAXED) == MAPERR_NOT_CHECKED)
 		return false;
 	if (allocated(e->type) && ref->cpu != e->cpu)
 		return false;
@@ -1096,7 +1262,7 @@ void dmamap__dbg_unmap_page(struct device *dev, enum dbg_type type, dma_addr_t a
 	pp = first_at(b, dev, addr);
 	e = *pp;
 	/* No line test: identity devices are coherent, their entries track none. */
-	if (unlikely(!e || !same_call(e, &r) ||
+	if (unlikely(!e || !same_call(e, &r) || e->bounced ||
 		     __atomic_load_n(&e->map_err, __ATOMIC_RELAXED) == MAPERR_NOT_CHECKED)) {
 		dmamap__spin_unlock(&b->lock);
 		goto general;
@@ -1156,9 +1322,11 @@ void dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
 				  e.sg_call_ents, sg_nents);
 	if (e.map_err == MAPERR_NOT_CHECKED)
 		report_unchecked_use(dev, &e, "synced");
-	if (to_cpu && e.phys != PHYS_NONE)
+	if (to_cpu && e.phys != PHYS_NONE && !e.bounced)
 		check_cpu_writes(dev, &e, e.phys + (addr - e.addr),
 				 MIN(size, e.size - (addr - e.addr)), "sync for cpu");
+	if (streaming(e.type) && size <= e.size - (addr - e.addr))
+		sync_ownership(dev, addr, size, to_cpu);
 }
 
 /* The observer the checker registers: a bus master's access, before its bytes move. */
@@ -1194,6 +1362,8 @@ static void device_access(void *ctx, struct device *dev, dma_addr_t addr, u64 le
 		if (e.map_err == MAPERR_NOT_CHECKED)
 			report_unchecked_use(dev, &e, write ? "written by the device" :
 							     "read by the device");
+		if (!write && (e.bounced || !dev->coherent))
+			device_read_check(dev, at, MIN(end, e.addr + e.size) - at);
 		at = e.addr + e.size;
 		if (at <= e.addr) /* a mapping that ends at the top of the space */
 			break;

@@ -44,6 +44,15 @@ struct dbg_entry {
 	uint8_t dir;
 	uint8_t map_err;
 	uint8_t lines; /* cache-line nodes this entry holds: 0, 1 or 2 */
+	/*
+	 * A bounced streaming mapping: the device uses a copy, so what the
+	 * CPU does to the original is seen by a hash of it, taken when the
+	 * device was last given the buffer (map, sync_for_device).
+	 */
+	uint8_t bounced;
+	uint8_t cpu_owns;       /* since a sync_for_cpu, until the next sync_for_device */
+	uint8_t cpu_write_said; /* one report per mistake: later checks stay quiet */
+	uint64_t orig_hash;
 };
 
 /*

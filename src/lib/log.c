@@ -47,6 +47,7 @@ static const char *const kind_names[DMAMAP_DBG_KIND_COUNT] = {
 	[DMAMAP_DBG_MAP_UNALIGNED] = "map-unaligned",
 	[DMAMAP_DBG_CHECKER_DISABLED] = "checker-disabled",
 	[DMAMAP_DBG_MAP_RODATA] = "map-rodata",
+	[DMAMAP_DBG_MISSING_SYNC_FOR_DEVICE] = "missing-sync-for-device",
 };
 
 const char *dmamap_dbg_kind_name(enum dmamap_dbg_kind kind)
