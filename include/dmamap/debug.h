@@ -61,6 +61,8 @@ enum dmamap_dbg_kind {
 	/* Added later, kept last so the values above never change. */
 	DMAMAP_DBG_MAP_RODATA,      /* mapping code or read-only data of the process */
 	DMAMAP_DBG_MISSING_SYNC_FOR_DEVICE, /* device read bytes the CPU changed without a sync for it */
+	DMAMAP_DBG_CACHELINE_OVERLAP_LIMIT, /* more mappings of one line than dma-debug counts */
+	DMAMAP_DBG_WRONG_ATTRS,     /* free with other allocation attributes than the alloc's */
 	DMAMAP_DBG_KIND_COUNT
 };
 

@@ -38,7 +38,17 @@ extern "C" {
 #define DMA_MAPPING_ERROR (~(dma_addr_t)0)
 #define DMA_BIT_MASK(n) (((n) >= 64) ? ~0ULL : ((1ULL << (n)) - 1))
 
-/* Attributes, with the kernel's names and bit values. */
+/*
+ * Attributes, with the kernel's names and bit values. Those the library
+ * acts on: WRITE_COMBINE and NO_KERNEL_MAPPING (allocations),
+ * SKIP_CPU_SYNC, FORCE_CONTIGUOUS (CMA), NO_WARN, MMIO (dma_map_phys()),
+ * DEBUGGING_IGNORE_CACHELINES (the driver promises the CPU will not dirty
+ * lines this mapping shares: the checker's cache-line reports stay quiet),
+ * REQUIRE_COHERENT (a mapping that would need cache maintenance or a bounce
+ * copy fails instead: UNREACHABLE/UNREACHABLE). WEAK_ORDERING is accepted
+ * and kept with the checker's record of the mapping; the simulated devices
+ * order their accesses either way.
+ */
 #define DMA_ATTR_WEAK_ORDERING (1UL << 1)
 #define DMA_ATTR_WRITE_COMBINE (1UL << 2)
 #define DMA_ATTR_NO_KERNEL_MAPPING (1UL << 4)
@@ -48,6 +58,8 @@ extern "C" {
 #define DMA_ATTR_NO_WARN (1UL << 8)
 #define DMA_ATTR_PRIVILEGED (1UL << 9)
 #define DMA_ATTR_MMIO (1UL << 10)
+#define DMA_ATTR_DEBUGGING_IGNORE_CACHELINES (1UL << 11)
+#define DMA_ATTR_REQUIRE_COHERENT (1UL << 12)
 
 struct dma_map_ops;
 

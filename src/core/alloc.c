@@ -58,7 +58,7 @@ static void *alloc_result(struct device *dev, const char *func, void *cpu,
 		struct dbg_ref r = {
 			.type = type, .addr = *handle, .size = size, .dir = dir,
 			.phys = dmamap__dev_dma_to_phys(dev, *handle, 1), .cpu = cpu,
-			.caller = caller,
+			.caller = caller, .attrs = attrs,
 		};
 
 		dmamap__dbg_map(dev, &r);
@@ -67,11 +67,11 @@ static void *alloc_result(struct device *dev, const char *func, void *cpu,
 }
 
 static void dbg_free(struct device *dev, enum dbg_type type, dma_addr_t handle,
-		     size_t size, int dir, const void *cpu)
+		     size_t size, int dir, const void *cpu, unsigned long attrs)
 {
 	struct dbg_ref r = {
 		.type = type, .addr = handle, .size = size, .dir = dir,
-		.phys = PHYS_NONE, .cpu = cpu,
+		.phys = PHYS_NONE, .cpu = cpu, .attrs = attrs,
 	};
 
 	dmamap__dbg_unmap(dev, &r);
@@ -163,7 +163,7 @@ void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
 	dmamap__stat_add(dev, ST_FREES, 1);
 	if (dmamap__dbg_on(dev))
 		dbg_free(dev, DBG_COHERENT, dma_handle, size, DMA_BIDIRECTIONAL,
-			 cpu_addr);
+			 cpu_addr, attrs);
 	free_backend(dev, size, cpu_addr, dma_handle, attrs);
 }
 
@@ -300,7 +300,7 @@ void dma_free_noncoherent(struct device *dev, size_t size, void *vaddr,
 		return;
 	dmamap__stat_add(dev, ST_FREES, 1);
 	if (dmamap__dbg_on(dev))
-		dbg_free(dev, DBG_NONCOHERENT, dma_handle, size, dir, vaddr);
+		dbg_free(dev, DBG_NONCOHERENT, dma_handle, size, dir, vaddr, 0);
 	ops = get_dma_ops(dev);
 	if (ops->free_noncoherent)
 		ops->free_noncoherent(dev, size, vaddr, dma_handle, dir);

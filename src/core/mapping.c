@@ -54,6 +54,16 @@ static const char *unmap_func(enum dbg_type type)
 	return type == DBG_SINGLE ? "dma_unmap_single_attrs" : "dma_unmap_page_attrs";
 }
 
+/* DMA_ATTR_REQUIRE_COHERENT asked of a device that needs cache maintenance. */
+static __attribute__((noinline, cold)) dma_addr_t not_coherent(struct device *dev, int *errp)
+{
+	if (errp)
+		*errp = -EIO;
+	dmamap__api_error(dev, "dma_map", DMAMAP_ERRK_UNREACHABLE, DMAMAP_DBG_UNREACHABLE,
+			  "DMA_ATTR_REQUIRE_COHERENT, but the device does not snoop the CPU's cache");
+	return DMA_MAPPING_ERROR;
+}
+
 /* A buffer that starts in RAM and runs past the end of its bank (or wraps, on the host). */
 static __attribute__((noinline, cold)) dma_addr_t
 map_past_ram(struct device *dev, void *ptr, size_t size, int *errp)
@@ -79,6 +89,8 @@ map_one(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
 
 	if (unlikely(!dmamap__linear_tail_ok(dev->plat, ptr, size)))
 		return map_past_ram(dev, ptr, size, errp);
+	if (unlikely((attrs & DMA_ATTR_REQUIRE_COHERENT) && !dev->coherent))
+		return not_coherent(dev, errp);
 	if (unlikely(dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_MAP)))
 		return injected(dev, errp);
 	if (likely(!dev->dma_ops))
@@ -105,7 +117,7 @@ map_page_debugged(struct device *dev, void *ptr, size_t size, enum dma_data_dire
 	dma_addr_t addr = map_one(dev, ptr, size, dir, attrs, NULL);
 
 	if (addr != DMA_MAPPING_ERROR)
-		dmamap__dbg_map_page(dev, type, addr, size, dir, ptr, caller);
+		dmamap__dbg_map_page(dev, type, addr, size, dir, ptr, caller, attrs);
 	return addr;
 }
 
@@ -138,13 +150,15 @@ map_page(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir
 		   !dmamap__fault_armed(&dev->plat->fault) && dmamap__shard_known())) {
 		dmamap__count_map(dev, size);
 		if (dmamap__dbg_on(dev))
-			return dmamap__dbg_map_identity(dev, type, addr, size, dir, caller);
+			return dmamap__dbg_map_identity(dev, type, addr, size, dir, caller,
+							attrs);
 		return addr;
 	}
 	if (dmamap__dbg_on(dev))
 		return map_page_debugged(dev, ptr, size, dir, attrs, type, caller);
 	if (dmamap__direct_bounces_all(dev) && !dmamap__fault_armed(&dev->plat->fault) &&
-	    dmamap__shard_known() && (uintptr_t)ptr + size - 1 >= (uintptr_t)ptr)
+	    dmamap__shard_known() && (uintptr_t)ptr + size - 1 >= (uintptr_t)ptr &&
+	    !(attrs & DMA_ATTR_REQUIRE_COHERENT))
 		return dmamap__direct_map_bounced(dev, ptr, size, attrs);
 	return map_page_plain(dev, ptr, size, dir, attrs);
 }
@@ -338,7 +352,7 @@ static dma_addr_t map_resource(struct device *dev, phys_addr_t phys_addr, size_t
 	if (dmamap__dbg_on(dev)) {
 		struct dbg_ref r = {
 			.type = DBG_RESOURCE, .addr = addr, .size = size, .dir = dir,
-			.phys = phys_addr, .caller = caller,
+			.phys = phys_addr, .caller = caller, .attrs = attrs,
 		};
 
 		dmamap__dbg_map(dev, &r);

@@ -60,7 +60,7 @@ unwind:
 }
 
 static void dbg_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
-		       int mapped, int dir, void *caller)
+		       int mapped, int dir, void *caller, unsigned long attrs)
 {
 	struct scatterlist *sg;
 	int i;
@@ -72,7 +72,7 @@ static void dbg_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 			.phys = mapped != nents ? PHYS_NONE :
 				dmamap__dbg_device_phys(dev, sg_dma_address(sg), sg_dma_len(sg)),
 			.cpu = sg_virt(sg), .sg_call_ents = nents,
-			.sg_mapped_ents = mapped, .caller = caller,
+			.sg_mapped_ents = mapped, .caller = caller, .attrs = attrs,
 		};
 
 		dmamap__dbg_map(dev, &r);
@@ -154,7 +154,7 @@ static int map_sg(struct device *dev, struct scatterlist *sg, int nents,
 	if (ret > 0) {
 		dmamap__stat_add(dev, ST_SG_MAPS, 1);
 		if (dmamap__dbg_on(dev))
-			dbg_map_sg(dev, sg, nents, ret, dir, caller);
+			dbg_map_sg(dev, sg, nents, ret, dir, caller, attrs);
 	}
 	return ret;
 }

@@ -73,6 +73,10 @@ struct dmamap_checker {
 static const char *const type_names[] = { "single", "page", "scatter-gather",
 					  "coherent", "noncoherent", "resource", "pool block" };
 
+/* What an allocation is made with, which its free must repeat (the backend frees by them). */
+#define ALLOC_ATTRS (DMA_ATTR_WRITE_COMBINE | DMA_ATTR_NO_KERNEL_MAPPING | \
+		     DMA_ATTR_FORCE_CONTIGUOUS | DMA_ATTR_ALLOC_SINGLE_PAGES | DMA_ATTR_PRIVILEGED)
+
 /* Allocations, which are freed with their CPU address and have no direction to check. */
 static bool allocated(int type)
 {
@@ -477,25 +481,34 @@ static inline void unlink_and_unlock(struct bucket *b, struct dbg_entry **pp)
 
 /* ---- cache lines shared by device-writable mappings -------------------- */
 
-/* Count one more user of @line; returns whether another mapping already used it. */
-static bool line_get(struct dmamap_platform *p, phys_addr_t line)
+/*
+ * Count one more user of @line (@clean: one whose CPU promises not to dirty
+ * it, DMA_ATTR_DEBUGGING_IGNORE_CACHELINES or DMA_ATTR_REQUIRE_COHERENT).
+ * A line node keeps its users in size, the users that are not clean in
+ * sg_mapped_ents. *@users and *@unclean get the counts before this one.
+ */
+static void line_get(struct dmamap_platform *p, phys_addr_t line, bool clean, u64 *users,
+		     u64 *unclean)
 {
 	struct dmamap_checker *c = p->checker;
 	struct bucket *b = line_bucket(c, line);
 	struct dbg_entry *n, *fresh;
-	u64 users = 0;
 
+	*users = *unclean = 0;
 	fresh = entry_alloc(p);
 	dmamap__spin_lock(&b->lock);
 	for (n = b->head; n; n = n->next)
 		if (n->addr == line)
 			break;
 	if (n) {
-		users = n->size++;
+		*users = n->size++;
+		*unclean = (u64)n->sg_mapped_ents;
+		n->sg_mapped_ents += !clean;
 	} else if (fresh) {
 		memset(fresh, 0, sizeof(*fresh));
 		fresh->addr = line;
 		fresh->size = 1;
+		fresh->sg_mapped_ents = !clean;
 		fresh->next = b->head;
 		b->head = fresh;
 		fresh = NULL;
@@ -503,10 +516,9 @@ static bool line_get(struct dmamap_platform *p, phys_addr_t line)
 	dmamap__spin_unlock(&b->lock);
 	if (fresh)
 		entry_free(c, fresh);
-	return users != 0;
 }
 
-static void line_put(struct dmamap_checker *c, phys_addr_t line)
+static void line_put(struct dmamap_checker *c, phys_addr_t line, bool clean)
 {
 	struct bucket *b = line_bucket(c, line);
 	struct dbg_entry *gone = NULL;
@@ -514,6 +526,7 @@ static void line_put(struct dmamap_checker *c, phys_addr_t line)
 	dmamap__spin_lock(&b->lock);
 	for (struct dbg_entry **pp = &b->head; *pp; pp = &(*pp)->next) {
 		if ((*pp)->addr == line) {
+			(*pp)->sg_mapped_ents -= !clean;
 			if (--(*pp)->size == 0) {
 				gone = *pp;
 				*pp = gone->next;
@@ -561,20 +574,37 @@ static void lines_of(const struct device *dev, const struct dbg_entry *e,
 	*step = (*last - *first) / ls + 1 <= LINES_ALL ? ls : MAX(*last - *first, (phys_addr_t)ls);
 }
 
-static bool lines_get(struct dmamap_platform *p, const struct device *dev,
-		      const struct dbg_entry *e, phys_addr_t *shared)
+/* Linux keeps at most this many overlaps of one line (three radix-tree tag bits). */
+#define MAX_LINE_OVERLAP 7
+
+/* The CPU promises not to dirty the mapping's lines: sharing them is safe between such mappings. */
+static bool cache_clean(const struct dbg_entry *e)
+{
+	return e->attrs & (DMA_ATTR_DEBUGGING_IGNORE_CACHELINES | DMA_ATTR_REQUIRE_COHERENT);
+}
+
+/*
+ * Count @e as a user of its lines. *@shared: the first line another
+ * mapping holds that makes the sharing unsafe; *@crowded: the first line
+ * now held by more than MAX_LINE_OVERLAP + 1 mappings.
+ */
+static void lines_get(struct dmamap_platform *p, const struct device *dev,
+		      const struct dbg_entry *e, phys_addr_t *shared, phys_addr_t *crowded)
 {
 	phys_addr_t first, last, step, l;
-	bool overlap = false;
+	bool clean = cache_clean(e);
 
+	*shared = *crowded = PHYS_NONE;
 	lines_of(dev, e, &first, &last, &step);
 	for (l = first; l <= last; l += step) {
-		if (line_get(p, l) && !overlap) {
-			overlap = true;
+		u64 users, unclean;
+
+		line_get(p, l, clean, &users, &unclean);
+		if (users && !(clean && !unclean) && *shared == PHYS_NONE)
 			*shared = l;
-		}
+		if (users == MAX_LINE_OVERLAP + 1 && *crowded == PHYS_NONE)
+			*crowded = l;
 	}
-	return overlap;
 }
 
 static void lines_put(struct dmamap_checker *c, const struct device *dev,
@@ -584,7 +614,7 @@ static void lines_put(struct dmamap_checker *c, const struct device *dev,
 
 	lines_of(dev, e, &first, &last, &step);
 	for (phys_addr_t l = first; l <= last; l += step)
-		line_put(c, l);
+		line_put(c, l, cache_clean(e));
 }
 
 /*
@@ -816,12 +846,12 @@ static void device_read_check(struct device *dev, dma_addr_t addr, u64 len)
 static __attribute__((noinline)) void map_cold(struct device *dev, bool on_stack,
 					       bool from_image, int type, dma_addr_t addr,
 					       u64 size, int dir, phys_addr_t phys,
-					       const void *cpu, void *caller)
+					       const void *cpu, void *caller, unsigned long attrs)
 {
 	struct dmamap_platform *p = dev->plat;
 	struct dbg_ref r = {
 		.type = type, .addr = addr, .size = size, .dir = dir, .phys = phys,
-		.cpu = cpu, .caller = caller,
+		.cpu = cpu, .caller = caller, .attrs = attrs,
 	};
 	const struct dbg_ref *ref = &r;
 
@@ -834,6 +864,7 @@ static __attribute__((noinline)) void map_cold(struct device *dev, bool on_stack
 				  cpu, (unsigned long long)size);
 
 	if (writes_lines(dev, ref->type, ref->dir, ref->phys) &&
+	    !(ref->attrs & (DMA_ATTR_DEBUGGING_IGNORE_CACHELINES | DMA_ATTR_REQUIRE_COHERENT)) &&
 	    shares_lines(p, ref->phys, ref->size))
 		dmamap__report_at(p, dev, DMAMAP_DBG_MAP_UNALIGNED, ref->addr, ref->size,
 				  ref->dir, ref->caller,
@@ -860,19 +891,29 @@ static __attribute__((noinline)) void map_cold(struct device *dev, bool on_stack
 	}
 }
 
-/* Count @e as a user of its cache lines; report a line another mapping holds. */
+/*
+ * Count @e as a user of its cache lines; report a line another mapping
+ * holds (unless this one skips CPU syncs or both promise clean lines, as
+ * dma-debug), and a line shared by more mappings than dma-debug counts.
+ */
 static __attribute__((noinline)) void track_lines(struct device *dev,
 						  struct dbg_entry *e)
 {
-	phys_addr_t line = 0;
+	phys_addr_t shared, crowded;
 
 	e->lines = 1;
-	if (lines_get(dev->plat, dev, e, &line))
+	lines_get(dev->plat, dev, e, &shared, &crowded);
+	if (shared != PHYS_NONE && !(e->attrs & DMA_ATTR_SKIP_CPU_SYNC))
 		dmamap__report_at(dev->plat, dev, DMAMAP_DBG_CACHELINE_OVERLAP, e->addr,
 				  e->size, e->dir, e->caller,
 				  "cacheline tracking EEXIST, overlapping mappings aren't supported [cache line=0x%llx] [device address=0x%llx] [size=%llu bytes] [%s]",
-				  (unsigned long long)line, (unsigned long long)e->addr,
+				  (unsigned long long)shared, (unsigned long long)e->addr,
 				  (unsigned long long)e->size, dmamap__dir_name(e->dir));
+	if (crowded != PHYS_NONE)
+		dmamap__report_at(dev->plat, dev, DMAMAP_DBG_CACHELINE_OVERLAP_LIMIT, e->addr,
+				  e->size, e->dir, e->caller,
+				  "exceeded %d overlapping mappings of cacheline 0x%llx",
+				  MAX_LINE_OVERLAP, (unsigned long long)crowded);
 }
 
 static inline void fill_entry(struct dbg_entry *e, struct device *dev,
@@ -891,6 +932,7 @@ static inline void fill_entry(struct dbg_entry *e, struct device *dev,
 	e->map_err = (ref->type == DBG_SINGLE || ref->type == DBG_PAGE ||
 		      ref->type == DBG_RESOURCE) ? MAPERR_NOT_CHECKED : MAPERR_NA;
 	e->lines = 0;
+	e->attrs = (uint32_t)ref->attrs;
 	e->bounced = 0;
 	e->cpu_owns = 0;
 	e->cpu_write_said = 0;
@@ -918,7 +960,7 @@ map_entry(struct device *dev, const struct dbg_ref *ref)
 		     in_image(ref->cpu, ref->size);
 	if (unlikely(on_stack || from_image || !dev->coherent || ref->type == DBG_SG))
 		map_cold(dev, on_stack, from_image, ref->type, ref->addr, ref->size, ref->dir,
-			 ref->phys, ref->cpu, ref->caller);
+			 ref->phys, ref->cpu, ref->caller, ref->attrs);
 	e = entry_alloc(p);
 	if (!e)
 		return;
@@ -942,11 +984,12 @@ void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref)
 static __attribute__((noinline)) void map_page_general(struct device *dev,
 						       enum dbg_type type,
 						       dma_addr_t addr, u64 size, int dir,
-						       const void *cpu, void *caller)
+						       const void *cpu, void *caller,
+						       unsigned long attrs)
 {
 	struct dbg_ref r = {
 		.type = type, .addr = addr, .size = size, .dir = dir, .cpu = cpu,
-		.caller = caller,
+		.caller = caller, .attrs = attrs,
 		.phys = dmamap__dbg_device_phys(dev, addr, size),
 	};
 
@@ -961,7 +1004,7 @@ static __attribute__((noinline)) void map_page_general(struct device *dev,
  */
 static inline __attribute__((always_inline)) void
 map_page_leaf(struct device *dev, enum dbg_type type, dma_addr_t addr, u64 size, int dir,
-	      const void *cpu, void *caller)
+	      const void *cpu, void *caller, unsigned long attrs)
 {
 	struct dmamap_checker *c = dev->plat->checker;
 	struct dbg_entry *e;
@@ -979,26 +1022,26 @@ map_page_leaf(struct device *dev, enum dbg_type type, dma_addr_t addr, u64 size,
 	{
 		const struct dbg_ref r = { .type = type, .addr = addr, .size = size,
 					   .dir = dir, .phys = addr, .cpu = cpu,
-					   .caller = caller };
+					   .caller = caller, .attrs = attrs };
 
 		fill_entry(e, dev, &r);
 	}
 	link_and_unlock(b, e);
 	return;
 general:
-	map_page_general(dev, type, addr, size, dir, cpu, caller);
+	map_page_general(dev, type, addr, size, dir, cpu, caller, attrs);
 }
 
 void dmamap__dbg_map_page(struct device *dev, enum dbg_type type, dma_addr_t addr,
-			  u64 size, int dir, const void *cpu, void *caller)
+			  u64 size, int dir, const void *cpu, void *caller, unsigned long attrs)
 {
-	map_page_leaf(dev, type, addr, size, dir, cpu, caller);
+	map_page_leaf(dev, type, addr, size, dir, cpu, caller, attrs);
 }
 
 dma_addr_t dmamap__dbg_map_identity(struct device *dev, enum dbg_type type, dma_addr_t addr,
-				    u64 size, int dir, void *caller)
+				    u64 size, int dir, void *caller, unsigned long attrs)
 {
-	map_page_leaf(dev, type, addr, size, dir, (const void *)(uintptr_t)addr, caller);
+	map_page_leaf(dev, type, addr, size, dir, (const void *)(uintptr_t)addr, caller, attrs);
 	return addr;
 }
 
@@ -1091,6 +1134,14 @@ static __attribute__((noinline)) void unmap_checks(struct device *dev,
 				  "device driver frees DMA memory with wrong function [device address=0x%llx] [size=%llu bytes] [mapped as %s] [unmapped as %s]",
 				  (unsigned long long)e->addr, (unsigned long long)e->size,
 				  type_names[e->type], type_names[ref->type]);
+	if (free_op && e->type == ref->type &&
+	    ((e->attrs ^ ref->attrs) & ALLOC_ATTRS))
+		dmamap__report_at(p, dev, DMAMAP_DBG_WRONG_ATTRS, e->addr, e->size, e->dir,
+				  e->caller,
+				  "device driver frees DMA memory with other attributes than it was allocated with [device address=0x%llx] [size=%llu bytes] [allocated with 0x%lx] [freed with 0x%lx]",
+				  (unsigned long long)e->addr, (unsigned long long)e->size,
+				  (unsigned long)(e->attrs & ALLOC_ATTRS),
+				  (unsigned long)(ref->attrs & ALLOC_ATTRS));
 	if (free_op && e->type == ref->type && ref->cpu != e->cpu)
 		dmamap__report_at(p, dev, DMAMAP_DBG_WRONG_CPU_ADDR, e->addr, e->size,
 				  e->dir, e->caller,
@@ -1134,7 +1185,7 @@ static inline bool nothing_to_check(const struct device *dev, const struct dbg_e
 	if (e->lines || e->bounced ||
 	    __atomic_load_n(&e->map_err, __ATOMIC_RELAXED) == MAPERR_NOT_CHECKED)
 		return false;
-	if (allocated(e->type) && ref->cpu != e->cpu)
+	if (allocated(e->type) && (ref->cpu != e->cpu || ((e->attrs ^ ref->attrs) & ALLOC_ATTRS)))
 		return false;
 	return dev->coherent || !streaming(e->type);
 }

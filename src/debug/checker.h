@@ -24,6 +24,7 @@ struct dbg_ref {
 	int sg_call_ents;  /* nents passed to map_sg/unmap_sg */
 	int sg_mapped_ents;/* what map_sg returned */
 	void *caller;      /* the driver's call site */
+	unsigned long attrs; /* DMA_ATTR_* of the map, alloc or free */
 };
 
 /* Whether dma_mapping_error() was asked before the mapping was used. */
@@ -53,6 +54,7 @@ struct dbg_entry {
 	uint8_t cpu_owns;       /* since a sync_for_cpu, until the next sync_for_device */
 	uint8_t cpu_write_said; /* one report per mistake: later checks stay quiet */
 	uint64_t orig_hash;
+	uint32_t attrs; /* DMA_ATTR_* given at the map or allocation (all fit in 32 bits) */
 };
 
 /*
@@ -96,13 +98,13 @@ void dmamap__dbg_map(struct device *dev, const struct dbg_ref *ref);
 void dmamap__dbg_unmap(struct device *dev, const struct dbg_ref *ref);
 /* The same for a page or single mapping, without a dbg_ref in memory. */
 void dmamap__dbg_map_page(struct device *dev, enum dbg_type type, dma_addr_t addr,
-			  u64 size, int dir, const void *cpu, void *caller);
+			  u64 size, int dir, const void *cpu, void *caller, unsigned long attrs);
 /*
  * dmamap__dbg_map_page() of an identity mapping (the buffer is at @addr),
  * returning @addr, for the core's identity case to end with.
  */
 dma_addr_t dmamap__dbg_map_identity(struct device *dev, enum dbg_type type, dma_addr_t addr,
-				    u64 size, int dir, void *caller);
+				    u64 size, int dir, void *caller, unsigned long attrs);
 void dmamap__dbg_unmap_page(struct device *dev, enum dbg_type type, dma_addr_t addr,
 			    u64 size, int dir);
 void dmamap__dbg_mapping_error_slow(struct device *dev, dma_addr_t addr);

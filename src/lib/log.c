@@ -48,6 +48,8 @@ static const char *const kind_names[DMAMAP_DBG_KIND_COUNT] = {
 	[DMAMAP_DBG_CHECKER_DISABLED] = "checker-disabled",
 	[DMAMAP_DBG_MAP_RODATA] = "map-rodata",
 	[DMAMAP_DBG_MISSING_SYNC_FOR_DEVICE] = "missing-sync-for-device",
+	[DMAMAP_DBG_CACHELINE_OVERLAP_LIMIT] = "cacheline-overlap-limit",
+	[DMAMAP_DBG_WRONG_ATTRS] = "wrong-attrs",
 };
 
 const char *dmamap_dbg_kind_name(enum dmamap_dbg_kind kind)

@@ -46,7 +46,8 @@ static dma_addr_t map_phys(struct device *dev, phys_addr_t phys, size_t size,
 	int err;
 
 	if (unlikely(dma == DMA_MAPPING_ERROR || dmamap__swiotlb_wanted(dev, phys, size, dir))) {
-		if (!dmamap__swiotlb_active(dev))
+		/* A bounce copy is no coherent mapping: such a caller wants a failure instead. */
+		if (!dmamap__swiotlb_active(dev) || (attrs & DMA_ATTR_REQUIRE_COHERENT))
 			return unreachable(dev, phys, size, errp);
 		return dmamap__swiotlb_map(dev, phys, size, dir, attrs, errp ? errp : &err);
 	}

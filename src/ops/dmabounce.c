@@ -217,8 +217,12 @@ static dma_addr_t db_map_page(struct device *dev, struct page *page,
 	dma_addr_t dma;
 
 	__atomic_fetch_add(&db->st.map_ops, 1, __ATOMIC_RELAXED);
-	if (phys == PHYS_NONE)
+	if (phys == PHYS_NONE) {
+		dmamap__api_error(dev, "dma_map_page", DMAMAP_ERRK_NOT_LINEAR, DMAMAP_DBG_NOT_LINEAR,
+				  "buffer %p is not in this board's linear map (stack, alias or foreign memory)",
+				  (void *)((char *)page + offset));
 		return DMA_MAPPING_ERROR;
+	}
 	phys += offset;
 	if (dmamap__highmem_start(dev->plat) && phys + size > dmamap__highmem_start(dev->plat)) {
 		dmamap__api_error(dev, "dmabounce", DMAMAP_ERRK_BAD_ARG,
@@ -230,6 +234,12 @@ static dma_addr_t db_map_page(struct device *dev, struct page *page,
 	dma = dmamap_phys_to_dma(dev, phys);
 	if (dma != DMA_MAPPING_ERROR && !db->needs_bounce(dev, dma, size))
 		return direct->map_page(dev, page, offset, size, dir, attrs);
+	if (attrs & DMA_ATTR_REQUIRE_COHERENT) {
+		dmamap__api_error(dev, "dmabounce", DMAMAP_ERRK_UNREACHABLE, DMAMAP_DBG_UNREACHABLE,
+				  "DMA_ATTR_REQUIRE_COHERENT, but [phys=0x%llx] must bounce",
+				  (unsigned long long)phys);
+		return DMA_MAPPING_ERROR;
+	}
 	b = safe_get(dev, db, phys, size, dir);
 	if (!b) {
 		/* Out of memory, counted as swiotlb counts a full pool. */
