@@ -87,14 +87,17 @@ map_one(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
 {
 	dma_addr_t addr;
 
-	if (unlikely(!dmamap__linear_tail_ok(dev->plat, ptr, size)))
-		return map_past_ram(dev, ptr, size, errp);
-	if (unlikely((attrs & DMA_ATTR_REQUIRE_COHERENT) && !dev->coherent))
-		return not_coherent(dev, errp);
 	if (unlikely(dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_MAP)))
 		return injected(dev, errp);
-	if (likely(!dev->dma_ops))
-		addr = dmamap__direct_map(dev, ptr, size, dir, attrs, errp);
+	/* The identity case is coherent and has checked that the range does not wrap. */
+	if (likely(dmamap__direct_map_identity(dev, ptr, size)))
+		addr = (dma_addr_t)(uintptr_t)ptr;
+	else if (unlikely(!dmamap__linear_tail_ok(dev->plat, ptr, size)))
+		return map_past_ram(dev, ptr, size, errp);
+	else if (unlikely((attrs & DMA_ATTR_REQUIRE_COHERENT) && !dev->coherent))
+		return not_coherent(dev, errp);
+	else if (likely(!dev->dma_ops))
+		addr = dmamap__direct_map_slow(dev, ptr, size, dir, attrs, errp);
 	else
 		addr = ops_map(dev, ptr, size, dir, attrs, errp);
 	if (likely(addr != DMA_MAPPING_ERROR))
@@ -150,8 +153,7 @@ map_page(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir
 		   !dmamap__fault_armed(&dev->plat->fault) && dmamap__shard_known())) {
 		dmamap__count_map(dev, size);
 		if (dmamap__dbg_on(dev))
-			return dmamap__dbg_map_identity(dev, type, addr, size, dir, caller,
-							attrs);
+			return dmamap__dbg_map_identity(dev, type, addr, size, dir, caller);
 		return addr;
 	}
 	if (dmamap__dbg_on(dev))

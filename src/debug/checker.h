@@ -104,7 +104,7 @@ void dmamap__dbg_map_page(struct device *dev, enum dbg_type type, dma_addr_t add
  * returning @addr, for the core's identity case to end with.
  */
 dma_addr_t dmamap__dbg_map_identity(struct device *dev, enum dbg_type type, dma_addr_t addr,
-				    u64 size, int dir, void *caller, unsigned long attrs);
+				    u64 size, int dir, void *caller);
 void dmamap__dbg_unmap_page(struct device *dev, enum dbg_type type, dma_addr_t addr,
 			    u64 size, int dir);
 void dmamap__dbg_mapping_error_slow(struct device *dev, dma_addr_t addr);
