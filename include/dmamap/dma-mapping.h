@@ -768,6 +768,134 @@ DMAMAP_API int dma_mmap_coherent(struct device *dev, struct vm_area_struct *vma,
 DMAMAP_API int dma_mmap_wc(struct device *dev, struct vm_area_struct *vma,
 			   void *cpu_addr, dma_addr_t dma_addr, size_t size);
 
+/* ---- pages and non-contiguous memory ---------------------------------- */
+
+/**
+ * dma_alloc_pages() - cacheable pages for streaming use, as pages
+ * @dev: device
+ * @size: bytes
+ * @dma_handle: receives the device address
+ * @dir: the direction the memory will be used in
+ * @gfp: GFP_KERNEL, GFP_ATOMIC...
+ *
+ * dma_alloc_noncoherent() returning the first page: the CPU owns the
+ * memory after the call and hands it over with dma_sync_single_for_device()
+ * and back with dma_sync_single_for_cpu(), as for a streaming mapping.
+ *
+ * Return: the first page, or NULL with the causes and reports of
+ * dma_alloc_noncoherent().
+ */
+DMAMAP_API struct page *dma_alloc_pages(struct device *dev, size_t size,
+					dma_addr_t *dma_handle, enum dma_data_direction dir,
+					gfp_t gfp);
+/**
+ * dma_free_pages() - free dma_alloc_pages() memory
+ * @dev: device
+ * @size: as allocated
+ * @page: as returned (NULL: nothing happens)
+ * @dma_handle: as returned
+ * @dir: as allocated
+ *
+ * As dma_free_noncoherent() of page_address(@page), with its reports.
+ */
+DMAMAP_API void dma_free_pages(struct device *dev, size_t size, struct page *page,
+			       dma_addr_t dma_handle, enum dma_data_direction dir);
+/**
+ * dma_mmap_pages() - map dma_alloc_pages() memory into this process again
+ * @dev: device
+ * @vma: the mapping to make (vm_start 0: anywhere; vm_pgoff: first page)
+ * @size: as allocated
+ * @page: as returned
+ *
+ * The user mapping is cacheable, as the memory is: the CPU still owns it
+ * only between dma_sync_single_for_cpu() and dma_sync_single_for_device().
+ *
+ * Return: 0; -EINVAL for a NULL @dev, @vma or @page, a zero @size, or a
+ * vma that is not page aligned; -ENXIO for pages past @size or memory
+ * that cannot be mapped again (on the host, outside the coherent arena);
+ * -ENOMEM if mmap(2) fails.
+ */
+DMAMAP_API int dma_mmap_pages(struct device *dev, struct vm_area_struct *vma, size_t size,
+			      struct page *page);
+/**
+ * dma_alloc_noncontiguous() - cacheable memory the device sees as one range
+ * @dev: device
+ * @size: bytes
+ * @dir: the direction the memory will be used in
+ * @gfp: GFP_KERNEL, GFP_ATOMIC...
+ * @attrs: 0 or DMA_ATTR_ALLOC_SINGLE_PAGES; any other attribute is refused
+ *
+ * Behind an IOMMU: pages taken in runs as long as the page allocator has
+ * them (single pages with DMA_ATTR_ALLOC_SINGLE_PAGES), zeroed, listed in
+ * the table's CPU entries (orig_nents; contiguous pages merged) and mapped
+ * at one IOVA range: the device segments (nents, sg_dma_address()) are
+ * contiguous in IOVA space, one segment unless the range is longer than
+ * the device's max segment size. Without an IOMMU: contiguous memory from
+ * dma_alloc_noncoherent()'s allocator, one entry. The CPU owns the memory
+ * after the call; the checker records it as a mapped list.
+ *
+ * Return: the table (free with dma_free_noncontiguous(), never
+ * sg_free_table()); NULL for a NULL @dev, a zero @size, an invalid @dir or
+ * another attribute (reported, INVALID_ARGUMENT/BAD_ARG), or when memory
+ * or IOVA space runs out.
+ */
+DMAMAP_API struct sg_table *dma_alloc_noncontiguous(struct device *dev, size_t size,
+						    enum dma_data_direction dir, gfp_t gfp,
+						    unsigned long attrs);
+/**
+ * dma_free_noncontiguous() - free dma_alloc_noncontiguous() memory
+ * @dev: device
+ * @size: as allocated
+ * @sgt: as returned
+ * @dir: as allocated
+ *
+ * A table that is not from dma_alloc_noncontiguous() for @dev is refused
+ * and reported (FREE_INVALID/BAD_HANDLE); a @size or @dir other than the
+ * allocation's is reported and the memory freed anyway. Any vmap of it
+ * goes too.
+ */
+DMAMAP_API void dma_free_noncontiguous(struct device *dev, size_t size, struct sg_table *sgt,
+				       enum dma_data_direction dir);
+/**
+ * dma_vmap_noncontiguous() - a contiguous CPU view of the memory
+ * @dev: device
+ * @size: as allocated
+ * @sgt: as returned by dma_alloc_noncontiguous()
+ *
+ * Behind an IOMMU, each page mapped again, in order, into one range (the
+ * same RAM: what the CPU writes there the pages hold); without one, the
+ * memory's own linear address. The view is cacheable and lasts until the
+ * memory is freed; asking twice gives the same view.
+ *
+ * Return: the address; NULL for a table that is not from
+ * dma_alloc_noncontiguous() for @dev (reported), or when the pages cannot
+ * be mapped again (on the host, memory outside the coherent arena).
+ */
+DMAMAP_API void *dma_vmap_noncontiguous(struct device *dev, size_t size,
+					struct sg_table *sgt);
+/**
+ * dma_vunmap_noncontiguous() - give a vmap back
+ * @dev: device
+ * @vaddr: the view
+ *
+ * Nothing happens: the view is unmapped when the memory is freed.
+ */
+DMAMAP_API void dma_vunmap_noncontiguous(struct device *dev, void *vaddr);
+/**
+ * dma_mmap_noncontiguous() - map the memory into this process again
+ * @dev: device
+ * @vma: the mapping to make (vm_start 0: anywhere; vm_pgoff: first page)
+ * @size: as allocated
+ * @sgt: as returned by dma_alloc_noncontiguous()
+ *
+ * Return: 0; -EINVAL for a table that is not from
+ * dma_alloc_noncontiguous() for @dev (reported), a NULL @vma or a vma that
+ * is not page aligned; -ENXIO for pages past the allocation or memory that
+ * cannot be mapped again; -ENOMEM if mmap(2) fails.
+ */
+DMAMAP_API int dma_mmap_noncontiguous(struct device *dev, struct vm_area_struct *vma,
+				      size_t size, struct sg_table *sgt);
+
 /**
  * dmamap_munmap() - remove a mapping made by dma_mmap_attrs()
  * @vma: the filled vm_area_struct

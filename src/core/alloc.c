@@ -265,45 +265,67 @@ int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt,
 	return 0;
 }
 
-void *dma_alloc_noncoherent(struct device *dev, size_t size,
-			    dma_addr_t *dma_handle, enum dma_data_direction dir,
-			    gfp_t gfp)
+void *dmamap__alloc_noncoherent(struct device *dev, size_t size, dma_addr_t *dma_handle,
+				enum dma_data_direction dir, gfp_t gfp, const char *func,
+				void *caller, bool tracked)
 {
 	const struct dma_map_ops *ops;
 	void *cpu = NULL;
 
-	if (bad_alloc_args(dev, dma_handle, size, __func__))
+	if (bad_alloc_args(dev, dma_handle, size, func))
 		return NULL;
 	if (!valid_dma_direction(dir)) {
-		dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_DIR,
+		dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_DIR,
 				  DMAMAP_DBG_INVALID_DIRECTION, "invalid DMA direction %d",
 				  dir);
 		return NULL;
 	}
 	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC))
-		return alloc_failed(dev, __func__, size, gfp | __GFP_NOWARN, 0);
+		return alloc_failed(dev, func, size, gfp | __GFP_NOWARN, 0);
 	ops = get_dma_ops(dev);
 	if (ops->alloc_noncoherent)
 		cpu = ops->alloc_noncoherent(dev, size, dma_handle, dir, gfp);
-	return alloc_result(dev, __func__, cpu, size, gfp, 0, DBG_NONCOHERENT,
-			    dma_handle, dir, __builtin_return_address(0));
+	if (!tracked) {
+		if (!cpu)
+			return alloc_failed(dev, func, size, gfp, 0);
+		dmamap__stat_add(dev, ST_ALLOCS, 1);
+		dmamap__stat_add(dev, ST_BYTES_ALLOC, PAGE_ALIGN(size));
+		return cpu;
+	}
+	return alloc_result(dev, func, cpu, size, gfp, 0, DBG_NONCOHERENT,
+			    dma_handle, dir, caller);
 }
 
-void dma_free_noncoherent(struct device *dev, size_t size, void *vaddr,
-			  dma_addr_t dma_handle, enum dma_data_direction dir)
+void dmamap__free_noncoherent(struct device *dev, size_t size, void *vaddr,
+			      dma_addr_t dma_handle, enum dma_data_direction dir,
+			      const char *func, bool tracked)
 {
 	const struct dma_map_ops *ops;
 
 	if (!vaddr)
 		return;
-	if (bad_alloc_args(dev, vaddr, size, __func__))
+	if (bad_alloc_args(dev, vaddr, size, func))
 		return;
 	dmamap__stat_add(dev, ST_FREES, 1);
-	if (dmamap__dbg_on(dev))
+	if (tracked && dmamap__dbg_on(dev))
 		dbg_free(dev, DBG_NONCOHERENT, dma_handle, size, dir, vaddr, 0);
 	ops = get_dma_ops(dev);
 	if (ops->free_noncoherent)
 		ops->free_noncoherent(dev, size, vaddr, dma_handle, dir);
+}
+
+void *dma_alloc_noncoherent(struct device *dev, size_t size,
+			    dma_addr_t *dma_handle, enum dma_data_direction dir,
+			    gfp_t gfp)
+{
+	return dmamap__alloc_noncoherent(dev, size, dma_handle, dir, gfp, __func__,
+					 __builtin_return_address(0), true);
+}
+
+void dma_free_noncoherent(struct device *dev, size_t size, void *vaddr,
+			  dma_addr_t dma_handle, enum dma_data_direction dir)
+{
+	dmamap__free_noncoherent(dev, size, vaddr, dma_handle, dir, __func__, true);
 }
 
 int dmamap_munmap(struct vm_area_struct *vma)

@@ -100,6 +100,19 @@ void *dmamap__alloc_untracked(struct device *dev, size_t size, dma_addr_t *dma_h
 void dmamap__free_untracked(struct device *dev, size_t size, void *cpu_addr,
 			    dma_addr_t dma_handle);
 
+/*
+ * Cacheable memory the CPU syncs by hand, as dma_alloc_noncoherent() and
+ * dma_free_noncoherent() (reports under @func); @tracked: the checker
+ * records it as a non-coherent allocation, else the caller records what it
+ * makes of it (dma_alloc_noncontiguous(): a mapped list).
+ */
+void *dmamap__alloc_noncoherent(struct device *dev, size_t size, dma_addr_t *dma_handle,
+				enum dma_data_direction dir, gfp_t gfp, const char *func,
+				void *caller, bool tracked);
+void dmamap__free_noncoherent(struct device *dev, size_t size, void *vaddr,
+			      dma_addr_t dma_handle, enum dma_data_direction dir,
+			      const char *func, bool tracked);
+
 /* Re-derive what the backends cache in @dev (the platform's refresh hook). */
 void dmamap__core_refresh(struct device *dev);
 

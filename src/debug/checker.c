@@ -804,6 +804,18 @@ static void sync_ownership(struct device *dev, dma_addr_t addr, u64 size, bool t
 		report_cpu_write(dev, &copy, off, to_cpu ? "sync for cpu" : "sync for device");
 }
 
+void dmamap__dbg_cpu_owns(struct device *dev, dma_addr_t addr, u64 size)
+{
+	struct dmamap_checker *c = dev->plat->checker;
+	struct bucket *b;
+	struct dbg_entry *e;
+
+	if (!c || !(e = find_contain_locked(c, dev, addr, size, &b)))
+		return;
+	e->cpu_owns = 1;
+	dmamap__spin_unlock(&b->lock);
+}
+
 /*
  * A device reading a mapping: the bytes it gets are stale if the CPU
  * changed the buffer since giving it (a bounced original, or CPU-dirty

@@ -131,6 +131,8 @@ void dmamap__dbg_device_gone(struct device *dev);
 /* map_sg's return value recorded for the sg entry at @addr, 0 if none. */
 int dmamap__dbg_sg_mapped_ents(struct device *dev, dma_addr_t addr);
 void dmamap__dbg_platform_gone(struct dmamap_platform *p);
+/* The mapping holding [@addr, +@size) starts with the CPU as its owner (allocated memory). */
+void dmamap__dbg_cpu_owns(struct device *dev, dma_addr_t addr, u64 size);
 /*
  * @func (an mmap or sg_table view) of @addr: -EINVAL, reported, when @addr
  * lies in a live streaming mapping; views are of allocations only.

@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Cacheable memory handed out as pages or as a list: dma_alloc_pages()
+ * and the non-contiguous family. Behind an IOMMU, pages that need not be
+ * next to each other are mapped at one IOVA range and made contiguous for
+ * the CPU by mapping each page again in order (the kernel's vmap); without
+ * one, the list has a single entry over contiguous memory whose linear
+ * address is its CPU view.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "../lib/lib.h"
+#include "../base/report.h"
+#include "../debug/checker.h"
+#include "../ops/ops_helpers.h"
+#include "../platform/port.h"
+#include "core.h"
+
+#define NONCONTIG_MAGIC 0x6e6f6e636f6e7467ULL
+
+/* What dma_alloc_noncontiguous() hands out: the table first, the rest ours. */
+struct noncontig {
+	struct sg_table sgt;
+	uint64_t magic;
+	struct device *dev;
+	size_t size;
+	enum dma_data_direction dir;
+	bool iommu;
+	bool mapped;             /* behind an IOMMU: the table is mapped */
+	unsigned long npages;
+	struct page **pages;     /* behind an IOMMU: the pages, in order */
+	unsigned int *orders;    /* ...and the order each run was allocated with (or ~0u) */
+	void *vaddr;             /* the contiguous CPU view, once made */
+	dma_addr_t dma;          /* without an IOMMU: the single entry's address */
+};
+
+/* ---- pages ------------------------------------------------------------------- */
+
+struct page *dma_alloc_pages(struct device *dev, size_t size, dma_addr_t *dma_handle,
+			     enum dma_data_direction dir, gfp_t gfp)
+{
+	void *cpu = dmamap__alloc_noncoherent(dev, size, dma_handle, dir, gfp, __func__,
+					      __builtin_return_address(0), true);
+
+	return cpu ? virt_to_page(cpu) : NULL;
+}
+
+void dma_free_pages(struct device *dev, size_t size, struct page *page, dma_addr_t dma_handle,
+		    enum dma_data_direction dir)
+{
+	dmamap__free_noncoherent(dev, size, page ? page_address(page) : NULL, dma_handle, dir,
+				 __func__, true);
+}
+
+int dma_mmap_pages(struct device *dev, struct vm_area_struct *vma, size_t size, struct page *page)
+{
+	phys_addr_t phys;
+
+	if (!dev || !vma || !page || !size) {
+		dmamap__api_error(dev, __func__, DMAMAP_ERRK_NULL_ARG,
+				  dev ? DMAMAP_DBG_INVALID_ARGUMENT : DMAMAP_DBG_NULL_DEVICE,
+				  "called with a NULL device, vma or page, or a zero size");
+		return -EINVAL;
+	}
+	phys = dmamap__linear_to_phys(dev->plat, page);
+	if (phys == PHYS_NONE)
+		return -ENXIO;
+	return dmamap__common_mmap(dev, vma, phys, size, VIEW_CPU);
+}
+
+/* ---- non-contiguous memory ------------------------------------------------------ */
+
+static struct noncontig *noncontig_of(struct sg_table *sgt)
+{
+	struct noncontig *nc = (struct noncontig *)sgt;
+
+	return sgt && nc->magic == NONCONTIG_MAGIC ? nc : NULL;
+}
+
+static void free_runs(struct noncontig *nc)
+{
+	for (unsigned long i = 0; i < nc->npages; i++)
+		if (nc->pages[i] && nc->orders[i] != ~0u)
+			dmamap_free_pages(nc->dev->plat, nc->pages[i], nc->orders[i]);
+}
+
+/*
+ * Pages for @nc, in runs as long as mm has them (one page each with
+ * DMA_ATTR_ALLOC_SINGLE_PAGES), zeroed in every view, listed as a table.
+ */
+static int take_pages(struct noncontig *nc, unsigned long attrs, gfp_t gfp)
+{
+	struct dmamap_platform *p = nc->dev->plat;
+	unsigned long i = 0;
+
+	nc->pages = calloc(nc->npages, sizeof(*nc->pages));
+	nc->orders = malloc(nc->npages * sizeof(*nc->orders));
+	if (!nc->pages || !nc->orders)
+		return -ENOMEM;
+	while (i < nc->npages) {
+		unsigned int order = 0;
+		struct page *run = NULL;
+
+		if (!(attrs & DMA_ATTR_ALLOC_SINGLE_PAGES))
+			while (order < 10 && (2UL << order) <= nc->npages - i)
+				order++;
+		for (;; order--) {
+			run = dmamap_alloc_pages(p, order, gfp & ~__GFP_ZERO);
+			if (run || !order)
+				break;
+		}
+		if (!run)
+			return -ENOMEM;
+		dmamap__reset_range(p, page_to_phys(run), PAGE_SIZE << order, true);
+		for (unsigned long k = 0; k < (1UL << order); k++) {
+			nc->pages[i + k] = virt_to_page((char *)page_address(run) + k * PAGE_SIZE);
+			nc->orders[i + k] = k ? ~0u : order;
+		}
+		i += 1UL << order;
+	}
+	return sg_alloc_table_from_pages(&nc->sgt, nc->pages, (unsigned int)nc->npages, 0,
+					 nc->size, gfp);
+}
+
+/* Behind an IOMMU: scattered pages, one IOVA range, mapped by the IOMMU's own map_sg. */
+static int alloc_iommu(struct noncontig *nc, unsigned long attrs, gfp_t gfp)
+{
+	int ret = take_pages(nc, attrs, gfp);
+
+	if (ret)
+		return ret;
+	/* The pages are fresh and zero in every view: nothing to clean. */
+	ret = dma_map_sgtable(nc->dev, &nc->sgt, nc->dir, DMA_ATTR_SKIP_CPU_SYNC);
+	nc->mapped = ret == 0;
+	/* Allocated memory: the CPU owns it until it syncs for the device. */
+	if (nc->mapped && dmamap__dbg_on(nc->dev)) {
+		struct scatterlist *sg;
+		unsigned int i;
+
+		for_each_sg(nc->sgt.sgl, sg, nc->sgt.nents, i)
+			dmamap__dbg_cpu_owns(nc->dev, sg_dma_address(sg), sg_dma_len(sg));
+	}
+	return ret;
+}
+
+/* Without one: contiguous memory the device reaches, as a one-entry table. */
+static int alloc_single(struct noncontig *nc, gfp_t gfp, void *caller)
+{
+	void *cpu = dmamap__alloc_noncoherent(nc->dev, nc->size, &nc->dma, nc->dir, gfp,
+					      "dma_alloc_noncontiguous", caller, false);
+
+	if (!cpu)
+		return -ENOMEM;
+	nc->vaddr = cpu;
+	if (sg_alloc_table(&nc->sgt, 1, gfp)) {
+		dmamap__free_noncoherent(nc->dev, nc->size, cpu, nc->dma, nc->dir,
+					 "dma_alloc_noncontiguous", false);
+		nc->vaddr = NULL;
+		return -ENOMEM;
+	}
+	sg_set_page(nc->sgt.sgl, virt_to_page(cpu), (unsigned int)PAGE_ALIGN(nc->size),
+		    offset_in_page(cpu));
+	sg_dma_address(nc->sgt.sgl) = nc->dma;
+	sg_dma_len(nc->sgt.sgl) = (unsigned int)nc->size;
+	nc->sgt.nents = 1;
+	if (dmamap__dbg_on(nc->dev)) {
+		struct dbg_ref r = {
+			.type = DBG_SG, .addr = nc->dma, .size = nc->size, .dir = nc->dir,
+			.phys = dmamap__dev_dma_to_phys(nc->dev, nc->dma, 1), .cpu = cpu,
+			.sg_call_ents = 1, .sg_mapped_ents = 1, .caller = caller,
+		};
+
+		dmamap__dbg_map(nc->dev, &r);
+		dmamap__dbg_cpu_owns(nc->dev, nc->dma, nc->size);
+	}
+	return 0;
+}
+
+static void noncontig_free(struct noncontig *nc)
+{
+	if (nc->iommu) {
+		if (nc->vaddr)
+			munmap(nc->vaddr, nc->npages * PAGE_SIZE);
+		if (nc->mapped)
+			dma_unmap_sgtable(nc->dev, &nc->sgt, nc->dir, DMA_ATTR_SKIP_CPU_SYNC);
+		if (nc->pages)
+			free_runs(nc);
+	} else if (nc->vaddr) {
+		if (dmamap__dbg_on(nc->dev)) {
+			struct dbg_ref r = {
+				.type = DBG_SG, .addr = nc->dma, .size = nc->size, .dir = nc->dir,
+				.phys = PHYS_NONE, .sg_call_ents = 1,
+			};
+
+			dmamap__dbg_unmap(nc->dev, &r);
+		}
+		dmamap__free_noncoherent(nc->dev, nc->size, nc->vaddr, nc->dma, nc->dir,
+					 "dma_free_noncontiguous", false);
+	}
+	sg_free_table(&nc->sgt);
+	free(nc->pages);
+	free(nc->orders);
+	nc->magic = 0;
+	free(nc);
+}
+
+struct sg_table *dma_alloc_noncontiguous(struct device *dev, size_t size,
+					 enum dma_data_direction dir, gfp_t gfp,
+					 unsigned long attrs)
+{
+	struct noncontig *nc;
+	int ret;
+
+	if (!dev || !size || !valid_dma_direction(dir) ||
+	    (attrs & ~DMA_ATTR_ALLOC_SINGLE_PAGES)) {
+		dmamap__api_error(dev, __func__, !dev ? DMAMAP_ERRK_NULL_ARG : DMAMAP_ERRK_BAD_ARG,
+				  !dev ? DMAMAP_DBG_NULL_DEVICE : DMAMAP_DBG_INVALID_ARGUMENT,
+				  "NULL device, zero size, invalid direction %d or attributes 0x%lx (only DMA_ATTR_ALLOC_SINGLE_PAGES is allowed)",
+				  dir, attrs);
+		return NULL;
+	}
+	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC) ||
+	    !(nc = calloc(1, sizeof(*nc))))
+		return NULL;
+	nc->magic = NONCONTIG_MAGIC;
+	nc->dev = dev;
+	nc->size = size;
+	nc->dir = dir;
+	nc->npages = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	nc->iommu = dev->iommu_domain != NULL;
+	ret = nc->iommu ? alloc_iommu(nc, attrs, gfp)
+			: alloc_single(nc, gfp, __builtin_return_address(0));
+	if (ret) {
+		noncontig_free(nc);
+		return NULL;
+	}
+	return &nc->sgt;
+}
+
+/* @sgt from dma_alloc_noncontiguous() for @dev, reported under @func when it is not. */
+static struct noncontig *ours(struct device *dev, struct sg_table *sgt, const char *func)
+{
+	struct noncontig *nc = noncontig_of(sgt);
+
+	if (!dev || !nc || nc->dev != dev) {
+		dmamap__api_error(dev, func, dev ? DMAMAP_ERRK_BAD_HANDLE : DMAMAP_ERRK_NULL_ARG,
+				  dev ? DMAMAP_DBG_FREE_INVALID : DMAMAP_DBG_NULL_DEVICE,
+				  "the table %p is not from dma_alloc_noncontiguous() for this device",
+				  (void *)sgt);
+		return NULL;
+	}
+	return nc;
+}
+
+void dma_free_noncontiguous(struct device *dev, size_t size, struct sg_table *sgt,
+			    enum dma_data_direction dir)
+{
+	struct noncontig *nc = ours(dev, sgt, __func__);
+
+	if (!nc)
+		return;
+	if (size != nc->size || dir != nc->dir)
+		dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_ARG, DMAMAP_DBG_INVALID_ARGUMENT,
+				  "freed with size %zu and direction %d, allocated with %zu and %d",
+				  size, dir, nc->size, nc->dir);
+	noncontig_free(nc);
+}
+
+void *dma_vmap_noncontiguous(struct device *dev, size_t size, struct sg_table *sgt)
+{
+	struct noncontig *nc = ours(dev, sgt, __func__);
+	uint8_t *va;
+
+	if (!nc)
+		return NULL;
+	(void)size;
+	if (nc->vaddr)
+		return nc->vaddr;
+	va = mmap(NULL, nc->npages * PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (va == MAP_FAILED)
+		return NULL;
+	for (unsigned long i = 0; i < nc->npages; i++) {
+		u64 off;
+		int fd = dmamap__view_fd(dev->plat, page_to_phys(nc->pages[i]), VIEW_CPU, &off);
+
+		if (fd < 0 || mmap(va + i * PAGE_SIZE, PAGE_SIZE, PROT_READ | PROT_WRITE,
+				   MAP_SHARED | MAP_FIXED, fd, (off_t)off) == MAP_FAILED) {
+			munmap(va, nc->npages * PAGE_SIZE);
+			return NULL;
+		}
+	}
+	nc->vaddr = va;
+	return va;
+}
+
+void dma_vunmap_noncontiguous(struct device *dev, void *vaddr)
+{
+	/* The view lives as long as the allocation: freeing it unmaps it. */
+	(void)dev;
+	(void)vaddr;
+}
+
+int dma_mmap_noncontiguous(struct device *dev, struct vm_area_struct *vma, size_t size,
+			   struct sg_table *sgt)
+{
+	struct noncontig *nc = ours(dev, sgt, __func__);
+	unsigned long len, n;
+	uint8_t *va;
+
+	if (!nc || !vma)
+		return -EINVAL;
+	if (!nc->iommu)
+		return dma_mmap_pages(dev, vma, size, sg_page(nc->sgt.sgl));
+	len = vma->vm_end - vma->vm_start;
+	n = len >> PAGE_SHIFT;
+	if (!len || (len & (PAGE_SIZE - 1)) || (vma->vm_start & (PAGE_SIZE - 1)))
+		return -EINVAL;
+	if (vma->vm_pgoff >= nc->npages || n > nc->npages - vma->vm_pgoff)
+		return -ENXIO;
+	va = mmap((void *)vma->vm_start, len, PROT_NONE,
+		  MAP_PRIVATE | MAP_ANONYMOUS | (vma->vm_start ? MAP_FIXED_NOREPLACE : 0), -1, 0);
+	if (va == MAP_FAILED)
+		return -ENOMEM;
+	for (unsigned long i = 0; i < n; i++) {
+		u64 off;
+		int fd = dmamap__view_fd(dev->plat, page_to_phys(nc->pages[vma->vm_pgoff + i]),
+					 VIEW_CPU, &off);
+
+		if (fd < 0 || mmap(va + i * PAGE_SIZE, PAGE_SIZE, dmamap__vma_prot(vma),
+				   MAP_SHARED | MAP_FIXED, fd, (off_t)off) == MAP_FAILED) {
+			munmap(va, len);
+			return -ENOMEM;
+		}
+	}
+	vma->vm_start = (unsigned long)va;
+	vma->vm_end = vma->vm_start + len;
+	return 0;
+}

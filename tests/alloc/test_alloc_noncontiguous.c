@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Pages and non-contiguous memory: dma_alloc_pages() and its mmap, and
+ * dma_alloc_noncontiguous() with its vmap and mmap. Behind an IOMMU,
+ * scattered pages (one each with DMA_ATTR_ALLOC_SINGLE_PAGES) behind one
+ * IOVA range and one CPU view; without one, a single entry. Every check
+ * compares the bytes the CPU, its views and the device see, with the
+ * ownership handed over by syncs, under the checker.
+ */
+#include <sys/mman.h>
+#include "../helpers.h"
+
+#define NPAGES 8
+#define SIZE (NPAGES * PAGE_SIZE)
+
+TEST(noncontig_pages_are_streaming_memory)
+{
+	struct dmamap_platform *p = sim_board("default");
+	struct device *dev = lookup(p, NC);
+	struct vm_area_struct vma = { 0, 2 * PAGE_SIZE, 0, DMAMAP_PROT_READ | DMAMAP_PROT_WRITE };
+	static uint8_t want[2 * PAGE_SIZE];
+	struct page *pg;
+	dma_addr_t h;
+	uint8_t *cpu;
+
+	REQUIRE(dev);
+	pg = dma_alloc_pages(dev, 2 * PAGE_SIZE, &h, DMA_BIDIRECTIONAL, GFP_KERNEL);
+	REQUIRE(pg);
+	cpu = page_address(pg);
+	fill_pattern(want, sizeof(want), 21);
+	memcpy(cpu, want, sizeof(want));
+	dma_sync_single_for_device(dev, h, sizeof(want), DMA_BIDIRECTIONAL);
+	CHECK(dev_reads(dev, h, want, sizeof(want)));
+	fill_pattern(want, sizeof(want), 22);
+	CHECK_EQ(dmamap_device_write(dev, h, want, sizeof(want)), 0);
+	dma_sync_single_for_cpu(dev, h, sizeof(want), DMA_BIDIRECTIONAL);
+	CHECK_MEM(cpu, want, sizeof(want));
+	/* A user mapping of the same pages. */
+	REQUIRE(dma_mmap_pages(dev, &vma, 2 * PAGE_SIZE, pg) == 0);
+	CHECK_MEM((uint8_t *)vma.vm_start, want, sizeof(want));
+	CHECK_EQ(dmamap_munmap(&vma), 0);
+	dma_free_pages(dev, 2 * PAGE_SIZE, pg, h, DMA_BIDIRECTIONAL);
+	EXPECT_NO_REPORTS();
+	dmamap_platform_destroy(p);
+}
+
+/* Fragment the page allocator: @hold gets 2 * NPAGES pages, every other one given back. */
+static void fragment(struct dmamap_platform *p, struct page **hold)
+{
+	for (int i = 0; i < 2 * NPAGES; i++)
+		REQUIRE((hold[i] = dmamap_alloc_pages(p, 0, 0)) != NULL);
+	for (int i = 0; i < 2 * NPAGES; i += 2) {
+		dmamap_free_pages(p, hold[i], 0);
+		hold[i] = NULL;
+	}
+}
+
+/* The CPU writes through @view, the device reads at the IOVA, and back. */
+static void bytes_both_ways(struct device *dev, struct sg_table *sgt, uint8_t *view)
+{
+	static uint8_t want[SIZE], got[SIZE];
+	dma_addr_t iova = sg_dma_address(sgt->sgl);
+
+	fill_pattern(want, SIZE, 31);
+	memcpy(view, want, SIZE);
+	dma_sync_sgtable_for_device(dev, sgt, DMA_BIDIRECTIONAL);
+	CHECK_EQ(dmamap_device_read(dev, iova, got, SIZE), 0);
+	CHECK_MEM(got, want, SIZE);
+	fill_pattern(want, SIZE, 32);
+	CHECK_EQ(dmamap_device_write(dev, iova, want, SIZE), 0);
+	dma_sync_sgtable_for_cpu(dev, sgt, DMA_BIDIRECTIONAL);
+	CHECK_MEM(view, want, SIZE);
+}
+
+TEST(noncontig_iommu_scattered_pages_one_iova_range)
+{
+	struct dmamap_platform *p = sim_board("default");
+	struct device *dev = lookup(p, IOMMU_DEV);
+	struct vm_area_struct vma = { 0, SIZE, 0, DMAMAP_PROT_READ | DMAMAP_PROT_WRITE };
+	struct page *hold[2 * NPAGES];
+	struct sg_table *sgt;
+	uint8_t *view;
+
+	REQUIRE(dev);
+	fragment(p, hold);
+	sgt = dma_alloc_noncontiguous(dev, SIZE, DMA_BIDIRECTIONAL, GFP_KERNEL,
+				      DMA_ATTR_ALLOC_SINGLE_PAGES);
+	REQUIRE(sgt);
+	/* Single pages from a fragmented allocator: not one run for the CPU... */
+	CHECK(sgt->orig_nents > 1);
+	/* ...one range for the device. */
+	CHECK_EQ(sgt->nents, 1);
+	CHECK_EQ(sg_dma_len(sgt->sgl), SIZE);
+	view = dma_vmap_noncontiguous(dev, SIZE, sgt);
+	REQUIRE(view);
+	CHECK(dma_vmap_noncontiguous(dev, SIZE, sgt) == view);
+	bytes_both_ways(dev, sgt, view);
+	/* The pages hold what the view shows, in order. */
+	{
+		size_t at = 0;
+		struct scatterlist *sg;
+		int i;
+
+		for_each_sg(sgt->sgl, sg, (int)sgt->orig_nents, i) {
+			CHECK_MEM(sg_virt(sg), view + at, sg->length);
+			at += sg->length;
+		}
+		CHECK_EQ(at, SIZE);
+	}
+	/* A user mapping, from the third page on. */
+	vma.vm_pgoff = 2;
+	vma.vm_end = SIZE - 2 * PAGE_SIZE;
+	REQUIRE(dma_mmap_noncontiguous(dev, &vma, SIZE, sgt) == 0);
+	CHECK_MEM((uint8_t *)vma.vm_start, view + 2 * PAGE_SIZE, SIZE - 2 * PAGE_SIZE);
+	CHECK_EQ(dmamap_munmap(&vma), 0);
+	dma_vunmap_noncontiguous(dev, view);
+	dma_free_noncontiguous(dev, SIZE, sgt, DMA_BIDIRECTIONAL);
+	EXPECT_NO_REPORTS();
+	CHECK(iommu_left_clean(dev));
+	for (int i = 1; i < 2 * NPAGES; i += 2)
+		dmamap_free_pages(p, hold[i], 0);
+	dmamap_platform_destroy(p);
+}
+
+TEST(noncontig_iommu_takes_runs_unless_told_single_pages)
+{
+	struct dmamap_platform *p = quiet_board();
+	struct device *dev = lookup(p, IOMMU_DEV);
+	struct page *hold[2 * NPAGES];
+	struct sg_table *runs, *singles;
+
+	REQUIRE(dev);
+	fragment(p, hold);
+	/* The holes are single pages; a run of eight comes from elsewhere. */
+	runs = dma_alloc_noncontiguous(dev, SIZE, DMA_TO_DEVICE, GFP_KERNEL, 0);
+	singles = dma_alloc_noncontiguous(dev, SIZE, DMA_TO_DEVICE, GFP_KERNEL,
+					  DMA_ATTR_ALLOC_SINGLE_PAGES);
+	REQUIRE(runs && singles);
+	CHECK_EQ(runs->orig_nents, 1);
+	CHECK(singles->orig_nents > 1);
+	dma_free_noncontiguous(dev, SIZE, singles, DMA_TO_DEVICE);
+	dma_free_noncontiguous(dev, SIZE, runs, DMA_TO_DEVICE);
+	CHECK(iommu_left_clean(dev));
+	for (int i = 1; i < 2 * NPAGES; i += 2)
+		dmamap_free_pages(p, hold[i], 0);
+	dmamap_platform_destroy(p);
+}
+
+TEST(noncontig_without_iommu_is_one_entry)
+{
+	struct dmamap_platform *p = sim_board("default");
+	struct device *dev = lookup(p, NC);
+	struct sg_table *sgt;
+	uint8_t *view;
+
+	REQUIRE(dev);
+	sgt = dma_alloc_noncontiguous(dev, SIZE, DMA_BIDIRECTIONAL, GFP_KERNEL, 0);
+	REQUIRE(sgt);
+	CHECK_EQ(sgt->orig_nents, 1);
+	CHECK_EQ(sgt->nents, 1);
+	view = dma_vmap_noncontiguous(dev, SIZE, sgt);
+	CHECK(view == sg_virt(sgt->sgl)); /* the linear address */
+	bytes_both_ways(dev, sgt, view);
+	dma_free_noncontiguous(dev, SIZE, sgt, DMA_BIDIRECTIONAL);
+	EXPECT_NO_REPORTS();
+	/* After the free the device has no business there. */
+	{
+		uint8_t b[16];
+
+		CHECK_EQ(dmamap_device_read(dev, dmamap_phys_to_dma(dev, virt_to_phys(view)), b,
+					    sizeof(b)), 0);
+		EXPECT_KINDS(DMAMAP_DBG_DEVICE_ACCESS_UNMAPPED);
+	}
+	dmamap_platform_destroy(p);
+}
+
+TEST(noncontig_refuses_what_linux_refuses)
+{
+	struct dmamap_platform *p = quiet_board();
+	struct device *dev = lookup(p, IOMMU_DEV), *nc = lookup(p, NC);
+	struct sg_table other = { 0 }, *sgt;
+
+	REQUIRE(dev && nc);
+	reps.n = 0;
+	CHECK(!dma_alloc_noncontiguous(dev, SIZE, DMA_TO_DEVICE, GFP_KERNEL,
+				       DMA_ATTR_WRITE_COMBINE));
+	CHECK(!dma_alloc_noncontiguous(dev, 0, DMA_TO_DEVICE, GFP_KERNEL, 0));
+	CHECK_EQ(reps.n, 2);
+	CHECK_EQ(errk(dev, DMAMAP_ERRK_BAD_ARG), 2);
+	/* A table of another kind, or another device's. */
+	sgt = dma_alloc_noncontiguous(dev, SIZE, DMA_TO_DEVICE, GFP_KERNEL, 0);
+	REQUIRE(sgt);
+	reps.n = 0;
+	CHECK(!dma_vmap_noncontiguous(dev, SIZE, &other));
+	dma_free_noncontiguous(dev, SIZE, &other, DMA_TO_DEVICE);
+	dma_free_noncontiguous(nc, SIZE, sgt, DMA_TO_DEVICE);
+	CHECK_EQ(reps.n, 3);
+	CHECK_EQ(reps.last.kind, DMAMAP_DBG_FREE_INVALID);
+	dma_free_noncontiguous(dev, SIZE, sgt, DMA_TO_DEVICE);
+	CHECK_EQ(istats(dev).pages_mapped, 0);
+	dmamap_platform_destroy(p);
+}
