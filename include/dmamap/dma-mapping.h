@@ -768,6 +768,137 @@ DMAMAP_API int dma_mmap_coherent(struct device *dev, struct vm_area_struct *vma,
 DMAMAP_API int dma_mmap_wc(struct device *dev, struct vm_area_struct *vma,
 			   void *cpu_addr, dma_addr_t dma_addr, size_t size);
 
+/* ---- the two-step IOVA API (Linux 6.16+) --------------------------------- */
+
+/*
+ * One IOVA range, taken by dma_iova_try_alloc(): its device address and
+ * size. All zero when none was taken (no IOMMU: map with dma_map_*()).
+ */
+struct dma_iova_state {
+	dma_addr_t addr;
+	u64 __size;
+};
+
+/* Set in __size by Linux when the range bounces; never here (no untrusted devices). */
+#define DMA_IOVA_USE_SWIOTLB (1ULL << 63)
+
+/**
+ * dma_iova_size() - the size of the range @state holds
+ * @state: from dma_iova_try_alloc()
+ *
+ * Return: bytes; 0 when no range was taken.
+ */
+static inline size_t dma_iova_size(struct dma_iova_state *state)
+{
+	return (size_t)(state->__size & ~DMA_IOVA_USE_SWIOTLB);
+}
+
+/**
+ * dma_use_iova() - whether @state holds a range
+ * @state: from dma_iova_try_alloc()
+ *
+ * Return: true if dma_iova_try_alloc() took one.
+ */
+static inline bool dma_use_iova(struct dma_iova_state *state)
+{
+	return state->__size != 0;
+}
+
+/**
+ * dma_iova_try_alloc() - take an IOVA range for a request's pieces
+ * @dev: device
+ * @state: receives the range (zeroed first, whatever happens)
+ * @phys: where the first piece's memory starts: the range starts at the
+ *        same offset in its page
+ * @size: bytes, every piece together
+ *
+ * Only behind an IOMMU (whose table the device uses): the range is taken
+ * from the IOVA space and below the device's mask, mapped to nothing. An
+ * injected DMAMAP_FAULT_MAP makes it fail.
+ *
+ * Return: true with the range in @state; false for a device without an
+ * IOMMU (map with dma_map_*() instead, as in Linux), a NULL @dev or
+ * @state, a zero @size, or when no range is free (counted NOMEM, not
+ * reported: the driver falls back).
+ */
+DMAMAP_API bool dma_iova_try_alloc(struct device *dev, struct dma_iova_state *state,
+				   phys_addr_t phys, size_t size);
+/**
+ * dma_iova_free() - give a range back without unlinking anything
+ * @dev: device
+ * @state: the range; emptied
+ *
+ * For a range with nothing linked, or whose links are already gone.
+ */
+DMAMAP_API void dma_iova_free(struct device *dev, struct dma_iova_state *state);
+/**
+ * dma_iova_link() - map a physical piece into the range
+ * @dev: device
+ * @state: the range
+ * @phys: the piece's physical address
+ * @offset: where in the range it goes; @phys and the range's address at
+ *          @offset must sit at the same offset in their pages
+ * @size: bytes
+ * @dir: direction
+ * @attrs: DMA_ATTR_SKIP_CPU_SYNC, DMA_ATTR_MMIO (not RAM: no maintenance),
+ *         DMA_ATTR_NO_WARN
+ *
+ * The pages get the permissions @dir allows and, for a device that does
+ * not snoop, are cleaned for it. The checker records the piece as an
+ * "iova link".
+ *
+ * Return: 0; -EINVAL for a NULL @dev, an invalid @dir, a zero @size, a
+ * piece outside the range, disagreeing page offsets (INVALID_ARGUMENT/
+ * BAD_ARG), or memory that is not RAM without DMA_ATTR_MMIO (NOT_LINEAR/
+ * NOT_LINEAR); -ENOMEM when the IO page table cannot grow (ALLOC_FAILED/
+ * NOMEM).
+ */
+DMAMAP_API int dma_iova_link(struct device *dev, struct dma_iova_state *state,
+			     phys_addr_t phys, size_t offset, size_t size,
+			     enum dma_data_direction dir, unsigned long attrs);
+/**
+ * dma_iova_sync() - make the links of [@offset, +@size) visible to the device
+ * @dev: device
+ * @state: the range
+ * @offset: first byte
+ * @size: bytes
+ *
+ * The simulated IOMMU shows a link at once; the call checks its
+ * arguments, so a driver that forgets it on real hardware is no worse here.
+ *
+ * Return: 0; -EINVAL for a range that is not inside @state (reported).
+ */
+DMAMAP_API int dma_iova_sync(struct device *dev, struct dma_iova_state *state, size_t offset,
+			     size_t size);
+/**
+ * dma_iova_unlink() - unmap [@offset, +@size) of the range
+ * @dev: device
+ * @state: the range (kept: link into it again, or free it)
+ * @offset: first byte
+ * @size: bytes; may cover several links
+ * @dir: direction linked
+ * @attrs: DMA_ATTR_SKIP_CPU_SYNC, DMA_ATTR_MMIO as linked
+ *
+ * The CPU side of the cache maintenance first, then the pages unmapped and
+ * the IOTLB invalidated once for the whole piece. With the checker on,
+ * every link that starts inside the piece goes; none at all is reported
+ * (not-mapped). A piece outside the range is reported and ignored.
+ */
+DMAMAP_API void dma_iova_unlink(struct device *dev, struct dma_iova_state *state,
+				size_t offset, size_t size, enum dma_data_direction dir,
+				unsigned long attrs);
+/**
+ * dma_iova_destroy() - unlink the first @mapped_len bytes and free the range
+ * @dev: device
+ * @state: the range; emptied
+ * @mapped_len: how much was linked from the start (0: nothing)
+ * @dir: direction linked
+ * @attrs: as linked
+ */
+DMAMAP_API void dma_iova_destroy(struct device *dev, struct dma_iova_state *state,
+				 size_t mapped_len, enum dma_data_direction dir,
+				 unsigned long attrs);
+
 /* ---- pages and non-contiguous memory ---------------------------------- */
 
 /**

@@ -71,7 +71,8 @@ struct dmamap_checker {
 };
 
 static const char *const type_names[] = { "single", "page", "scatter-gather",
-					  "coherent", "noncoherent", "resource", "pool block" };
+					  "coherent", "noncoherent", "resource", "pool block",
+					  "iova link" };
 
 /* What an allocation is made with, which its free must repeat (the backend frees by them). */
 #define ALLOC_ATTRS (DMA_ATTR_WRITE_COMBINE | DMA_ATTR_NO_KERNEL_MAPPING | \
@@ -802,6 +803,65 @@ static void sync_ownership(struct device *dev, dma_addr_t addr, u64 size, bool t
 	dmamap__spin_unlock(&b->lock);
 	if (said)
 		report_cpu_write(dev, &copy, off, to_cpu ? "sync for cpu" : "sync for device");
+}
+
+/* Take out of @b every entry of @dev and @type starting in [@lo, @hi); they go on *@gone. */
+static unsigned long take_range(struct bucket *b, const struct device *dev, int type,
+				dma_addr_t lo, dma_addr_t hi, struct dbg_entry **gone)
+{
+	unsigned long n = 0;
+
+	if (!__atomic_load_n(&b->head, __ATOMIC_RELAXED))
+		return 0;
+	dmamap__spin_lock(&b->lock);
+	for (struct dbg_entry **pp = &b->head; *pp;) {
+		struct dbg_entry *e = *pp;
+
+		if (e->dev == dev && e->type == type && e->addr >= lo && e->addr < hi) {
+			*pp = e->next;
+			e->next = *gone;
+			*gone = e;
+			n++;
+		} else {
+			pp = &e->next;
+		}
+	}
+	__atomic_store_n(&b->n, b->n - n, __ATOMIC_RELAXED);
+	dmamap__spin_unlock(&b->lock);
+	return n;
+}
+
+unsigned long dmamap__dbg_unmap_range(struct device *dev, enum dbg_type type, dma_addr_t addr,
+				      u64 size)
+{
+	struct dmamap_checker *c = dev->plat->checker;
+	struct dbg_entry *gone = NULL;
+	dma_addr_t hi = addr + size < addr ? ~(dma_addr_t)0 : addr + size;
+	u64 first = addr >> PAGE_SHIFT, last = (hi - 1) >> PAGE_SHIFT;
+	unsigned long n = 0;
+
+	if (!c)
+		return 0;
+	/* Entries live in the bucket of their first page: visit those pages, or all buckets. */
+	if (last - first < NBUCKETS) {
+		for (u64 pg = first; pg <= last; pg++)
+			n += take_range(bucket_of(c, dev, pg), dev, type, addr, hi, &gone);
+	} else {
+		for (unsigned int i = 0; i < NBUCKETS; i++)
+			n += take_range(bucket_at(c, i), dev, type, addr, hi, &gone);
+	}
+	n += take_range(&c->large, dev, type, addr, hi, &gone);
+	while (gone) {
+		struct dbg_entry *e = gone;
+
+		gone = e->next;
+		entry_free(c, e);
+	}
+	if (!n)
+		dmamap__report_at(dev->plat, dev, DMAMAP_DBG_NOT_MAPPED, addr, size, DMA_NONE, NULL,
+				  "device driver unlinks an IOVA range with nothing linked [device address=0x%llx] [size=%llu bytes]",
+				  (unsigned long long)addr, (unsigned long long)size);
+	return n;
 }
 
 void dmamap__dbg_cpu_owns(struct device *dev, dma_addr_t addr, u64 size)

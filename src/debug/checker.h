@@ -11,7 +11,7 @@
 #include "../hw/hw.h"
 
 enum dbg_type { DBG_SINGLE, DBG_PAGE, DBG_SG, DBG_COHERENT, DBG_NONCOHERENT,
-		DBG_RESOURCE, DBG_POOL };
+		DBG_RESOURCE, DBG_POOL, DBG_IOVA };
 
 /* What one API call says about one mapping or allocation. */
 struct dbg_ref {
@@ -131,6 +131,13 @@ void dmamap__dbg_device_gone(struct device *dev);
 /* map_sg's return value recorded for the sg entry at @addr, 0 if none. */
 int dmamap__dbg_sg_mapped_ents(struct device *dev, dma_addr_t addr);
 void dmamap__dbg_platform_gone(struct dmamap_platform *p);
+/*
+ * dma_iova_unlink(): every live entry of @type whose start lies in
+ * [@addr, +@size) goes; none at all is reported as an unmap of memory
+ * not mapped. Returns how many went.
+ */
+unsigned long dmamap__dbg_unmap_range(struct device *dev, enum dbg_type type, dma_addr_t addr,
+				      u64 size);
 /* The mapping holding [@addr, +@size) starts with the CPU as its owner (allocated memory). */
 void dmamap__dbg_cpu_owns(struct device *dev, dma_addr_t addr, u64 size);
 /*

@@ -21,55 +21,10 @@
 #include "../mm/mm.h"
 #include "../platform/port.h"
 #include "iommu.h"
+#include "iommu_int.h"
 #include "ops_helpers.h"
 
-#define IOVA_BASE (1ULL << 20)
-#define IOVA_END (1ULL << 32)
-#define FQ_SIZE 128
-
-struct flush_queue {
-	int lock;
-	unsigned int n;
-	u64 range[FQ_SIZE]; /* dmamap__iova_range() */
-} __attribute__((aligned(64)));
-
-/*
- * A coherent buffer made of scattered pages: contiguous for the device
- * through the IOMMU, contiguous for the CPU through a second mapping of the
- * same RAM (as the kernel's vmap of the pages).
- */
-struct iommu_buf {
-	struct iommu_buf *next;
-	uint8_t *cpu;
-	dma_addr_t iova;
-	unsigned long npages;
-	phys_addr_t phys[];
-};
-
-struct dmamap_iommu_domain {
-	struct dmamap_iommu_domain *next;
-	char iommu[DMAMAP_NAME_MAX];
-	unsigned int group;
-	unsigned int refs;
-	struct dmamap_iopt pt;
-	struct dmamap_iova *iova;
-	bool lazy;
-	uint64_t queue_flushes;
-	pthread_mutex_t bufs_lock; /* scattered coherent buffers; not a mapping path */
-	struct iommu_buf *bufs;
-	struct flush_queue fq[DMAMAP_STAT_SHARDS];
-};
-
-/* A platform's domains: devices naming the same IOMMU and group share one. */
-struct dmamap_iommu {
-	pthread_mutex_t lock; /* never taken on a mapping path */
-	struct dmamap_iommu_domain *domains;
-};
-
-static inline unsigned int order_of(u64 npages)
-{
-	return npages <= 1 ? 0 : dmamap__get_order(npages << PAGE_SHIFT);
-}
+static const struct dma_map_ops iommu_ops;
 
 /* ---- domains ------------------------------------------------------------- */
 
@@ -227,17 +182,6 @@ static inline __attribute__((always_inline)) u64 map_range(struct device *dev, p
 	return iova;
 }
 
-static u64 pages_spanned(phys_addr_t addr, size_t size)
-{
-	return ((addr & (PAGE_SIZE - 1)) + size + PAGE_SIZE - 1) >> PAGE_SHIFT;
-}
-
-/* A range no IOVA space could hold: refuse it before looping over its pages. */
-static bool range_too_big(dma_addr_t addr, size_t size)
-{
-	return size > IOVA_END - IOVA_BASE || addr + size < addr;
-}
-
 /* CPU cache maintenance, page by page: the pages behind an IOVA range need not be contiguous. */
 static __attribute__((noinline)) void
 sync_iova_pages(struct device *dev, dma_addr_t dma, size_t size,
@@ -268,6 +212,17 @@ static inline void sync_iova(struct device *dev, dma_addr_t dma, size_t size,
 {
 	if (!dev->coherent)
 		sync_iova_pages(dev, dma, size, dir, for_cpu);
+}
+
+void dmamap__iommu_sync_iova(struct device *dev, dma_addr_t dma, size_t size,
+			     enum dma_data_direction dir, bool for_cpu)
+{
+	sync_iova(dev, dma, size, dir, for_cpu);
+}
+
+bool dmamap__iommu_in_use(const struct device *dev)
+{
+	return dev->iommu_domain && dev->dma_ops == &iommu_ops;
 }
 
 static inline __attribute__((always_inline)) dma_addr_t

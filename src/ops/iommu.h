@@ -16,5 +16,25 @@ int dmamap__iommu_attach(struct device *dev, const char *iommu, unsigned int gro
 void dmamap__iommu_detach(struct device *dev);
 /* The name of the IOMMU @dev is behind, "" if none. */
 const char *dmamap__iommu_name(const struct device *dev);
+/* Whether @dev maps through its IOMMU (attached, and the IOMMU's table in force). */
+bool dmamap__iommu_in_use(const struct device *dev);
+
+/*
+ * The two-step IOVA API's backend (iommu_link.c), for a device in use of
+ * its IOMMU. An IOVA range of @size bytes, mapped to nothing yet (0, or
+ * -ENOMEM when the space or the mask has none); given back.
+ */
+int dmamap__iommu_iova_alloc(struct device *dev, size_t size, dma_addr_t *iova);
+void dmamap__iommu_iova_free(struct device *dev, dma_addr_t iova, size_t size);
+/*
+ * Map the pages of [@phys, +@size) at @iova (same offset in the page), with
+ * the permissions @dir allows, cleaned for the device unless
+ * DMA_ATTR_SKIP_CPU_SYNC. 0, or -ENOMEM when the page table cannot grow.
+ */
+int dmamap__iommu_iova_link(struct device *dev, dma_addr_t iova, phys_addr_t phys, size_t size,
+			    enum dma_data_direction dir, unsigned long attrs);
+/* The CPU side of the maintenance, then unmap [@iova, +@size) with one IOTLB invalidation. */
+void dmamap__iommu_iova_unlink(struct device *dev, dma_addr_t iova, size_t size,
+			       enum dma_data_direction dir, unsigned long attrs);
 
 #endif

@@ -59,7 +59,8 @@ ops_allowed() {
 	direct.c | direct_alloc.c | direct_limits.c | direct.h) echo "direct.h swiotlb.h ops_helpers.h" ;;
 	swiotlb.c) echo "swiotlb.h" ;;
 	dmabounce.c) echo "dmabounce.h direct.h" ;;
-	iommu.c) echo "iommu.h ops_helpers.h" ;;
+	iommu.c) echo "iommu.h iommu_int.h ops_helpers.h" ;;
+	iommu_link.c) echo "iommu.h iommu_int.h" ;;
 	ops_helpers.c) echo "ops_helpers.h" ;;
 	*.h) echo "$1" ;;
 	*) echo "" ;;
