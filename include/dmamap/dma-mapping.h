@@ -45,7 +45,10 @@ extern "C" {
  * DEBUGGING_IGNORE_CACHELINES (the driver promises the CPU will not dirty
  * lines this mapping shares: the checker's cache-line reports stay quiet),
  * REQUIRE_COHERENT (a mapping that would need cache maintenance or a bounce
- * copy fails instead: UNREACHABLE/UNREACHABLE). WEAK_ORDERING is accepted
+ * copy fails instead: UNREACHABLE/UNREACHABLE), PRIVILEGED (behind an
+ * IOMMU, only privileged transactions may use the mapping:
+ * dmamap_device_set_privileged()), ALLOC_SINGLE_PAGES (non-contiguous
+ * allocations from single pages). WEAK_ORDERING is accepted
  * and kept with the checker's record of the mapping; the simulated devices
  * order their accesses either way.
  */

@@ -365,6 +365,16 @@ DMAMAP_API int dmamap_device_write(struct device *dev, dma_addr_t dma_addr,
  * @enable: false makes every device access fault
  */
 DMAMAP_API void dmamap_device_set_bus_master(struct device *dev, bool enable);
+/**
+ * dmamap_device_set_privileged() - make a device's accesses privileged transactions
+ * @dev: device; NULL is ignored
+ * @privileged: true: its accesses may use mappings made with
+ *              DMA_ATTR_PRIVILEGED; false (the default): such a mapping
+ *              faults (an IOMMU permission fault)
+ *
+ * Only an IOMMU looks at it, as an SMMU does at a transaction's privilege.
+ */
+DMAMAP_API void dmamap_device_set_privileged(struct device *dev, bool privileged);
 
 /* A device's DMA configuration, as the kernel would derive it. */
 struct dmamap_device_info {

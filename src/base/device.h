@@ -144,6 +144,7 @@ struct device {
 	uint16_t id;
 	bool coherent;
 	bool bus_master; /* hw/: dmamap_device_set_bus_master() */
+	bool dma_privileged; /* hw/: its accesses are privileged transactions */
 	u64 dma_mask_store;
 	u64 coherent_dma_mask;
 	/* Its bus (core/): the window ranges and the limit they imply. */

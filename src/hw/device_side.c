@@ -30,7 +30,8 @@ static int iommu_access(struct device *dev, dma_addr_t iova, uint8_t *buf, size_
 	/* Told first: an access to an unmapped IOVA is the checker's use-after-unmap too. */
 	dmamap__notify_device_access(dev, iova, len, write);
 	for (dma_addr_t at = iova & PAGE_MASK; at < iova + len; at += PAGE_SIZE) {
-		if (dmamap__iommu_translate(pt, at, write, &why) == PHYS_NONE) {
+		if (dmamap__iommu_translate(pt, at, write, dev->dma_privileged, &why) ==
+		    PHYS_NONE) {
 			if (pt->fault_fn)
 				pt->fault_fn(pt->fault_ctx, dev, at < iova ? iova : at, write, why);
 			return dmamap__device_fault(dev, iova, len, write, why);
@@ -38,7 +39,8 @@ static int iommu_access(struct device *dev, dma_addr_t iova, uint8_t *buf, size_
 	}
 	while (len) {
 		size_t chunk = MIN(len, (size_t)(PAGE_SIZE - (iova & (PAGE_SIZE - 1))));
-		phys_addr_t phys = dmamap__iommu_translate(pt, iova, write, &why);
+		phys_addr_t phys = dmamap__iommu_translate(pt, iova, write, dev->dma_privileged,
+							   &why);
 
 		if (dmamap__device_copy(dev, phys, buf, chunk, write))
 			return dmamap__device_fault(dev, iova, chunk, write,
@@ -95,4 +97,10 @@ void dmamap_device_set_bus_master(struct device *dev, bool enable)
 {
 	if (dev)
 		__atomic_store_n(&dev->bus_master, enable, __ATOMIC_RELAXED);
+}
+
+void dmamap_device_set_privileged(struct device *dev, bool privileged)
+{
+	if (dev)
+		__atomic_store_n(&dev->dma_privileged, privileged, __ATOMIC_RELAXED);
 }

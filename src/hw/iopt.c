@@ -24,6 +24,7 @@
 #define PTE_VALID 0x1ULL
 #define PTE_READ 0x2ULL
 #define PTE_WRITE 0x4ULL
+#define PTE_PRIV 0x8ULL
 #define PTE_ADDR (~0xfffULL)
 #define IOTLB_SIZE 256
 #define IOTLB_PER_LINE 2
@@ -160,9 +161,10 @@ static __attribute__((noinline)) u64 *leaf_walk(struct dmamap_iopt *pt, u64 iova
 	return &t->e[index_at(iova, LEVELS - 1)];
 }
 
-static u64 pte_bits(bool read, bool write)
+static u64 pte_bits(unsigned int prot)
 {
-	return PTE_VALID | (read ? PTE_READ : 0) | (write ? PTE_WRITE : 0);
+	return PTE_VALID | ((prot & IOPT_READ) ? PTE_READ : 0) |
+	       ((prot & IOPT_WRITE) ? PTE_WRITE : 0) | ((prot & IOPT_PRIV) ? PTE_PRIV : 0);
 }
 
 static __attribute__((noinline)) u64 unmap_pages(struct dmamap_iopt *pt, u64 iova,
@@ -203,17 +205,17 @@ static __attribute__((noinline)) int map_pages(struct dmamap_iopt *pt, u64 iova,
 
 /* One page, the usual map_page/map_single, needs no loop. */
 int dmamap__iopt_map(struct dmamap_iopt *pt, u64 iova, phys_addr_t phys,
-		     u64 npages, bool read, bool write)
+		     u64 npages, unsigned int prot)
 {
 	if (likely(npages == 1)) {
 		u64 *e = leaf(pt, iova, true);
 
 		if (unlikely(!e))
 			return -ENOMEM;
-		__atomic_store_n(e, (phys & PTE_ADDR) | pte_bits(read, write), __ATOMIC_RELEASE);
+		__atomic_store_n(e, (phys & PTE_ADDR) | pte_bits(prot), __ATOMIC_RELEASE);
 		return 0;
 	}
-	return map_pages(pt, iova, phys, npages, pte_bits(read, write));
+	return map_pages(pt, iova, phys, npages, pte_bits(prot));
 }
 
 u64 dmamap__iopt_unmap(struct dmamap_iopt *pt, u64 iova, u64 npages)
@@ -304,7 +306,7 @@ void dmamap__iotlb_invalidate(struct dmamap_iopt *pt, u64 iova, u64 npages)
  * address or PHYS_NONE with *why set.
  */
 phys_addr_t dmamap__iommu_translate(struct dmamap_iopt *pt, u64 iova, bool write,
-				    const char **why)
+				    bool privileged, const char **why)
 {
 	u64 pfn = iova >> PAGE_SHIFT, pte;
 	struct iotlb *tlb = pt->iotlb;
@@ -345,6 +347,11 @@ phys_addr_t dmamap__iommu_translate(struct dmamap_iopt *pt, u64 iova, bool write
 	if (!(pte & (write ? PTE_WRITE : PTE_READ))) {
 		*why = write ? "IOMMU permission fault (write to a read-only mapping)" :
 			       "IOMMU permission fault (read of a write-only mapping)";
+		IOPT_COUNT(pt, permission_faults, 1);
+		return PHYS_NONE;
+	}
+	if ((pte & PTE_PRIV) && !privileged) {
+		*why = "IOMMU permission fault (unprivileged access to a privileged mapping)";
 		IOPT_COUNT(pt, permission_faults, 1);
 		return PHYS_NONE;
 	}

@@ -36,16 +36,22 @@ struct dmamap_iopt {
 
 int dmamap__iopt_init(struct dmamap_iopt *pt);
 void dmamap__iopt_fini(struct dmamap_iopt *pt);
+/* What a mapping lets a device do: IOPT_READ, IOPT_WRITE, IOPT_PRIV (privileged accesses only). */
+#define IOPT_READ 0x1u
+#define IOPT_WRITE 0x2u
+#define IOPT_PRIV 0x4u
+
 int dmamap__iopt_map(struct dmamap_iopt *pt, u64 iova, phys_addr_t phys,
-		     u64 npages, bool read, bool write);
+		     u64 npages, unsigned int prot);
 /* Leaf entries now valid: a walk of the whole table. */
 u64 dmamap__iopt_mapped(struct dmamap_iopt *pt);
 /* Returns the number of entries that were mapped. */
 u64 dmamap__iopt_unmap(struct dmamap_iopt *pt, u64 iova, u64 npages);
 phys_addr_t dmamap__iopt_walk(struct dmamap_iopt *pt, u64 iova);
 void dmamap__iotlb_invalidate(struct dmamap_iopt *pt, u64 iova, u64 npages);
+/* @privileged: the access is a privileged transaction, which alone may use IOPT_PRIV mappings. */
 phys_addr_t dmamap__iommu_translate(struct dmamap_iopt *pt, u64 iova, bool write,
-				    const char **why);
+				    bool privileged, const char **why);
 uint64_t dmamap__iopt_count(struct dmamap_iopt *pt, size_t field);
 
 #endif

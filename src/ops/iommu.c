@@ -166,8 +166,7 @@ static inline __attribute__((always_inline)) u64 map_range(struct device *dev, p
 		return 0;
 	}
 	if (iova + (npages << PAGE_SHIFT) - 1 > *dev->dma_mask ||
-	    dmamap__iopt_map(&d->pt, iova, phys_page, npages, dir != DMA_FROM_DEVICE,
-			     dir != DMA_TO_DEVICE)) {
+	    dmamap__iopt_map(&d->pt, iova, phys_page, npages, iommu_prot(dir, attrs))) {
 		dmamap__iova_free(d->iova, iova, order);
 		iova_error(dev, "cannot map IOVA range", size, attrs);
 		return 0;
@@ -366,8 +365,7 @@ static int iommu_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 		u64 n = pages_spanned(phys, sg->length);
 		dma_addr_t dma = at + (phys & (PAGE_SIZE - 1));
 
-		if (dmamap__iopt_map(&d->pt, at, phys & PAGE_MASK, n, dir != DMA_FROM_DEVICE,
-				     dir != DMA_TO_DEVICE)) {
+		if (dmamap__iopt_map(&d->pt, at, phys & PAGE_MASK, n, iommu_prot(dir, attrs))) {
 			dmamap__iopt_unmap(&d->pt, iova, at - iova);
 			dmamap__iova_free(d->iova, iova, order_of(total));
 			return -ENOMEM;
@@ -477,7 +475,8 @@ static struct iommu_buf *buf_find(struct dmamap_iommu_domain *d, dma_addr_t iova
 	return b;
 }
 
-static void *alloc_scattered(struct device *dev, size_t size, dma_addr_t *dma_handle)
+static void *alloc_scattered(struct device *dev, size_t size, dma_addr_t *dma_handle,
+			     unsigned long attrs)
 {
 	struct dmamap_iommu_domain *d = dev->iommu_domain;
 	unsigned long n = PAGE_ALIGN(size) >> PAGE_SHIFT;
@@ -503,8 +502,8 @@ static void *alloc_scattered(struct device *dev, size_t size, dma_addr_t *dma_ha
 	if (!b->iova)
 		goto fail;
 	for (unsigned long i = 0; i < n; i++) {
-		if (dmamap__iopt_map(&d->pt, b->iova + i * PAGE_SIZE, b->phys[i], 1, true,
-				     true)) {
+		if (dmamap__iopt_map(&d->pt, b->iova + i * PAGE_SIZE, b->phys[i], 1,
+				     iommu_prot(DMA_BIDIRECTIONAL, attrs))) {
 			dmamap__iopt_unmap(&d->pt, b->iova, i);
 			dmamap__iova_free(d->iova, b->iova, order_of(n));
 			goto fail;
@@ -578,7 +577,7 @@ static void *iommu_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle
 	/* Pages need not be contiguous: the IOMMU and a CPU remap make them so. */
 	if (size > PAGE_SIZE && !(attrs & (DMA_ATTR_FORCE_CONTIGUOUS |
 					   DMA_ATTR_NO_KERNEL_MAPPING))) {
-		void *cpu = alloc_scattered(dev, size, dma_handle);
+		void *cpu = alloc_scattered(dev, size, dma_handle, attrs);
 
 		if (cpu)
 			return cpu;

@@ -61,6 +61,13 @@ static inline unsigned int order_of(u64 npages)
 	return npages <= 1 ? 0 : dmamap__get_order(npages << PAGE_SHIFT);
 }
 
+/* The page-table permissions a mapping in @dir with @attrs gets. */
+static inline unsigned int iommu_prot(enum dma_data_direction dir, unsigned long attrs)
+{
+	return (dir != DMA_FROM_DEVICE ? IOPT_READ : 0) | (dir != DMA_TO_DEVICE ? IOPT_WRITE : 0) |
+	       ((attrs & DMA_ATTR_PRIVILEGED) ? IOPT_PRIV : 0);
+}
+
 /* How many IO pages [@addr, @addr + @size) touches. */
 static inline u64 pages_spanned(phys_addr_t addr, size_t size)
 {

@@ -41,7 +41,7 @@ int dmamap__iommu_iova_link(struct device *dev, dma_addr_t iova, phys_addr_t phy
 	u64 npages = pages_spanned(phys, size);
 
 	if (dmamap__iopt_map(&d->pt, iova & PAGE_MASK, phys & PAGE_MASK, npages,
-			     dir != DMA_FROM_DEVICE, dir != DMA_TO_DEVICE))
+			     iommu_prot(dir, attrs)))
 		return -ENOMEM;
 	IOPT_COUNT(&d->pt, map_calls, 1);
 	dmamap__stat_add(dev, ST_IOMMU_PAGES, npages);

@@ -214,3 +214,47 @@ TEST(iommu_permissions_from_direction)
 	dmamap_kfree(p, buf);
 	dmamap_platform_destroy(p);
 }
+
+/*
+ * DMA_ATTR_PRIVILEGED: the IOMMU lets only privileged transactions use the
+ * mapping, as an SMMU's privileged-only permission; an ordinary device
+ * access faults and moves no byte.
+ */
+TEST(iommu_privileged_mappings_fault_unprivileged_accesses)
+{
+	struct dmamap_platform *p = quiet_board();
+	struct device *dev = lookup(p, IOMMU_DEV);
+	uint8_t *buf = dbuf(p, 256), want[256], got[256];
+	uint64_t faults;
+	dma_addr_t priv, plain, ch;
+	void *cpu;
+
+	REQUIRE(dev && buf);
+	pattern(want, sizeof(want), 60);
+	memcpy(buf, want, sizeof(want));
+	priv = dma_map_single_attrs(dev, buf, 256, DMA_TO_DEVICE, DMA_ATTR_PRIVILEGED);
+	plain = dma_map_single(dev, buf, 256, DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, priv) && !dma_mapping_error(dev, plain));
+	faults = istats(dev).permission_faults;
+	memset(got, 0, sizeof(got));
+	CHECK_EQ(dmamap_device_read(dev, priv, got, sizeof(got)), -EFAULT);
+	CHECK_EQ(istats(dev).permission_faults, faults + 1);
+	CHECK_EQ(ndiff(got, (uint8_t[256]){ 0 }, sizeof(got)), 0); /* nothing moved */
+	CHECK(dev_reads(dev, plain, want, sizeof(want)));
+	/* A privileged transaction uses both. */
+	dmamap_device_set_privileged(dev, true);
+	CHECK(dev_reads(dev, priv, want, sizeof(want)));
+	CHECK(dev_reads(dev, plain, want, sizeof(want)));
+	dmamap_device_set_privileged(dev, false);
+	dma_unmap_single_attrs(dev, priv, 256, DMA_TO_DEVICE, DMA_ATTR_PRIVILEGED);
+	dma_unmap_single(dev, plain, 256, DMA_TO_DEVICE);
+	/* Coherent memory too. */
+	cpu = dma_alloc_attrs(dev, 2 * PAGE_SIZE, &ch, GFP_KERNEL, DMA_ATTR_PRIVILEGED);
+	REQUIRE(cpu);
+	CHECK_EQ(dmamap_device_write(dev, ch, want, sizeof(want)), -EFAULT);
+	dmamap_device_set_privileged(dev, true);
+	CHECK_EQ(dmamap_device_write(dev, ch, want, sizeof(want)), 0);
+	CHECK_MEM(cpu, want, sizeof(want));
+	dma_free_attrs(dev, 2 * PAGE_SIZE, cpu, ch, DMA_ATTR_PRIVILEGED);
+	dmamap_platform_destroy(p);
+}
