@@ -8,6 +8,7 @@
  * address is its CPU view.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -18,12 +19,10 @@
 #include "../platform/port.h"
 #include "core.h"
 
-#define NONCONTIG_MAGIC 0x6e6f6e636f6e7467ULL
-
-/* What dma_alloc_noncontiguous() hands out: the table first, the rest ours. */
+/* What dma_alloc_noncontiguous() hands out: the table, and what it was made of. */
 struct noncontig {
 	struct sg_table sgt;
-	uint64_t magic;
+	struct noncontig *next; /* live ones: a table is ours only if it is listed */
 	struct device *dev;
 	size_t size;
 	enum dma_data_direction dir;
@@ -72,11 +71,34 @@ int dma_mmap_pages(struct device *dev, struct vm_area_struct *vma, size_t size, 
 
 /* ---- non-contiguous memory ------------------------------------------------------ */
 
-static struct noncontig *noncontig_of(struct sg_table *sgt)
-{
-	struct noncontig *nc = (struct noncontig *)sgt;
+/* Looked up, never trusted: a table a driver made itself must not be read past its end. */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct noncontig *live;
 
-	return sgt && nc->magic == NONCONTIG_MAGIC ? nc : NULL;
+static void live_add(struct noncontig *nc)
+{
+	pthread_mutex_lock(&live_lock);
+	nc->next = live;
+	live = nc;
+	pthread_mutex_unlock(&live_lock);
+}
+
+/* The live allocation whose table is @sgt, taken off the list when @unlink; NULL if none. */
+static struct noncontig *noncontig_of(struct sg_table *sgt, bool unlink)
+{
+	struct noncontig *nc = NULL;
+
+	pthread_mutex_lock(&live_lock);
+	for (struct noncontig **pp = &live; *pp; pp = &(*pp)->next) {
+		if (&(*pp)->sgt == sgt) {
+			nc = *pp;
+			if (unlink)
+				*pp = nc->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&live_lock);
+	return nc;
 }
 
 static void free_runs(struct noncontig *nc)
@@ -202,7 +224,6 @@ static void noncontig_free(struct noncontig *nc)
 	sg_free_table(&nc->sgt);
 	free(nc->pages);
 	free(nc->orders);
-	nc->magic = 0;
 	free(nc);
 }
 
@@ -224,7 +245,6 @@ struct sg_table *dma_alloc_noncontiguous(struct device *dev, size_t size,
 	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC) ||
 	    !(nc = calloc(1, sizeof(*nc))))
 		return NULL;
-	nc->magic = NONCONTIG_MAGIC;
 	nc->dev = dev;
 	nc->size = size;
 	nc->dir = dir;
@@ -236,14 +256,21 @@ struct sg_table *dma_alloc_noncontiguous(struct device *dev, size_t size,
 		noncontig_free(nc);
 		return NULL;
 	}
+	live_add(nc);
 	return &nc->sgt;
 }
 
-/* @sgt from dma_alloc_noncontiguous() for @dev, reported under @func when it is not. */
-static struct noncontig *ours(struct device *dev, struct sg_table *sgt, const char *func)
+/*
+ * @sgt from dma_alloc_noncontiguous() for @dev (off the live list if
+ * @unlink), reported under @func when it is not.
+ */
+static struct noncontig *ours(struct device *dev, struct sg_table *sgt, const char *func,
+			      bool unlink)
 {
-	struct noncontig *nc = noncontig_of(sgt);
+	struct noncontig *nc = noncontig_of(sgt, false);
 
+	if (nc && nc->dev == dev && unlink)
+		nc = noncontig_of(sgt, true);
 	if (!dev || !nc || nc->dev != dev) {
 		dmamap__api_error(dev, func, dev ? DMAMAP_ERRK_BAD_HANDLE : DMAMAP_ERRK_NULL_ARG,
 				  dev ? DMAMAP_DBG_FREE_INVALID : DMAMAP_DBG_NULL_DEVICE,
@@ -257,7 +284,7 @@ static struct noncontig *ours(struct device *dev, struct sg_table *sgt, const ch
 void dma_free_noncontiguous(struct device *dev, size_t size, struct sg_table *sgt,
 			    enum dma_data_direction dir)
 {
-	struct noncontig *nc = ours(dev, sgt, __func__);
+	struct noncontig *nc = ours(dev, sgt, __func__, true);
 
 	if (!nc)
 		return;
@@ -270,7 +297,7 @@ void dma_free_noncontiguous(struct device *dev, size_t size, struct sg_table *sg
 
 void *dma_vmap_noncontiguous(struct device *dev, size_t size, struct sg_table *sgt)
 {
-	struct noncontig *nc = ours(dev, sgt, __func__);
+	struct noncontig *nc = ours(dev, sgt, __func__, false);
 	uint8_t *va;
 
 	if (!nc)
@@ -305,7 +332,7 @@ void dma_vunmap_noncontiguous(struct device *dev, void *vaddr)
 int dma_mmap_noncontiguous(struct device *dev, struct vm_area_struct *vma, size_t size,
 			   struct sg_table *sgt)
 {
-	struct noncontig *nc = ours(dev, sgt, __func__);
+	struct noncontig *nc = ours(dev, sgt, __func__, false);
 	unsigned long len, n;
 	uint8_t *va;
 
