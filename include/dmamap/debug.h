@@ -63,6 +63,7 @@ enum dmamap_dbg_kind {
 	DMAMAP_DBG_MISSING_SYNC_FOR_DEVICE, /* device read bytes the CPU changed without a sync for it */
 	DMAMAP_DBG_CACHELINE_OVERLAP_LIMIT, /* more mappings of one line than dma-debug counts */
 	DMAMAP_DBG_WRONG_ATTRS,     /* free with other allocation attributes than the alloc's */
+	DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS, /* ownership mode: a trapped CPU access */
 	DMAMAP_DBG_KIND_COUNT
 };
 
@@ -162,6 +163,33 @@ DMAMAP_API const char *dmamap_dbg_kind_name(enum dmamap_dbg_kind kind);
  * DMAMAP_FAULT_ALLOC included), and never fails the caller's call.
  */
 DMAMAP_API void dmamap_debug_enable(struct dmamap_platform *p, bool on);
+/**
+ * dmamap_debug_set_ownership() - trap CPU accesses to memory a device owns
+ * @p: a simulated board's platform
+ * @on: true to turn the mode on (the checker with it), false to stop
+ *      guarding new mappings
+ *
+ * While a non-coherent device owns a streaming buffer (from the map or a
+ * dma_sync_*_for_device() to the unmap or a dma_sync_*_for_cpu()), the
+ * CPU's access to the buffer's whole pages is taken away (mprotect). A CPU
+ * read or write of them traps, is reported
+ * (DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS, naming the buffer, where it
+ * was mapped, the address and, on x86, whether it was a read or a write)
+ * and then goes on, the page given back; in strict mode the report aborts.
+ *
+ * Page granularity: only pages wholly inside the buffer are guarded. A
+ * buffer smaller than a page (most kmalloc'd ones) or the partial pages at
+ * a buffer's ends are not, so a stray access there is not seen; map
+ * whole pages (dmamap_alloc_pages(), page-sized kmalloc) to cover them.
+ * Coherent devices are not guarded: they read the CPU's view.
+ *
+ * DMAMAP_OWNERSHIP=1 turns it on for every simulated board. It installs a
+ * SIGSEGV handler that passes faults it does not own to the one before it.
+ *
+ * Return: 0; -EINVAL for a NULL @p; -EOPNOTSUPP on the host, where a
+ * device reads the CPU's own memory and there is no view to take away.
+ */
+DMAMAP_API int dmamap_debug_set_ownership(struct dmamap_platform *p, bool on);
 /**
  * dmamap_debug_enabled() - whether a platform's checker is on
  * @p: platform

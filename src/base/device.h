@@ -72,6 +72,7 @@ struct dmamap_iommu;    /* ops/iommu */
 struct dmamap_platform {
 	/* Read by every map and unmap: one cache line, kept together. */
 	bool debug;                         /* debug/: the checker is on */
+	bool ownership;                     /* debug/: ownership mode (guarded pages) */
 	struct dmamap_checker *checker;     /* debug/: live while debug is on */
 	struct dmamap_fault_injector fault; /* lib/: armed through the public call */
 

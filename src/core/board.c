@@ -212,6 +212,8 @@ struct dmamap_platform *dmamap_platform_create(const struct dmamap_board *board,
 	}
 	if (dmamap__env_flag("DMAMAP_DEBUG"))
 		dmamap_debug_enable(p, true);
+	if (dmamap__env_flag("DMAMAP_OWNERSHIP"))
+		dmamap_debug_set_ownership(p, true);
 	for (unsigned int i = 0; i < board->nr_devices; i++) {
 		if (!dmamap_device_create(p, &board->devices[i], err)) {
 			dmamap_platform_destroy(p);

@@ -221,8 +221,34 @@ static __attribute__((noinline)) void mag_drain(struct dmamap_checker *c)
 	pthread_mutex_unlock(&c->pool_lock);
 }
 
+/* ---- ownership mode: guarded pages ------------------------------------------ */
+
+/* Whether @e's whole pages should be the device's alone now. */
+static bool wants_guard(const struct device *dev, const struct dbg_entry *e)
+{
+	return __atomic_load_n(&dev->plat->ownership, __ATOMIC_RELAXED) && !e->guarded &&
+	       !e->cpu_owns && e->cpu && !dev->coherent &&
+	       (e->type == DBG_SINGLE || e->type == DBG_PAGE || e->type == DBG_SG);
+}
+
+static void guard(struct device *dev, struct dbg_entry *e)
+{
+	if (dmamap__port_guard(dev->plat, e->cpu, (size_t)e->size, true) >= 0)
+		e->guarded = 1;
+}
+
+static void unguard(struct dbg_entry *e)
+{
+	if (e->guarded) {
+		dmamap__port_guard(e->dev->plat, e->cpu, (size_t)e->size, false);
+		e->guarded = 0;
+	}
+}
+
 static inline void entry_free(struct dmamap_checker *c, struct dbg_entry *e)
 {
+	if (unlikely(e->guarded))
+		unguard(e);
 	if (unlikely(mag.owner != c->serial))
 		mag_claim(c);
 	mag_push(e);
@@ -289,14 +315,31 @@ static const struct dmamap_observer checker_observer = {
 	.device_access = device_access,
 };
 
+/* Give the CPU back every guarded page: the entries are about to go wholesale. */
+static void unguard_all(struct dmamap_checker *c)
+{
+	for (unsigned int i = 0; i <= NBUCKETS; i++) {
+		struct bucket *b = bucket_at(c, i);
+
+		if (!__atomic_load_n(&b->head, __ATOMIC_RELAXED))
+			continue;
+		dmamap__spin_lock(&b->lock);
+		for (struct dbg_entry *e = b->head; e; e = e->next)
+			unguard(e);
+		dmamap__spin_unlock(&b->lock);
+	}
+}
+
 void dmamap_debug_enable(struct dmamap_platform *p, bool on)
 {
 	if (!p)
 		return;
 	if (!on) {
 		__atomic_store_n(&p->debug, false, __ATOMIC_RELAXED);
-		if (p->checker)
+		if (p->checker) {
 			dmamap__observer_remove(p, &checker_observer);
+			unguard_all(p->checker);
+		}
 		checker_free(p->checker);
 		p->checker = NULL;
 		return;
@@ -335,6 +378,8 @@ static void checker_oom(struct dmamap_platform *p)
 	dmamap__report(p, NULL, DMAMAP_DBG_CHECKER_DISABLED,
 		       "debugging out of memory - disabling");
 	__atomic_store_n(&p->debug, false, __ATOMIC_RELAXED);
+	/* No unmap will tell the checker any more: nothing may stay guarded. */
+	unguard_all(c);
 }
 
 void dmamap__dbg_platform_gone(struct dmamap_platform *p)
@@ -789,6 +834,8 @@ static void sync_ownership(struct device *dev, dma_addr_t addr, u64 size, bool t
 	e = find_contain_locked(c, dev, addr, size, &b);
 	if (!e)
 		return;
+	/* Given back before anything reads it: the backend's sync comes next. */
+	unguard(e);
 	if (!e->cpu_owns && !e->cpu_write_said) {
 		if (e->bounced && original_changed(e))
 			said = true;
@@ -864,6 +911,49 @@ unsigned long dmamap__dbg_unmap_range(struct device *dev, enum dbg_type type, dm
 	return n;
 }
 
+void dmamap__dbg_synced(struct device *dev, dma_addr_t addr, u64 size)
+{
+	struct dmamap_checker *c = dev->plat->checker;
+	struct dbg_entry *e;
+	struct bucket *b;
+
+	if (!c || !__atomic_load_n(&dev->plat->ownership, __ATOMIC_RELAXED) ||
+	    !(e = find_contain_locked(c, dev, addr, size, &b)))
+		return;
+	if (wants_guard(dev, e))
+		guard(dev, e);
+	dmamap__spin_unlock(&b->lock);
+}
+
+/* Fills @out with the live streaming mapping of @p whose CPU buffer holds @addr. */
+bool dmamap__dbg_entry_of_cpu(struct dmamap_platform *p, const void *addr, struct dbg_entry *out)
+{
+	struct dmamap_checker *c = p->checker;
+	uintptr_t a = (uintptr_t)addr;
+	bool found = false;
+
+	if (!c)
+		return false;
+	for (unsigned int i = 0; i <= NBUCKETS && !found; i++) {
+		struct bucket *b = bucket_at(c, i);
+
+		if (!__atomic_load_n(&b->head, __ATOMIC_RELAXED))
+			continue;
+		dmamap__spin_lock(&b->lock);
+		for (struct dbg_entry *e = b->head; e && !found; e = e->next) {
+			if (e->dev && e->cpu && a >= (uintptr_t)e->cpu &&
+			    a - (uintptr_t)e->cpu < e->size && streaming(e->type)) {
+				/* One mistake, one report: the unmap will not say it again. */
+				e->cpu_write_said = 1;
+				*out = *e;
+				found = true;
+			}
+		}
+		dmamap__spin_unlock(&b->lock);
+	}
+	return found;
+}
+
 void dmamap__dbg_cpu_owns(struct device *dev, dma_addr_t addr, u64 size)
 {
 	struct dmamap_checker *c = dev->plat->checker;
@@ -892,7 +982,8 @@ static void device_read_check(struct device *dev, dma_addr_t addr, u64 len)
 	e = find_contain_locked(c, dev, addr, len, &b);
 	if (!e)
 		return;
-	if (!e->cpu_write_said && e->dir != DMA_FROM_DEVICE && streaming(e->type)) {
+	/* Guarded, the CPU could not have touched it without a trap that said so. */
+	if (!e->cpu_write_said && !e->guarded && e->dir != DMA_FROM_DEVICE && streaming(e->type)) {
 		if (e->bounced)
 			stale = original_changed(e);
 		else if (!dev->coherent && e->phys != PHYS_NONE)
@@ -1044,6 +1135,8 @@ map_entry(struct device *dev, const struct dbg_ref *ref)
 	}
 	if (tracks_lines(dev, e))
 		track_lines(dev, e);
+	if (unlikely(wants_guard(dev, e)))
+		guard(dev, e);
 	b = is_large(e->size) ? &c->large : bucket_of(c, dev, e->addr >> PAGE_SHIFT);
 	dmamap__spin_lock(&b->lock);
 	link_and_unlock(b, e);
@@ -1199,6 +1292,8 @@ static __attribute__((noinline)) void unmap_checks(struct device *dev,
 	struct dmamap_platform *p = dev->plat;
 	bool free_op = allocated(ref->type);
 
+	unguard(e); /* the CPU's again, and the checks below read it */
+
 	if (e->size != ref->size)
 		dmamap__report_at(p, dev, DMAMAP_DBG_WRONG_SIZE, e->addr, e->size, e->dir,
 				  e->caller,
@@ -1259,7 +1354,7 @@ static inline bool same_call(const struct dbg_entry *e, const struct dbg_ref *re
 static inline bool nothing_to_check(const struct device *dev, const struct dbg_entry *e,
 			     const struct dbg_ref *ref)
 {
-	if (e->lines || e->bounced ||
+	if (e->lines || e->bounced || e->guarded ||
 	    __atomic_load_n(&e->map_err, __ATOMIC_RELAXED) == MAPERR_NOT_CHECKED)
 		return false;
 	if (allocated(e->type) && (ref->cpu != e->cpu || ((e->attrs ^ ref->attrs) & ALLOC_ATTRS)))
@@ -1390,7 +1485,7 @@ void dmamap__dbg_unmap_page(struct device *dev, enum dbg_type type, dma_addr_t a
 	pp = first_at(b, dev, addr);
 	e = *pp;
 	/* No line test: identity devices are coherent, their entries track none. */
-	if (unlikely(!e || !same_call(e, &r) || e->bounced ||
+	if (unlikely(!e || !same_call(e, &r) || e->bounced || e->guarded ||
 		     __atomic_load_n(&e->map_err, __ATOMIC_RELAXED) == MAPERR_NOT_CHECKED)) {
 		dmamap__spin_unlock(&b->lock);
 		goto general;

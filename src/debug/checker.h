@@ -53,6 +53,7 @@ struct dbg_entry {
 	uint8_t bounced;
 	uint8_t cpu_owns;       /* since a sync_for_cpu, until the next sync_for_device */
 	uint8_t cpu_write_said; /* one report per mistake: later checks stay quiet */
+	uint8_t guarded;        /* ownership mode: its whole pages are taken from the CPU */
 	uint64_t orig_hash;
 	uint32_t attrs; /* DMA_ATTR_* given at the map or allocation (all fit in 32 bits) */
 };
@@ -138,6 +139,15 @@ void dmamap__dbg_platform_gone(struct dmamap_platform *p);
  */
 unsigned long dmamap__dbg_unmap_range(struct device *dev, enum dbg_type type, dma_addr_t addr,
 				      u64 size);
+/* After a sync for the device: in ownership mode, take the CPU's access again. */
+void dmamap__dbg_synced(struct device *dev, dma_addr_t addr, u64 size);
+/*
+ * A CPU access (@write: 1 write, 0 read, -1 unknown) trapped at @addr in a
+ * page @p guarded: reported against the mapping that holds it (ownership.c).
+ */
+void dmamap__dbg_cpu_access_trapped(struct dmamap_platform *p, const void *addr, int write);
+/* The live streaming mapping of @p whose CPU buffer holds @addr, copied to @out (marked said). */
+bool dmamap__dbg_entry_of_cpu(struct dmamap_platform *p, const void *addr, struct dbg_entry *out);
 /* The mapping holding [@addr, +@size) starts with the CPU as its owner (allocated memory). */
 void dmamap__dbg_cpu_owns(struct device *dev, dma_addr_t addr, u64 size);
 /*

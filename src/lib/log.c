@@ -50,6 +50,7 @@ static const char *const kind_names[DMAMAP_DBG_KIND_COUNT] = {
 	[DMAMAP_DBG_MISSING_SYNC_FOR_DEVICE] = "missing-sync-for-device",
 	[DMAMAP_DBG_CACHELINE_OVERLAP_LIMIT] = "cacheline-overlap-limit",
 	[DMAMAP_DBG_WRONG_ATTRS] = "wrong-attrs",
+	[DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS] = "cpu-access-while-device-owns",
 };
 
 const char *dmamap_dbg_kind_name(enum dmamap_dbg_kind kind)

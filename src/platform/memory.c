@@ -136,6 +136,19 @@ void dmamap__linear_unregister(struct dmamap_platform *p)
 	pthread_rwlock_unlock(&linear_lock);
 }
 
+struct dmamap_platform *dmamap__linear_owner(const void *addr)
+{
+	uintptr_t a = (uintptr_t)addr;
+	struct dmamap_platform *p = NULL;
+
+	pthread_rwlock_rdlock(&linear_lock);
+	for (unsigned int i = 0; i < LINEAR_SLOTS && !p; i++)
+		if (linear[i].p && a >= linear[i].cpu && a - linear[i].cpu < linear[i].size)
+			p = linear[i].p;
+	pthread_rwlock_unlock(&linear_lock);
+	return p;
+}
+
 phys_addr_t virt_to_phys(const void *addr)
 {
 	uintptr_t a = (uintptr_t)addr;

@@ -7,5 +7,7 @@
 
 void dmamap__linear_register(struct dmamap_platform *p);
 void dmamap__linear_unregister(struct dmamap_platform *p);
+/* The platform whose linear map holds @addr, or NULL. */
+struct dmamap_platform *dmamap__linear_owner(const void *addr);
 
 #endif

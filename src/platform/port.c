@@ -113,6 +113,20 @@ void dmamap__reset_range(struct dmamap_platform *p, phys_addr_t phys, size_t siz
 		memset((void *)(uintptr_t)phys, 0, size);
 }
 
+int dmamap__port_guard(struct dmamap_platform *p, const void *cpu, size_t size, bool on)
+{
+	if (p->mach.kind != MACHINE_SIM)
+		return -EOPNOTSUPP;
+	return dmamap__sim_guard(p, cpu, size, on);
+}
+
+struct dmamap_platform *dmamap__port_guard_fault(const void *addr)
+{
+	struct dmamap_platform *p = dmamap__linear_owner(addr);
+
+	return p && p->mach.kind == MACHINE_SIM && dmamap__sim_unguard_fault(p, addr) ? p : NULL;
+}
+
 long dmamap__cpu_dirty_offset(struct dmamap_platform *p, phys_addr_t phys, size_t size)
 {
 	if (p->mach.kind != MACHINE_SIM)

@@ -121,6 +121,21 @@ int dmamap__view_fd(struct dmamap_platform *p, phys_addr_t phys, enum dmamap_vie
  */
 bool dmamap__port_in_image(const void *addr, size_t size, uintptr_t *gap_lo, uintptr_t *gap_hi);
 
+/*
+ * The checker's ownership mode: take (@on) or give back the CPU's access
+ * to the whole pages of the linear-map range [@cpu, +@size), counted per
+ * page. Returns how many pages changed; -EOPNOTSUPP where the CPU has no
+ * view of its own to take away (the host, where devices read the CPU's
+ * memory itself).
+ */
+int dmamap__port_guard(struct dmamap_platform *p, const void *cpu, size_t size, bool on);
+/*
+ * A CPU access trapped at @addr: the platform whose guarded page holds it,
+ * the page's access given back so the access can go on; NULL if no
+ * platform guarded it (someone else's fault).
+ */
+struct dmamap_platform *dmamap__port_guard_fault(const void *addr);
+
 /* ---- what the CPU does ------------------------------------------------------- */
 
 /*

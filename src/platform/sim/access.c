@@ -82,7 +82,8 @@ long dmamap__sim_cpu_dirty_offset(struct dmamap_platform *p, phys_addr_t phys, s
 		long found = -1;
 
 		pthread_mutex_lock(lock);
-		if (memcmp(b->cpu + off, sb->snap + off, (size_t)n) != 0) {
+		/* A guarded page cannot be dirty: a CPU write to it would have trapped. */
+		if (!sim_page_guarded(sb, off) && memcmp(b->cpu + off, sb->snap + off, (size_t)n) != 0) {
 			for (u64 i = 0; i < n; i++) {
 				if (b->cpu[off + i] != sb->snap[off + i] &&
 				    b->cpu[off + i] != b->mem[off + i]) {

@@ -52,6 +52,9 @@ void dmamap__sim_chaos_tick_slow(struct dmamap_platform *p, phys_addr_t phys, si
 	sb = sim_bank(p, b);
 	line = lo + ((r2 % ((hi - lo) >> p->mach.line_shift)) << p->mach.line_shift);
 	off = line - b->start;
+	/* A guarded page is the device's: the CPU's cache holds nothing of it to move. */
+	if (sim_page_guarded(sb, off))
+		return;
 	li = (size_t)(off >> p->mach.line_shift);
 	pthread_mutex_lock(sim_stripe(p, line));
 	if ((sb->line_flags[li] & LINE_WRITTEN) ||

@@ -52,6 +52,7 @@ static void bank_fini(struct dmamap_bank *b, struct sim_bank *sb)
 		close(b->fd_cpu);
 	free(sb->line_writer);
 	free(sb->line_flags);
+	free(sb->guard);
 	memset(b, 0, sizeof(*b));
 	memset(sb, 0, sizeof(*sb));
 	b->fd_cpu = b->fd_mem = -1;
@@ -77,8 +78,9 @@ static int bank_init(struct dmamap_platform *p, struct dmamap_bank *b, struct si
 	sb->snap = snap == MAP_FAILED ? NULL : snap;
 	sb->line_writer = calloc(nlines, sizeof(uint16_t));
 	sb->line_flags = calloc(nlines, 1);
+	sb->guard = calloc((size_t)(size >> PAGE_SHIFT) + 1, 1);
 	if (!b->cpu || !b->mem || !b->wc || !sb->snap || !sb->line_writer ||
-	    !sb->line_flags)
+	    !sb->line_flags || !sb->guard)
 		return -ENOMEM;
 	return 0;
 }

@@ -27,6 +27,7 @@ struct sim_bank {
 	uint8_t *snap;          /* per-byte state at the last fill or clean */
 	uint16_t *line_writer;  /* last device id + 1 that wrote each line */
 	uint8_t *line_flags;    /* LINE_* */
+	uint8_t *guard;         /* per page: mappings that took the CPU's access (guard.c) */
 };
 
 struct dmamap_sim {
@@ -83,6 +84,16 @@ int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf, s
 void dmamap__sim_cpu_write(struct dmamap_platform *p, phys_addr_t dst, const void *src,
 			   size_t len);
 long dmamap__sim_cpu_dirty_offset(struct dmamap_platform *p, phys_addr_t phys, size_t size);
+
+/* Guarded pages (guard.c): the CPU's access to whole pages taken or given back. */
+int dmamap__sim_guard(struct dmamap_platform *p, const void *cpu, size_t size, bool on);
+/* A CPU access trapped at @addr: true, its page given back, if @p guarded it. */
+bool dmamap__sim_unguard_fault(struct dmamap_platform *p, const void *addr);
+
+static inline bool sim_page_guarded(const struct sim_bank *sb, u64 off)
+{
+	return __atomic_load_n(&sb->guard[off >> PAGE_SHIFT], __ATOMIC_RELAXED) != 0;
+}
 
 /* Seeded evictions and speculative fills around an access (chaos.c); off: one branch. */
 void dmamap__sim_chaos_tick_slow(struct dmamap_platform *p, phys_addr_t phys, size_t size);
