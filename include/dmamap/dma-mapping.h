@@ -47,8 +47,8 @@ extern "C" {
  * REQUIRE_COHERENT (a mapping that would need cache maintenance or a bounce
  * copy fails instead: UNREACHABLE/UNREACHABLE), PRIVILEGED (behind an
  * IOMMU, only privileged transactions may use the mapping:
- * dmamap_device_set_privileged()), ALLOC_SINGLE_PAGES (non-contiguous
- * allocations from single pages). WEAK_ORDERING is accepted
+ * dmamap_device_set_privileged()), ALLOC_SINGLE_PAGES (IOMMU coherent and
+ * non-contiguous allocations from single pages, not runs). WEAK_ORDERING is accepted
  * and kept with the checker's record of the mapping; the simulated devices
  * order their accesses either way.
  */

@@ -447,10 +447,10 @@ static int map_pages(struct device *dev, const struct iommu_buf *b, uint8_t *at,
 static void buf_release(struct device *dev, struct iommu_buf *b)
 {
 	for (unsigned long i = 0; i < b->npages; i++) {
-		if (b->phys[i] == PHYS_NONE)
+		if (b->phys[i] == PHYS_NONE || b->order[i] == RUN_TAIL)
 			continue;
-		dmamap__reset_range(dev->plat, b->phys[i], PAGE_SIZE, false);
-		dmamap__pages_free(dev->plat, b->phys[i], 0);
+		dmamap__reset_range(dev->plat, b->phys[i], PAGE_SIZE << b->order[i], false);
+		dmamap__pages_free(dev->plat, b->phys[i], b->order[i]);
 	}
 	if (b->cpu)
 		munmap(b->cpu, b->npages * PAGE_SIZE);
@@ -480,17 +480,40 @@ static void *alloc_scattered(struct device *dev, size_t size, dma_addr_t *dma_ha
 {
 	struct dmamap_iommu_domain *d = dev->iommu_domain;
 	unsigned long n = PAGE_ALIGN(size) >> PAGE_SHIFT;
-	struct iommu_buf *b = calloc(1, sizeof(*b) + n * sizeof(b->phys[0]));
+	struct iommu_buf *b = calloc(1, sizeof(*b) + n * (sizeof(b->phys[0]) + 1));
 	void *va;
 
 	if (!b)
 		return NULL;
 	b->npages = n;
-	for (unsigned long i = 0; i < n; i++) {
-		b->phys[i] = dmamap__pages_alloc(dev->plat, 0, ZONE_NORMAL_IDX);
-		if (b->phys[i] == PHYS_NONE)
+	b->order = (uint8_t *)&b->phys[n];
+	for (unsigned long i = 0; i < n; i++)
+		b->phys[i] = PHYS_NONE;
+	/*
+	 * Runs as long as the page allocator has them, as the kernel's remap
+	 * allocator prefers, or single pages when asked: fewer IOTLB entries
+	 * against less pressure on large blocks.
+	 */
+	for (unsigned long i = 0; i < n;) {
+		unsigned int order = 0;
+		phys_addr_t run;
+
+		if (!(attrs & DMA_ATTR_ALLOC_SINGLE_PAGES))
+			while (order < 10 && (2UL << order) <= n - i)
+				order++;
+		for (;; order--) {
+			run = dmamap__pages_alloc(dev->plat, order, ZONE_NORMAL_IDX);
+			if (run != PHYS_NONE || !order)
+				break;
+		}
+		if (run == PHYS_NONE)
 			goto fail;
-		dmamap__reset_range(dev->plat, b->phys[i], PAGE_SIZE, true);
+		dmamap__reset_range(dev->plat, run, PAGE_SIZE << order, true);
+		for (unsigned long k = 0; k < (1UL << order); k++) {
+			b->phys[i + k] = run + k * PAGE_SIZE;
+			b->order[i + k] = k ? RUN_TAIL : (uint8_t)order;
+		}
+		i += 1UL << order;
 	}
 	va = mmap(NULL, n * PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (va == MAP_FAILED)
@@ -518,9 +541,6 @@ static void *alloc_scattered(struct device *dev, size_t size, dma_addr_t *dma_ha
 	*dma_handle = b->iova;
 	return b->cpu;
 fail:
-	for (unsigned long i = 0; i < n; i++)
-		if (!b->phys[i])
-			b->phys[i] = PHYS_NONE;
 	buf_release(dev, b);
 	return NULL;
 }

@@ -33,8 +33,11 @@ struct iommu_buf {
 	uint8_t *cpu;
 	dma_addr_t iova;
 	unsigned long npages;
+	uint8_t *order;  /* per page: its run's order at a run's first page, RUN_TAIL after */
 	phys_addr_t phys[];
 };
+
+#define RUN_TAIL 0xff
 
 struct dmamap_iommu_domain {
 	struct dmamap_iommu_domain *next;

@@ -2,7 +2,8 @@
 /*
  * Coherent memory behind an IOMMU from scattered pages: contiguous for the
  * device through the IOMMU, contiguous for the CPU through a second mapping
- * of the same RAM, as the kernel's iommu_dma_alloc_remap does.
+ * of the same RAM, as the kernel's iommu_dma_alloc_remap does; runs of pages
+ * where the allocator has them, single pages with DMA_ATTR_ALLOC_SINGLE_PAGES.
  */
 #include <dmamap/dmamap.h>
 #include "../helpers.h"
@@ -30,7 +31,15 @@ TEST(iommu_scatter_alloc_pages_not_contiguous_bytes_shared)
 		REQUIRE((hold[i] = dmamap_alloc_pages(p, 0, 0)) != NULL);
 	for (i = 0; i < 2 * NPAGES; i += 2)
 		dmamap_free_pages(p, hold[i], 0);
+	/* Without DMA_ATTR_ALLOC_SINGLE_PAGES a run is taken where there is one: contiguous. */
 	cpu = dma_alloc_coherent(dev, NPAGES * PAGE_SIZE, &h, GFP_KERNEL);
+	REQUIRE(cpu);
+	for (i = 1; i < NPAGES; i++)
+		CHECK_EQ(dmamap_iommu_iova_to_phys(dev, h + i * PAGE_SIZE),
+			 dmamap_iommu_iova_to_phys(dev, h) + i * PAGE_SIZE);
+	dma_free_coherent(dev, NPAGES * PAGE_SIZE, cpu, h);
+	/* With it, single pages: the holes, scattered. */
+	cpu = dma_alloc_attrs(dev, NPAGES * PAGE_SIZE, &h, GFP_KERNEL, DMA_ATTR_ALLOC_SINGLE_PAGES);
 	REQUIRE(cpu);
 	for (i = 1; i < NPAGES; i++)
 		gap |= dmamap_iommu_iova_to_phys(dev, h + i * PAGE_SIZE) !=
@@ -62,10 +71,10 @@ TEST(iommu_scatter_alloc_pages_not_contiguous_bytes_shared)
 	CHECK_EQ(got[0], 0x5c);
 	dmamap_munmap(&vma);
 	/* Wrong size: refused, nothing torn down. */
-	dma_free_coherent(dev, 2 * PAGE_SIZE, cpu, h);
+	dma_free_attrs(dev, 2 * PAGE_SIZE, cpu, h, DMA_ATTR_ALLOC_SINGLE_PAGES);
 	CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_FREE_INVALID), 1);
 	CHECK_EQ(dmamap_device_read(dev, h, got, 16), 0);
-	dma_free_coherent(dev, NPAGES * PAGE_SIZE, cpu, h);
+	dma_free_attrs(dev, NPAGES * PAGE_SIZE, cpu, h, DMA_ATTR_ALLOC_SINGLE_PAGES);
 	CHECK_EQ(dmamap_device_read(dev, h, got, 16), -EFAULT);
 	for (i = 1; i < 2 * NPAGES; i += 2)
 		dmamap_free_pages(p, hold[i], 0);
