@@ -460,6 +460,9 @@ DMAMAP_API void dma_unmap_sg(struct device *dev, struct scatterlist *sg,
  * give -EIO too. A table's own map_sg that maps nothing (returns 0) gives
  * -EIO.
  *
+ * -EOPNOTSUPP for DMA_ATTR_REQUIRE_COHERENT on a device that does not
+ * snoop, before any entry, as Linux (UNREACHABLE/UNREACHABLE).
+ *
  * A table's own map_sg may return another negative errno; it is passed on.
  * DMA_ATTR_NO_WARN leaves every ALLOC_FAILED above unreported.
  */
@@ -821,8 +824,10 @@ static inline bool dma_use_iova(struct dma_iova_state *state)
  *
  * Return: true with the range in @state; false for a device without an
  * IOMMU (map with dma_map_*() instead, as in Linux), a NULL @dev or
- * @state, a zero @size, or when no range is free (counted NOMEM, not
- * reported: the driver falls back).
+ * @state, a zero @size, a @size that wraps with @phys's page offset or
+ * has bit 63 (DMA_IOVA_USE_SWIOTLB) set (reported, INVALID_ARGUMENT/
+ * BAD_ARG), or when no range is free (counted NOMEM, not reported: the
+ * driver falls back).
  */
 DMAMAP_API bool dma_iova_try_alloc(struct device *dev, struct dma_iova_state *state,
 				   phys_addr_t phys, size_t size);
@@ -850,11 +855,17 @@ DMAMAP_API void dma_iova_free(struct device *dev, struct dma_iova_state *state);
  * not snoop, are cleaned for it. The checker records the piece as an
  * "iova link".
  *
+ * Links and unlinks are not counted as maps and unmaps in the device's
+ * statistics (an unlink may cover any number of links).
+ *
  * Return: 0; -EINVAL for a NULL @dev, an invalid @dir, a zero @size, a
  * piece outside the range, disagreeing page offsets (INVALID_ARGUMENT/
  * BAD_ARG), or memory that is not RAM without DMA_ATTR_MMIO (NOT_LINEAR/
- * NOT_LINEAR); -ENOMEM when the IO page table cannot grow (ALLOC_FAILED/
- * NOMEM).
+ * NOT_LINEAR); -EIO for an @offset other than 0 into a range that starts
+ * mid-page, as Linux; -EEXIST when a page of the piece is already linked
+ * (INVALID_ARGUMENT/BAD_ARG); -EOPNOTSUPP for DMA_ATTR_REQUIRE_COHERENT on
+ * a device that does not snoop (UNREACHABLE/UNREACHABLE); -ENOMEM when
+ * the IO page table cannot grow (ALLOC_FAILED/NOMEM).
  */
 DMAMAP_API int dma_iova_link(struct device *dev, struct dma_iova_state *state,
 			     phys_addr_t phys, size_t offset, size_t size,

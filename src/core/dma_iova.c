@@ -23,6 +23,7 @@ static u64 state_offset(const struct dma_iova_state *state)
 bool dma_iova_try_alloc(struct device *dev, struct dma_iova_state *state, phys_addr_t phys,
 			size_t size)
 {
+	size_t span;
 	dma_addr_t iova;
 
 	if (!state)
@@ -30,8 +31,16 @@ bool dma_iova_try_alloc(struct device *dev, struct dma_iova_state *state, phys_a
 	memset(state, 0, sizeof(*state));
 	if (!dev || !size || !dmamap__iommu_in_use(dev))
 		return false;
+	/* The size shares its word with DMA_IOVA_USE_SWIOTLB, and the range starts mid-page. */
+	if (((u64)size & DMA_IOVA_USE_SWIOTLB) ||
+	    __builtin_add_overflow((size_t)(phys & (PAGE_SIZE - 1)), size, &span)) {
+		dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_ARG, DMAMAP_DBG_INVALID_ARGUMENT,
+				  "[size=%zu] from page offset %llu is larger than any IOVA range",
+				  size, (unsigned long long)(phys & (PAGE_SIZE - 1)));
+		return false;
+	}
 	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_MAP) ||
-	    dmamap__iommu_iova_alloc(dev, (size_t)(phys & (PAGE_SIZE - 1)) + size, &iova)) {
+	    dmamap__iommu_iova_alloc(dev, span, &iova)) {
 		dmamap__stat_add(dev, ST_ERR0 + DMAMAP_ERRK_NOMEM, 1);
 		return false;
 	}
@@ -69,9 +78,22 @@ int dma_iova_link(struct device *dev, struct dma_iova_state *state, phys_addr_t 
 		  size_t offset, size_t size, enum dma_data_direction dir, unsigned long attrs)
 {
 	dma_addr_t at;
+	int ret;
 
 	if (!piece_ok(dev, state, offset, size, dir, __func__))
 		return -EINVAL;
+	if ((attrs & DMA_ATTR_REQUIRE_COHERENT) && !dev->coherent) {
+		dmamap__api_error(dev, __func__, DMAMAP_ERRK_UNREACHABLE, DMAMAP_DBG_UNREACHABLE,
+				  "DMA_ATTR_REQUIRE_COHERENT, but the device does not snoop the CPU's cache");
+		return -EOPNOTSUPP;
+	}
+	/* As Linux: a range that starts mid-page takes its first link at offset 0 only. */
+	if (state_offset(state) && offset) {
+		dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_ARG, DMAMAP_DBG_INVALID_ARGUMENT,
+				  "[offset=%zu] into a range that starts %llu bytes into a page: only offset 0",
+				  offset, (unsigned long long)state_offset(state));
+		return -EIO;
+	}
 	at = state->addr + offset;
 	/* A page of the range holds one page of RAM: the offsets in the page must agree. */
 	if ((at & (PAGE_SIZE - 1)) != (phys & (PAGE_SIZE - 1))) {
@@ -86,15 +108,21 @@ int dma_iova_link(struct device *dev, struct dma_iova_state *state, phys_addr_t 
 				  (unsigned long long)phys, size);
 		return -EINVAL;
 	}
-	if (dmamap__iommu_iova_link(dev, at, phys, size, dir,
-				    (attrs & DMA_ATTR_MMIO) ? attrs | DMA_ATTR_SKIP_CPU_SYNC : attrs)) {
+	ret = dmamap__iommu_iova_link(dev, at, phys, size, dir,
+				      (attrs & DMA_ATTR_MMIO) ? attrs | DMA_ATTR_SKIP_CPU_SYNC : attrs);
+	if (ret == -EEXIST) {
+		dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_ARG, DMAMAP_DBG_INVALID_ARGUMENT,
+				  "[device address=0x%llx] [size=%zu] overlaps a page already linked",
+				  (unsigned long long)at, size);
+		return -EEXIST;
+	}
+	if (ret) {
 		if (!(attrs & DMA_ATTR_NO_WARN))
 			dmamap__report(dev->plat, dev, DMAMAP_DBG_ALLOC_FAILED,
 				       "dma_iova_link: the IO page table cannot grow for %zu bytes", size);
 		dmamap__stat_add(dev, ST_ERR0 + DMAMAP_ERRK_NOMEM, 1);
 		return -ENOMEM;
 	}
-	dmamap__count_map(dev, size);
 	if (dmamap__dbg_on(dev)) {
 		struct dbg_ref r = {
 			.type = DBG_IOVA, .addr = at, .size = size, .dir = dir, .phys = phys,
@@ -114,18 +142,19 @@ int dma_iova_sync(struct device *dev, struct dma_iova_state *state, size_t offse
 	return 0;
 }
 
+/*
+ * Links and unlinks are not counted as maps and unmaps: an unlink may
+ * cover any number of links, which only the checker knows.
+ */
 void dma_iova_unlink(struct device *dev, struct dma_iova_state *state, size_t offset,
 		     size_t size, enum dma_data_direction dir, unsigned long attrs)
 {
-	unsigned long n = 1;
-
 	if (!piece_ok(dev, state, offset, size, dir, __func__))
 		return;
 	if (dmamap__dbg_on(dev))
-		n = dmamap__dbg_unmap_range(dev, DBG_IOVA, state->addr + offset, size);
+		dmamap__dbg_unmap_range(dev, DBG_IOVA, state->addr + offset, size);
 	dmamap__iommu_iova_unlink(dev, state->addr + offset, size, dir,
 				  (attrs & DMA_ATTR_MMIO) ? attrs | DMA_ATTR_SKIP_CPU_SYNC : attrs);
-	dmamap__stat_add(dev, ST_UNMAPS, n);
 }
 
 void dma_iova_destroy(struct device *dev, struct dma_iova_state *state, size_t mapped_len,

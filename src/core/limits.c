@@ -51,7 +51,7 @@ unsigned long dma_get_seg_boundary_nr_pages(struct device *dev, unsigned int pag
 	if (page_shift >= sizeof(unsigned long) * CHAR_BIT)
 		return 1;
 	if (!dev)
-		return (UINT32_MAX >> page_shift) + 1;
+		return ((unsigned long)UINT32_MAX >> page_shift) + 1;
 	return (dma_get_seg_boundary(dev) >> page_shift) + 1;
 }
 

@@ -394,6 +394,8 @@ dma_addr_t dma_map_phys(struct device *dev, phys_addr_t phys, size_t size,
 {
 	void *ptr;
 
+	if (dev && (attrs & DMA_ATTR_REQUIRE_COHERENT) && !dev->coherent)
+		return not_coherent(dev, NULL);
 	if (attrs & DMA_ATTR_MMIO)
 		return map_resource(dev, phys, size, dir, attrs, __func__,
 				    __builtin_return_address(0));

@@ -133,6 +133,12 @@ static int map_sg(struct device *dev, struct scatterlist *sg, int nents,
 
 	if (unlikely(dmamap__bad_map_args(dev, sg, (size_t)(nents > 0), dir, func)))
 		return -EINVAL;
+	/* As Linux: refused before any entry, whatever the table. */
+	if (unlikely((attrs & DMA_ATTR_REQUIRE_COHERENT) && !dev->coherent)) {
+		dmamap__api_error(dev, func, DMAMAP_ERRK_UNREACHABLE, DMAMAP_DBG_UNREACHABLE,
+				  "DMA_ATTR_REQUIRE_COHERENT, but the device does not snoop the CPU's cache");
+		return -EOPNOTSUPP;
+	}
 	ops = dev->dma_ops;
 	if (ops && ops->map_sg) {
 		if (unlikely(!entries_in_ram(dev, sg, nents)))

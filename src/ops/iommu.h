@@ -29,7 +29,8 @@ void dmamap__iommu_iova_free(struct device *dev, dma_addr_t iova, size_t size);
 /*
  * Map the pages of [@phys, +@size) at @iova (same offset in the page), with
  * the permissions @dir allows, cleaned for the device unless
- * DMA_ATTR_SKIP_CPU_SYNC. 0, or -ENOMEM when the page table cannot grow.
+ * DMA_ATTR_SKIP_CPU_SYNC. 0; -EEXIST when a page is already mapped;
+ * -ENOMEM when the page table cannot grow.
  */
 int dmamap__iommu_iova_link(struct device *dev, dma_addr_t iova, phys_addr_t phys, size_t size,
 			    enum dma_data_direction dir, unsigned long attrs);

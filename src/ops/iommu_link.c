@@ -40,6 +40,10 @@ int dmamap__iommu_iova_link(struct device *dev, dma_addr_t iova, phys_addr_t phy
 	struct dmamap_iommu_domain *d = dev->iommu_domain;
 	u64 npages = pages_spanned(phys, size);
 
+	/* A page linked twice would point at the second piece only: refused, as iommu_map() does. */
+	for (u64 i = 0; i < npages; i++)
+		if (dmamap__iopt_walk(&d->pt, (iova & PAGE_MASK) + (i << PAGE_SHIFT)) != PHYS_NONE)
+			return -EEXIST;
 	if (dmamap__iopt_map(&d->pt, iova & PAGE_MASK, phys & PAGE_MASK, npages,
 			     iommu_prot(dir, attrs)))
 		return -ENOMEM;

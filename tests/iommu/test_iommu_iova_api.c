@@ -156,3 +156,65 @@ TEST(iova_api_checker_tracks_links)
 	CHECK_MSG(text_has(0, "iova link"), "%s", rec.r[0].text);
 	dmamap_platform_destroy(p);
 }
+
+TEST(iova_api_refuses_sizes_that_wrap_and_pages_linked_twice)
+{
+	struct dmamap_platform *p = quiet_board();
+	struct device *dev = lookup(p, IOMMU_DEV);
+	uint8_t *buf = dbuf(p, 2 * PAGE_SIZE), a[64], b[64], got[64];
+	struct dma_iova_state st;
+	phys_addr_t phys;
+
+	REQUIRE(dev && buf);
+	phys = virt_to_phys(buf);
+	/* A size that wraps with the page offset, or that carries Linux's swiotlb flag. */
+	CHECK(!dma_iova_try_alloc(dev, &st, phys + 100, SIZE_MAX - 50));
+	CHECK(!dma_use_iova(&st));
+	CHECK(!dma_iova_try_alloc(dev, &st, phys, (size_t)DMA_IOVA_USE_SWIOTLB | 4096));
+	CHECK(!dma_use_iova(&st));
+	/* Two pieces into one page: the second would take the first's page over. */
+	memset(a, 0xaa, sizeof(a));
+	memset(b, 0xbb, sizeof(b));
+	memcpy(buf, a, 64);
+	memcpy(buf + PAGE_SIZE + 64, b, 64);
+	REQUIRE(dma_iova_try_alloc(dev, &st, phys, PAGE_SIZE));
+	CHECK_EQ(dma_iova_link(dev, &st, phys, 0, 64, DMA_TO_DEVICE, 0), 0);
+	CHECK_EQ(dma_iova_link(dev, &st, phys + PAGE_SIZE + 64, 64, 64, DMA_TO_DEVICE, 0), -EEXIST);
+	CHECK_EQ(dmamap_device_read(dev, st.addr, got, 64), 0);
+	CHECK_MEM(got, a, 64); /* still the first piece */
+	dma_iova_destroy(dev, &st, 64, DMA_TO_DEVICE, 0);
+	/* A range that starts mid-page takes links at offset 0 only, as Linux. */
+	REQUIRE(dma_iova_try_alloc(dev, &st, phys + 256, 2 * PAGE_SIZE - 256));
+	CHECK_EQ(dma_iova_link(dev, &st, phys + PAGE_SIZE, PAGE_SIZE - 256, 256, DMA_TO_DEVICE, 0),
+		 -EIO);
+	dma_iova_free(dev, &st);
+	CHECK_EQ(istats(dev).pages_mapped, 0);
+	dmamap_platform_destroy(p);
+}
+
+TEST(iova_api_and_sg_refuse_require_coherent_on_a_non_coherent_device)
+{
+	struct dmamap_platform *p = quiet_board();
+	struct device *dev = lookup(p, IOMMU_DEV), *nc = lookup(p, NC);
+	uint8_t *buf = dbuf(p, PAGE_SIZE);
+	struct dma_iova_state st;
+	struct scatterlist sg[1];
+	struct sg_table sgt = { .sgl = sg, .orig_nents = 1 };
+
+	REQUIRE(dev && nc && buf);
+	REQUIRE(!dev_is_dma_coherent(dev));
+	REQUIRE(dma_iova_try_alloc(dev, &st, virt_to_phys(buf), PAGE_SIZE));
+	CHECK_EQ(dma_iova_link(dev, &st, virt_to_phys(buf), 0, PAGE_SIZE, DMA_TO_DEVICE,
+			       DMA_ATTR_REQUIRE_COHERENT), -EOPNOTSUPP);
+	dma_iova_free(dev, &st);
+	/* The IOMMU's own map_sg too, and the generic one, before any entry. */
+	sg_init_one(sg, buf, 256);
+	CHECK_EQ(dma_map_sgtable(dev, &sgt, DMA_TO_DEVICE, DMA_ATTR_REQUIRE_COHERENT), -EOPNOTSUPP);
+	CHECK_EQ(dma_map_sg_attrs(nc, sg, 1, DMA_TO_DEVICE, DMA_ATTR_REQUIRE_COHERENT), 0);
+	/* MMIO too: the attribute is about the device, whatever the memory. */
+	CHECK(dma_mapping_error(nc, dma_map_phys(nc, MMIO_PHYS, 64, DMA_TO_DEVICE,
+						 DMA_ATTR_MMIO | DMA_ATTR_REQUIRE_COHERENT)));
+	CHECK_EQ(istats(dev).pages_mapped, 0);
+	CHECK_EQ(live_maps(nc), 0);
+	dmamap_platform_destroy(p);
+}
