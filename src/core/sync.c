@@ -41,9 +41,9 @@ sync_single(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_dire
 	if (dmamap__dbg_on(dev))
 		dbg_sync(dev, addr, size, dir, for_cpu);
 	sync_one(dev, addr, size, dir, for_cpu);
-	/* After the backend, which reads the CPU's copy: ownership mode guards it again. */
-	if (!for_cpu && dmamap__dbg_on(dev))
-		dmamap__dbg_synced(dev, addr, size);
+	/* After the backend's copy or maintenance: what the checker follows changed hands. */
+	if (dmamap__dbg_on(dev))
+		dmamap__dbg_synced(dev, addr, size, for_cpu);
 }
 
 void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
@@ -72,8 +72,8 @@ void dma_sync_single_range_for_device(struct device *dev, dma_addr_t addr,
 	sync_single(dev, addr + offset, size, dir, false, __func__);
 }
 
-/* Each device segment, after a sync for the device: ownership mode guards it again. */
-static void synced_sg(struct device *dev, struct scatterlist *sgl, int nelems)
+/* Each device segment, after the sync's backend work (dmamap__dbg_synced()). */
+static void synced_sg(struct device *dev, struct scatterlist *sgl, int nelems, bool for_cpu)
 {
 	int mapped = dmamap__dbg_sg_mapped_ents(dev, sg_dma_address(sgl));
 	struct scatterlist *sg;
@@ -82,7 +82,7 @@ static void synced_sg(struct device *dev, struct scatterlist *sgl, int nelems)
 	for_each_sg(sgl, sg, mapped ? MIN(mapped, nelems) : nelems, i) {
 		if (!sg)
 			break;
-		dmamap__dbg_synced(dev, sg_dma_address(sg), sg_dma_len(sg));
+		dmamap__dbg_synced(dev, sg_dma_address(sg), sg_dma_len(sg), for_cpu);
 	}
 }
 
@@ -109,12 +109,14 @@ static void sync_sg(struct device *dev, struct scatterlist *sgl, int nelems,
 	ops = dev->dma_ops;
 	if (ops && for_cpu && ops->sync_sg_for_cpu) {
 		ops->sync_sg_for_cpu(dev, sgl, nelems, dir);
+		if (dmamap__dbg_on(dev))
+			synced_sg(dev, sgl, nelems, true);
 		return;
 	}
 	if (ops && !for_cpu && ops->sync_sg_for_device) {
 		ops->sync_sg_for_device(dev, sgl, nelems, dir);
 		if (dmamap__dbg_on(dev))
-			synced_sg(dev, sgl, nelems);
+			synced_sg(dev, sgl, nelems, false);
 		return;
 	}
 	for_each_sg(sgl, sg, nelems, i) {
@@ -124,8 +126,8 @@ static void sync_sg(struct device *dev, struct scatterlist *sgl, int nelems,
 		}
 		sync_one(dev, sg_dma_address(sg), sg_dma_len(sg), dir, for_cpu);
 	}
-	if (!for_cpu && dmamap__dbg_on(dev))
-		synced_sg(dev, sgl, nelems);
+	if (dmamap__dbg_on(dev))
+		synced_sg(dev, sgl, nelems, for_cpu);
 }
 
 void dma_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg, int nelems,

@@ -227,7 +227,7 @@ static __attribute__((noinline)) void mag_drain(struct dmamap_checker *c)
 static bool wants_guard(const struct device *dev, const struct dbg_entry *e)
 {
 	return __atomic_load_n(&dev->plat->ownership, __ATOMIC_RELAXED) && !e->guarded &&
-	       !e->cpu_owns && e->cpu && !dev->coherent &&
+	       !e->cpu_owns && !e->partial && e->cpu && !dev->coherent &&
 	       (e->type == DBG_SINGLE || e->type == DBG_PAGE || e->type == DBG_SG);
 }
 
@@ -759,10 +759,10 @@ static bool is_bounced(struct dmamap_platform *p, const struct dbg_ref *ref)
 	       dmamap__linear_to_phys(p, ref->cpu) != ref->phys;
 }
 
-/* Whether the CPU changed a bounced mapping's original since the device was given it. */
+/* Whether a bounced original differs from what its copy held when last made (map or sync). */
 static bool original_changed(const struct dbg_entry *e)
 {
-	return e->bounced && !e->cpu_owns && hash_bytes(e->cpu, e->size) != e->orig_hash;
+	return e->bounced && hash_bytes(e->cpu, e->size) != e->orig_hash;
 }
 
 static void report_cpu_write(struct device *dev, const struct dbg_entry *e, long off,
@@ -836,7 +836,9 @@ static void sync_ownership(struct device *dev, dma_addr_t addr, u64 size, bool t
 		return;
 	/* Given back before anything reads it: the backend's sync comes next. */
 	unguard(e);
-	if (!e->cpu_owns && !e->cpu_write_said) {
+	if (addr != e->addr || size < e->size)
+		e->partial = 1;
+	if (!e->partial && !e->cpu_owns && !e->cpu_write_said) {
 		if (e->bounced && original_changed(e))
 			said = true;
 		else if (!e->bounced && !to_cpu && !dev->coherent && e->phys != PHYS_NONE &&
@@ -845,8 +847,6 @@ static void sync_ownership(struct device *dev, dma_addr_t addr, u64 size, bool t
 	}
 	copy = *e;
 	e->cpu_owns = to_cpu;
-	if (e->bounced && !to_cpu)
-		e->orig_hash = hash_bytes(e->cpu, e->size);
 	dmamap__spin_unlock(&b->lock);
 	if (said)
 		report_cpu_write(dev, &copy, off, to_cpu ? "sync for cpu" : "sync for device");
@@ -911,16 +911,18 @@ unsigned long dmamap__dbg_unmap_range(struct device *dev, enum dbg_type type, dm
 	return n;
 }
 
-void dmamap__dbg_synced(struct device *dev, dma_addr_t addr, u64 size)
+void dmamap__dbg_synced(struct device *dev, dma_addr_t addr, u64 size, bool to_cpu)
 {
 	struct dmamap_checker *c = dev->plat->checker;
 	struct dbg_entry *e;
 	struct bucket *b;
 
-	if (!c || !__atomic_load_n(&dev->plat->ownership, __ATOMIC_RELAXED) ||
-	    !(e = find_contain_locked(c, dev, addr, size, &b)))
+	if (!c || !(e = find_contain_locked(c, dev, addr, size, &b)))
 		return;
-	if (wants_guard(dev, e))
+	/* The backend just copied one way or the other: the original is what the copy holds. */
+	if (e->bounced && !e->partial)
+		e->orig_hash = hash_bytes(e->cpu, e->size);
+	if (!to_cpu && wants_guard(dev, e))
 		guard(dev, e);
 	dmamap__spin_unlock(&b->lock);
 }
@@ -937,9 +939,12 @@ bool dmamap__dbg_entry_of_cpu(struct dmamap_platform *p, const void *addr, struc
 	for (unsigned int i = 0; i <= NBUCKETS && !found; i++) {
 		struct bucket *b = bucket_at(c, i);
 
-		if (!__atomic_load_n(&b->head, __ATOMIC_RELAXED))
+		/*
+		 * Called from the SIGSEGV handler: a bucket this thread holds (a
+		 * fault inside the library) is skipped rather than waited for.
+		 */
+		if (!__atomic_load_n(&b->head, __ATOMIC_RELAXED) || !dmamap__spin_trylock(&b->lock))
 			continue;
-		dmamap__spin_lock(&b->lock);
 		for (struct dbg_entry *e = b->head; e && !found; e = e->next) {
 			if (e->dev && e->cpu && a >= (uintptr_t)e->cpu &&
 			    a - (uintptr_t)e->cpu < e->size && streaming(e->type)) {
@@ -983,7 +988,8 @@ static void device_read_check(struct device *dev, dma_addr_t addr, u64 len)
 	if (!e)
 		return;
 	/* Guarded, the CPU could not have touched it without a trap that said so. */
-	if (!e->cpu_write_said && !e->guarded && e->dir != DMA_FROM_DEVICE && streaming(e->type)) {
+	if (!e->cpu_write_said && !e->guarded && !e->partial && e->dir != DMA_FROM_DEVICE &&
+	    streaming(e->type)) {
 		if (e->bounced)
 			stale = original_changed(e);
 		else if (!dev->coherent && e->phys != PHYS_NONE)
@@ -1098,6 +1104,7 @@ static inline void fill_entry(struct dbg_entry *e, struct device *dev,
 	e->lines = 0;
 	e->attrs = (uint32_t)ref->attrs;
 	e->bounced = 0;
+	e->partial = 0;
 	e->cpu_owns = 0;
 	e->cpu_write_said = 0;
 }
@@ -1265,13 +1272,24 @@ static void check_cpu_writes(struct device *dev, const struct dbg_entry *e,
 {
 	long off;
 
-	if (!streaming(e->type) || e->cpu_write_said || e->cpu_owns)
+	if (!streaming(e->type) || e->cpu_write_said || e->partial)
 		return;
 	if (e->bounced) {
-		if (original_changed(e))
+		if (!original_changed(e))
+			return;
+		if (!e->cpu_owns)
 			report_cpu_write(dev, e, -1, when);
+		else if (e->dir != DMA_TO_DEVICE && !strcmp(when, "unmap"))
+			/* The CPU's, rightly: but the unmap's copy back will overwrite it. */
+			dmamap__report_at(dev->plat, dev, DMAMAP_DBG_CPU_DATA_LOST, e->addr, e->size,
+					  e->dir, e->caller,
+					  "unmap copies the bounce buffer back over bytes the CPU wrote after dma_sync_*_for_cpu() [device address=0x%llx] [size=%llu bytes] [%s]",
+					  (unsigned long long)e->addr, (unsigned long long)e->size,
+					  dmamap__dir_name(e->dir));
 		return;
 	}
+	if (e->cpu_owns)
+		return;
 	if (dev->coherent || e->phys == PHYS_NONE)
 		return;
 	off = dmamap__cpu_dirty_offset(dev->plat, phys, size);

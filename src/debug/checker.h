@@ -54,6 +54,11 @@ struct dbg_entry {
 	uint8_t cpu_owns;       /* since a sync_for_cpu, until the next sync_for_device */
 	uint8_t cpu_write_said; /* one report per mistake: later checks stay quiet */
 	uint8_t guarded;        /* ownership mode: its whole pages are taken from the CPU */
+	/*
+	 * Synced in part at least once: who owns which part is no longer one
+	 * fact, so ownership is not judged (no report, no guard) from then on.
+	 */
+	uint8_t partial;
 	uint64_t orig_hash;
 	uint32_t attrs; /* DMA_ATTR_* given at the map or allocation (all fit in 32 bits) */
 };
@@ -139,8 +144,11 @@ void dmamap__dbg_platform_gone(struct dmamap_platform *p);
  */
 unsigned long dmamap__dbg_unmap_range(struct device *dev, enum dbg_type type, dma_addr_t addr,
 				      u64 size);
-/* After a sync for the device: in ownership mode, take the CPU's access again. */
-void dmamap__dbg_synced(struct device *dev, dma_addr_t addr, u64 size);
+/*
+ * After a sync's backend work: a bounced original is what its copy holds
+ * again; after one for the device, ownership mode takes the CPU's access.
+ */
+void dmamap__dbg_synced(struct device *dev, dma_addr_t addr, u64 size, bool to_cpu);
 /*
  * A CPU access (@write: 1 write, 0 read, -1 unknown) trapped at @addr in a
  * page @p guarded: reported against the mapping that holds it (ownership.c).

@@ -202,3 +202,90 @@ TEST(ownership_handed_back_and_forth_reports_nothing)
 	handed_back_and_forth(&s);
 	scene_end(&s);
 }
+
+/*
+ * Partial syncs are legal (dma_sync_single_range_*, page pools): once a
+ * mapping is synced in part, who owns which part is the driver's affair,
+ * and a correct driver hears nothing.
+ */
+static void partial_syncs_are_not_judged(struct scene *s)
+{
+	uint8_t a[LEN / 2], b[LEN / 2], seen[LEN / 2];
+
+	pattern(a, sizeof(a), 90);
+	pattern(b, sizeof(b), 91);
+	REQUIRE(scene_map(s, LEN, DMA_BIDIRECTIONAL));
+	dma_sync_single_for_cpu(s->dev, s->h, LEN, DMA_BIDIRECTIONAL);
+	memcpy(s->buf, a, sizeof(a));
+	memcpy(s->buf + LEN / 2, b, sizeof(b));
+	/* Each half handed back in turn: the second half is still the CPU's at the first. */
+	dma_sync_single_range_for_device(s->dev, s->h, 0, LEN / 2, DMA_BIDIRECTIONAL);
+	CHECK_EQ(dmamap_device_read(s->dev, s->h, seen, sizeof(seen)), 0);
+	CHECK_MEM(seen, a, sizeof(a));
+	dma_sync_single_range_for_device(s->dev, s->h, LEN / 2, LEN / 2, DMA_BIDIRECTIONAL);
+	CHECK_EQ(dmamap_device_read(s->dev, s->h + LEN / 2, seen, sizeof(seen)), 0);
+	CHECK_MEM(seen, b, sizeof(b));
+	/* A ring: the CPU takes the second half back while the device reads the first. */
+	dma_sync_single_range_for_cpu(s->dev, s->h, LEN / 2, LEN / 2, DMA_BIDIRECTIONAL);
+	memset(s->buf + LEN / 2, 0x3c, LEN / 2);
+	CHECK_EQ(dmamap_device_read(s->dev, s->h, seen, sizeof(seen)), 0);
+	CHECK_MEM(seen, a, sizeof(a));
+	dma_sync_single_range_for_device(s->dev, s->h, LEN / 2, LEN / 2, DMA_BIDIRECTIONAL);
+	dma_unmap_single(s->dev, s->h, LEN, DMA_BIDIRECTIONAL);
+	EXPECT_NO_REPORTS();
+}
+
+TEST(ownership_partial_syncs_cached)
+{
+	struct scene s;
+
+	REQUIRE(checked_scene(&s, NC, LEN));
+	partial_syncs_are_not_judged(&s);
+	scene_end(&s);
+}
+
+TEST(ownership_partial_syncs_swiotlb)
+{
+	struct scene s;
+
+	REQUIRE(bounced_scene(&s, D24, hi24_buf));
+	partial_syncs_are_not_judged(&s);
+	scene_end(&s);
+}
+
+/*
+ * Bounced, the CPU's turn ends wrongly in two ways a cached buffer also
+ * shows: the device reads without a sync for it (stale copy), or the unmap
+ * copies the device's bytes back over what the CPU wrote.
+ */
+TEST(ownership_bounced_cpu_turn_ends_wrongly)
+{
+	uint8_t old[LEN], neu[LEN], seen[LEN], dev_data[LEN];
+	struct scene s;
+
+	REQUIRE(bounced_scene(&s, D24, hi24_buf));
+	pattern(old, LEN, 92);
+	pattern(neu, LEN, 93);
+	memcpy(s.buf, old, LEN);
+	REQUIRE(scene_map(&s, LEN, DMA_BIDIRECTIONAL));
+	dma_sync_single_for_cpu(s.dev, s.h, LEN, DMA_BIDIRECTIONAL);
+	memcpy(s.buf, neu, LEN); /* the CPU's turn: fine... */
+	CHECK_EQ(dmamap_device_read(s.dev, s.h, seen, LEN), 0); /* ...but no sync for the device */
+	CHECK_MEM(seen, old, LEN);
+	EXPECT_KINDS(DMAMAP_DBG_MISSING_SYNC_FOR_DEVICE);
+	dma_unmap_single(s.dev, s.h, LEN, DMA_BIDIRECTIONAL);
+	scene_end(&s);
+
+	REQUIRE(bounced_scene(&s, D24, hi24_buf));
+	pattern(dev_data, LEN, 94);
+	REQUIRE(scene_map(&s, LEN, DMA_FROM_DEVICE));
+	CHECK_EQ(dmamap_device_write(s.dev, s.h, dev_data, LEN), 0);
+	dma_sync_single_for_cpu(s.dev, s.h, LEN, DMA_FROM_DEVICE);
+	CHECK_MEM(s.buf, dev_data, LEN);
+	memcpy(s.buf, neu, LEN); /* the CPU's own bytes, then the unmap */
+	rec_reset();
+	dma_unmap_single(s.dev, s.h, LEN, DMA_FROM_DEVICE);
+	CHECK_MEM(s.buf, dev_data, LEN); /* the copy back overwrote them */
+	EXPECT_KINDS(DMAMAP_DBG_CPU_DATA_LOST);
+	scene_end(&s);
+}

@@ -117,7 +117,9 @@ void dmamap__sim_cpu_write(struct dmamap_platform *p, phys_addr_t dst, const voi
 		pthread_mutex_t *lock = sim_stripe(p, dst);
 
 		pthread_mutex_lock(lock);
+		dmamap__sim_guard_lift(p, b, off, true);
 		memcpy(b->cpu + off, in, chunk);
+		dmamap__sim_guard_lift(p, b, off, false);
 		for (u64 l = off >> p->mach.line_shift; l <= (off + chunk - 1) >> p->mach.line_shift;
 		     l++)
 			sb->line_flags[l] |= LINE_WRITTEN;

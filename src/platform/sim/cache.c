@@ -217,7 +217,10 @@ static u64 for_lines(struct device *dev, phys_addr_t phys, size_t size,
 		phys_addr_t page_end = (l | (PAGE_SIZE - 1)) + 1;
 		pthread_mutex_t *lock = sim_stripe(p, l);
 
+		u64 page_off = (l - b->start) & ~(u64)(PAGE_SIZE - 1);
+
 		pthread_mutex_lock(lock);
+		dmamap__sim_guard_lift(p, b, page_off, true);
 		if (!(l & (PAGE_SIZE - 1)) && page_end <= end &&
 		    whole_clean_page(&c, b, l - b->start, op)) {
 			l = page_end;
@@ -225,6 +228,7 @@ static u64 for_lines(struct device *dev, phys_addr_t phys, size_t size,
 			for (; l < end && l < page_end; l += p->mach.line_size)
 				do_line(&c, b, l - b->start, op);
 		}
+		dmamap__sim_guard_lift(p, b, page_off, false);
 		pthread_mutex_unlock(lock);
 	}
 	return nlines;

@@ -76,3 +76,11 @@ bool dmamap__sim_unguard_fault(struct dmamap_platform *p, const void *addr)
 	}
 	return ours;
 }
+
+void dmamap__sim_guard_lift(struct dmamap_platform *p, struct dmamap_bank *b, u64 off, bool lift)
+{
+	if (!sim_page_guarded(sim_bank(p, b), off))
+		return;
+	mprotect(b->cpu + (off & ~(u64)(PAGE_SIZE - 1)), PAGE_SIZE,
+		 lift ? PROT_READ | PROT_WRITE : PROT_NONE);
+}

@@ -95,6 +95,13 @@ static inline bool sim_page_guarded(const struct sim_bank *sb, u64 off)
 	return __atomic_load_n(&sb->guard[off >> PAGE_SHIFT], __ATOMIC_RELAXED) != 0;
 }
 
+/*
+ * The library's own work on a page the CPU's access was taken from (another
+ * mapping of the same memory guards it): lifted around the work, the
+ * page's stripe lock held, which every guard change also takes.
+ */
+void dmamap__sim_guard_lift(struct dmamap_platform *p, struct dmamap_bank *b, u64 off, bool lift);
+
 /* Seeded evictions and speculative fills around an access (chaos.c); off: one branch. */
 void dmamap__sim_chaos_tick_slow(struct dmamap_platform *p, phys_addr_t phys, size_t size);
 
