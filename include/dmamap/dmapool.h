@@ -29,8 +29,9 @@ struct dma_pool;
  * @name: for reports (a copy is kept; longer names are cut at 31 bytes)
  * @dev: the device that will use the blocks
  * @size: bytes in a block (rounded up to @align)
- * @align: alignment of each block's device and CPU address; a power of
- *         two, 0 meaning 1
+ * @align: alignment of each block's device address, and of its CPU
+ *         address up to PAGE_SIZE (the allocations blocks come from are
+ *         page aligned for the CPU); a power of two, 0 meaning 1
  * @boundary: a power of two no block may cross (0: none beyond the
  *            allocation the block comes from); at least @size
  * @node: NUMA node (ignored: boards have one)

@@ -150,19 +150,3 @@ TEST(attrs_require_coherent_on_the_host_refuses_forced_bouncing)
 	dmamap_kfree(p, buf);
 	dmamap_platform_destroy(p);
 }
-
-TEST(attrs_weak_ordering_is_accepted)
-{
-	struct scene s;
-	uint8_t want[128];
-
-	REQUIRE(checked_scene(&s, NC, 128));
-	pattern(want, sizeof(want), 9);
-	memcpy(s.buf, want, sizeof(want));
-	s.h = dma_map_single_attrs(s.dev, s.buf, 128, DMA_TO_DEVICE, DMA_ATTR_WEAK_ORDERING);
-	REQUIRE(!dma_mapping_error(s.dev, s.h));
-	CHECK(dev_reads(s.dev, s.h, want, sizeof(want)));
-	dma_unmap_single_attrs(s.dev, s.h, 128, DMA_TO_DEVICE, DMA_ATTR_WEAK_ORDERING);
-	EXPECT_NO_REPORTS();
-	scene_end_clean(&s);
-}
