@@ -170,8 +170,10 @@ TEST(iova_api_refuses_sizes_that_wrap_and_pages_linked_twice)
 	/* A size that wraps with the page offset, or that carries Linux's swiotlb flag. */
 	CHECK(!dma_iova_try_alloc(dev, &st, phys + 100, SIZE_MAX - 50));
 	CHECK(!dma_use_iova(&st));
-	CHECK(!dma_iova_try_alloc(dev, &st, phys, (size_t)DMA_IOVA_USE_SWIOTLB | 4096));
-	CHECK(!dma_use_iova(&st));
+	if (sizeof(size_t) > 4) { /* a 32-bit size cannot carry bit 63 */
+		CHECK(!dma_iova_try_alloc(dev, &st, phys, (size_t)DMA_IOVA_USE_SWIOTLB | 4096));
+		CHECK(!dma_use_iova(&st));
+	}
 	/* Two pieces into one page: the second would take the first's page over. */
 	memset(a, 0xaa, sizeof(a));
 	memset(b, 0xbb, sizeof(b));
