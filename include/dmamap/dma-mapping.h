@@ -836,7 +836,9 @@ DMAMAP_API bool dma_iova_try_alloc(struct device *dev, struct dma_iova_state *st
  * @dev: device
  * @state: the range; emptied
  *
- * For a range with nothing linked, or whose links are already gone.
+ * For a range with nothing linked, or whose links are already gone. Links
+ * still in place stay mapped, as in Linux; with the checker on they are
+ * reported (leak) and forgotten.
  */
 DMAMAP_API void dma_iova_free(struct device *dev, struct dma_iova_state *state);
 /**

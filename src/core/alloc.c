@@ -160,6 +160,17 @@ void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
 		return; /* as the kernel: freeing NULL is allowed */
 	if (bad_alloc_args(dev, cpu_addr, size, __func__))
 		return;
+	/*
+	 * A dma_pool block is part of the pool's allocation: freeing it here
+	 * would give the whole chunk back under the pool's feet. The checker
+	 * knows the block; refuse it.
+	 */
+	if (dmamap__dbg_on(dev) && dmamap__dbg_type_at(dev, dma_handle) == DBG_POOL) {
+		dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_HANDLE, DMAMAP_DBG_WRONG_TYPE,
+				  "[device address=0x%llx] is a dma_pool block: free it with dma_pool_free() (refused)",
+				  (unsigned long long)dma_handle);
+		return;
+	}
 	dmamap__stat_add(dev, ST_FREES, 1);
 	if (dmamap__dbg_on(dev))
 		dbg_free(dev, DBG_COHERENT, dma_handle, size, DMA_BIDIRECTIONAL,

@@ -53,6 +53,9 @@ void dma_iova_free(struct device *dev, struct dma_iova_state *state)
 {
 	if (!dev || !state || !dma_use_iova(state))
 		return;
+	/* Linux unmaps nothing here: links left in place stay, and are said. */
+	if (dmamap__dbg_on(dev))
+		dmamap__dbg_unmap_range(dev, DBG_IOVA, state->addr, dma_iova_size(state), false);
 	dmamap__iommu_iova_free(dev, state->addr & PAGE_MASK,
 				(size_t)state_offset(state) + dma_iova_size(state));
 	memset(state, 0, sizeof(*state));
@@ -152,7 +155,7 @@ void dma_iova_unlink(struct device *dev, struct dma_iova_state *state, size_t of
 	if (!piece_ok(dev, state, offset, size, dir, __func__))
 		return;
 	if (dmamap__dbg_on(dev))
-		dmamap__dbg_unmap_range(dev, DBG_IOVA, state->addr + offset, size);
+		dmamap__dbg_unmap_range(dev, DBG_IOVA, state->addr + offset, size, true);
 	dmamap__iommu_iova_unlink(dev, state->addr + offset, size, dir,
 				  (attrs & DMA_ATTR_MMIO) ? attrs | DMA_ATTR_SKIP_CPU_SYNC : attrs);
 }

@@ -879,7 +879,7 @@ static unsigned long take_range(struct bucket *b, const struct device *dev, int 
 }
 
 unsigned long dmamap__dbg_unmap_range(struct device *dev, enum dbg_type type, dma_addr_t addr,
-				      u64 size)
+				      u64 size, bool unlink)
 {
 	struct dmamap_checker *c = dev->plat->checker;
 	struct dbg_entry *gone = NULL;
@@ -904,10 +904,14 @@ unsigned long dmamap__dbg_unmap_range(struct device *dev, enum dbg_type type, dm
 		gone = e->next;
 		entry_free(c, e);
 	}
-	if (!n)
+	if (unlink && !n)
 		dmamap__report_at(dev->plat, dev, DMAMAP_DBG_NOT_MAPPED, addr, size, DMA_NONE, NULL,
 				  "device driver unlinks an IOVA range with nothing linked [device address=0x%llx] [size=%llu bytes]",
 				  (unsigned long long)addr, (unsigned long long)size);
+	if (!unlink && n)
+		dmamap__report_at(dev->plat, dev, DMAMAP_DBG_LEAK, addr, size, DMA_NONE, NULL,
+				  "device driver frees an IOVA range with %lu links still in place: they stay mapped [device address=0x%llx] [size=%llu bytes]",
+				  n, (unsigned long long)addr, (unsigned long long)size);
 	return n;
 }
 
@@ -1657,6 +1661,22 @@ void dmamap__dbg_device_gone(struct device *dev)
 			  count, (unsigned long long)example.addr,
 			  (unsigned long long)example.size, dmamap__dir_name(example.dir),
 			  type_names[example.type]);
+}
+
+int dmamap__dbg_type_at(struct device *dev, dma_addr_t addr)
+{
+	struct dmamap_checker *c = dev->plat->checker;
+	struct bucket *b;
+	struct dbg_entry **pp;
+	int type = -1;
+
+	if (!c)
+		return -1;
+	b = lock_home(c, dev, addr, NULL, &pp);
+	if (pp)
+		type = (*pp)->type;
+	dmamap__spin_unlock(&b->lock);
+	return type;
 }
 
 int dmamap__dbg_sg_mapped_ents(struct device *dev, dma_addr_t addr)

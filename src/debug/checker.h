@@ -134,16 +134,19 @@ static inline void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr
 void dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
 		      bool to_cpu, int sg_nents);
 void dmamap__dbg_device_gone(struct device *dev);
+/* The dbg_type of the live entry of @dev starting at @addr, -1 if none. */
+int dmamap__dbg_type_at(struct device *dev, dma_addr_t addr);
 /* map_sg's return value recorded for the sg entry at @addr, 0 if none. */
 int dmamap__dbg_sg_mapped_ents(struct device *dev, dma_addr_t addr);
 void dmamap__dbg_platform_gone(struct dmamap_platform *p);
 /*
- * dma_iova_unlink(): every live entry of @type whose start lies in
- * [@addr, +@size) goes; none at all is reported as an unmap of memory
- * not mapped. Returns how many went.
+ * dma_iova_unlink() (@unlink) and dma_iova_free(): every live entry of
+ * @type whose start lies in [@addr, +@size) goes. For an unlink, none at
+ * all is reported (not-mapped); for a free, any is (leak: links left in
+ * place). Returns how many went.
  */
 unsigned long dmamap__dbg_unmap_range(struct device *dev, enum dbg_type type, dma_addr_t addr,
-				      u64 size);
+				      u64 size, bool unlink);
 /*
  * After a sync's backend work: a bounced original is what its copy holds
  * again; after one for the device, ownership mode takes the CPU's access.

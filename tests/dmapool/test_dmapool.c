@@ -283,3 +283,33 @@ TEST(dmapool_every_allocation_failure_fails_cleanly)
 	CHECK_EQ(stats_of(dev).allocs, stats_of(dev).frees);
 	dmamap_platform_destroy(p);
 }
+
+/* A block freed as a coherent allocation would hand the pool's whole chunk back: refused. */
+TEST(dmapool_block_freed_as_coherent_memory_is_refused)
+{
+	struct dmamap_platform *p = sim_board("default");
+	struct device *dev = lookup(p, NC);
+	struct dma_pool *pool = dma_pool_create("q", dev, 64, 64, 0);
+	uint8_t *a, *b;
+	dma_addr_t ha, hb, hc;
+	void *c;
+
+	REQUIRE(pool);
+	REQUIRE((a = dma_pool_alloc(pool, GFP_KERNEL, &ha)));
+	rec_reset();
+	dma_free_coherent(dev, 64, a, ha);
+	EXPECT_KINDS(DMAMAP_DBG_WRONG_TYPE);
+	CHECK_MSG(text_has(0, "dma_pool_free"), "%s", rec.r[0].text);
+	/* The chunk is still the pool's: a coherent allocation does not land in it. */
+	c = dma_alloc_coherent(dev, PAGE_SIZE, &hc, GFP_KERNEL);
+	REQUIRE((b = dma_pool_alloc(pool, GFP_KERNEL, &hb)));
+	REQUIRE(c);
+	CHECK(hc + PAGE_SIZE <= (ha & PAGE_MASK) || hc >= (ha & PAGE_MASK) + PAGE_SIZE);
+	rec_reset();
+	dma_pool_free(pool, a, ha);
+	dma_pool_free(pool, b, hb);
+	dma_free_coherent(dev, PAGE_SIZE, c, hc);
+	dma_pool_destroy(pool);
+	EXPECT_NO_REPORTS();
+	dmamap_platform_destroy(p);
+}
