@@ -45,15 +45,25 @@ static void *alloc_failed(struct device *dev, const char *func, size_t size,
 	return NULL;
 }
 
-static void *alloc_result(struct device *dev, const char *func, void *cpu,
-			  size_t size, gfp_t gfp, unsigned long attrs,
-			  enum dbg_type type, const dma_addr_t *handle, int dir,
-			  void *caller)
+/* An allocation's outcome in the device's counters, a failure reported. */
+static void *alloc_counted(struct device *dev, const char *func, void *cpu, size_t size,
+			   gfp_t gfp, unsigned long attrs)
 {
 	if (!cpu)
 		return alloc_failed(dev, func, size, gfp, attrs);
 	dmamap__stat_add(dev, ST_ALLOCS, 1);
 	dmamap__stat_add(dev, ST_BYTES_ALLOC, PAGE_ALIGN(size));
+	return cpu;
+}
+
+/* The same, and the checker's record of it. */
+static void *alloc_result(struct device *dev, const char *func, void *cpu,
+			  size_t size, gfp_t gfp, unsigned long attrs,
+			  enum dbg_type type, const dma_addr_t *handle, int dir,
+			  void *caller)
+{
+	if (!alloc_counted(dev, func, cpu, size, gfp, attrs))
+		return NULL;
 	if (dmamap__dbg_on(dev)) {
 		struct dbg_ref r = {
 			.type = type, .addr = *handle, .size = size, .dir = dir,
@@ -132,11 +142,7 @@ void *dmamap__alloc_untracked(struct device *dev, size_t size, dma_addr_t *dma_h
 	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC))
 		return alloc_failed(dev, func, size, gfp | __GFP_NOWARN, 0);
 	cpu = alloc_backend(dev, size, dma_handle, gfp, 0);
-	if (!cpu)
-		return alloc_failed(dev, func, size, gfp, 0);
-	dmamap__stat_add(dev, ST_ALLOCS, 1);
-	dmamap__stat_add(dev, ST_BYTES_ALLOC, PAGE_ALIGN(size));
-	return cpu;
+	return alloc_counted(dev, func, cpu, size, gfp, 0);
 }
 
 void dmamap__free_untracked(struct device *dev, size_t size, void *cpu_addr,
@@ -296,13 +302,8 @@ void *dmamap__alloc_noncoherent(struct device *dev, size_t size, dma_addr_t *dma
 	ops = get_dma_ops(dev);
 	if (ops->alloc_noncoherent)
 		cpu = ops->alloc_noncoherent(dev, size, dma_handle, dir, gfp);
-	if (!tracked) {
-		if (!cpu)
-			return alloc_failed(dev, func, size, gfp, 0);
-		dmamap__stat_add(dev, ST_ALLOCS, 1);
-		dmamap__stat_add(dev, ST_BYTES_ALLOC, PAGE_ALIGN(size));
-		return cpu;
-	}
+	if (!tracked)
+		return alloc_counted(dev, func, cpu, size, gfp, 0);
 	return alloc_result(dev, func, cpu, size, gfp, 0, DBG_NONCOHERENT,
 			    dma_handle, dir, caller);
 }

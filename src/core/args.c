@@ -67,3 +67,9 @@ void dmamap__sg_too_short(struct device *dev, const char *func, int found, int n
 	dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_ARG, DMAMAP_DBG_INVALID_ARGUMENT,
 			  "nents %d is beyond the end of the list (%d entries)", nents, found);
 }
+
+void dmamap__not_coherent(struct device *dev, const char *func)
+{
+	dmamap__api_error(dev, func, DMAMAP_ERRK_UNREACHABLE, DMAMAP_DBG_UNREACHABLE,
+			  "DMA_ATTR_REQUIRE_COHERENT, but the device does not snoop the CPU's cache");
+}

@@ -53,6 +53,15 @@ void dmamap__null_table(struct device *dev, const char *func) __attribute__((col
 void dmamap__sg_too_short(struct device *dev, const char *func, int found, int nents)
 	__attribute__((cold));
 
+/* DMA_ATTR_REQUIRE_COHERENT asked of a device that needs cache maintenance. */
+static inline bool dmamap__coherence_refused(const struct device *dev, unsigned long attrs)
+{
+	return unlikely((attrs & DMA_ATTR_REQUIRE_COHERENT) && !dev->coherent);
+}
+
+/* Its report, under @func (UNREACHABLE): every entry point refuses it the same way. */
+void dmamap__not_coherent(struct device *dev, const char *func) __attribute__((cold));
+
 static inline bool dmamap__bad_map_args(struct device *dev, const void *obj, size_t size,
 					int dir, const char *func)
 {

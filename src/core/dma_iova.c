@@ -85,9 +85,8 @@ int dma_iova_link(struct device *dev, struct dma_iova_state *state, phys_addr_t 
 
 	if (!piece_ok(dev, state, offset, size, dir, __func__))
 		return -EINVAL;
-	if ((attrs & DMA_ATTR_REQUIRE_COHERENT) && !dev->coherent) {
-		dmamap__api_error(dev, __func__, DMAMAP_ERRK_UNREACHABLE, DMAMAP_DBG_UNREACHABLE,
-				  "DMA_ATTR_REQUIRE_COHERENT, but the device does not snoop the CPU's cache");
+	if (dmamap__coherence_refused(dev, attrs)) {
+		dmamap__not_coherent(dev, __func__);
 		return -EOPNOTSUPP;
 	}
 	/* As Linux: a range that starts mid-page takes its first link at offset 0 only. */

@@ -59,8 +59,7 @@ static __attribute__((noinline, cold)) dma_addr_t not_coherent(struct device *de
 {
 	if (errp)
 		*errp = -EIO;
-	dmamap__api_error(dev, "dma_map", DMAMAP_ERRK_UNREACHABLE, DMAMAP_DBG_UNREACHABLE,
-			  "DMA_ATTR_REQUIRE_COHERENT, but the device does not snoop the CPU's cache");
+	dmamap__not_coherent(dev, "dma_map");
 	return DMA_MAPPING_ERROR;
 }
 
@@ -94,7 +93,7 @@ map_one(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
 		addr = (dma_addr_t)(uintptr_t)ptr;
 	else if (unlikely(!dmamap__linear_tail_ok(dev->plat, ptr, size)))
 		return map_past_ram(dev, ptr, size, errp);
-	else if (unlikely((attrs & DMA_ATTR_REQUIRE_COHERENT) && !dev->coherent))
+	else if (dmamap__coherence_refused(dev, attrs))
 		return not_coherent(dev, errp);
 	else if (likely(!dev->dma_ops))
 		addr = dmamap__direct_map_slow(dev, ptr, size, dir, attrs, errp);
@@ -394,7 +393,7 @@ dma_addr_t dma_map_phys(struct device *dev, phys_addr_t phys, size_t size,
 {
 	void *ptr;
 
-	if (dev && (attrs & DMA_ATTR_REQUIRE_COHERENT) && !dev->coherent)
+	if (dev && dmamap__coherence_refused(dev, attrs))
 		return not_coherent(dev, NULL);
 	if (attrs & DMA_ATTR_MMIO)
 		return map_resource(dev, phys, size, dir, attrs, __func__,

@@ -15,6 +15,7 @@
 #include "../lib/lib.h"
 #include "../base/report.h"
 #include "../debug/checker.h"
+#include "../ops/iommu.h"
 #include "../ops/ops_helpers.h"
 #include "../platform/port.h"
 #include "core.h"
@@ -30,6 +31,7 @@ struct noncontig {
 	bool mapped;             /* behind an IOMMU: the table is mapped */
 	unsigned long npages;
 	struct page **pages;     /* behind an IOMMU: the pages, in order */
+	phys_addr_t *phys;       /* ...and where they are, for their CPU views */
 	unsigned int *orders;    /* ...and the order each run was allocated with (or ~0u) */
 	void *vaddr;             /* the contiguous CPU view, once made */
 	dma_addr_t dma;          /* without an IOMMU: the single entry's address */
@@ -118,8 +120,9 @@ static int take_pages(struct noncontig *nc, unsigned long attrs, gfp_t gfp)
 	unsigned long i = 0;
 
 	nc->pages = calloc(nc->npages, sizeof(*nc->pages));
+	nc->phys = malloc(nc->npages * sizeof(*nc->phys));
 	nc->orders = malloc(nc->npages * sizeof(*nc->orders));
-	if (!nc->pages || !nc->orders)
+	if (!nc->pages || !nc->phys || !nc->orders)
 		return -ENOMEM;
 	while (i < nc->npages) {
 		unsigned int order = 0;
@@ -138,6 +141,7 @@ static int take_pages(struct noncontig *nc, unsigned long attrs, gfp_t gfp)
 		dmamap__reset_range(p, page_to_phys(run), PAGE_SIZE << order, true);
 		for (unsigned long k = 0; k < (1UL << order); k++) {
 			nc->pages[i + k] = virt_to_page((char *)page_address(run) + k * PAGE_SIZE);
+			nc->phys[i + k] = page_to_phys(run) + k * PAGE_SIZE;
 			nc->orders[i + k] = k ? ~0u : order;
 		}
 		i += 1UL << order;
@@ -223,6 +227,7 @@ static void noncontig_free(struct noncontig *nc)
 	}
 	sg_free_table(&nc->sgt);
 	free(nc->pages);
+	free(nc->phys);
 	free(nc->orders);
 	free(nc);
 }
@@ -249,7 +254,7 @@ struct sg_table *dma_alloc_noncontiguous(struct device *dev, size_t size,
 	nc->size = size;
 	nc->dir = dir;
 	nc->npages = PAGE_ALIGN(size) >> PAGE_SHIFT;
-	nc->iommu = dev->iommu_domain != NULL;
+	nc->iommu = dmamap__iommu_in_use(dev);
 	ret = nc->iommu ? alloc_iommu(nc, attrs, gfp)
 			: alloc_single(nc, gfp, __builtin_return_address(0));
 	if (ret) {
@@ -298,28 +303,14 @@ void dma_free_noncontiguous(struct device *dev, size_t size, struct sg_table *sg
 void *dma_vmap_noncontiguous(struct device *dev, size_t size, struct sg_table *sgt)
 {
 	struct noncontig *nc = ours(dev, sgt, __func__, false);
-	uint8_t *va;
 
 	if (!nc)
 		return NULL;
 	(void)size;
-	if (nc->vaddr)
-		return nc->vaddr;
-	va = mmap(NULL, nc->npages * PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (va == MAP_FAILED)
-		return NULL;
-	for (unsigned long i = 0; i < nc->npages; i++) {
-		u64 off;
-		int fd = dmamap__view_fd(dev->plat, page_to_phys(nc->pages[i]), VIEW_CPU, &off);
-
-		if (fd < 0 || mmap(va + i * PAGE_SIZE, PAGE_SIZE, PROT_READ | PROT_WRITE,
-				   MAP_SHARED | MAP_FIXED, fd, (off_t)off) == MAP_FAILED) {
-			munmap(va, nc->npages * PAGE_SIZE);
-			return NULL;
-		}
-	}
-	nc->vaddr = va;
-	return va;
+	if (!nc->vaddr)
+		nc->vaddr = dmamap__port_remap(dev->plat, nc->phys, nc->npages, 0,
+					       PROT_READ | PROT_WRITE, VIEW_CPU);
+	return nc->vaddr;
 }
 
 void dma_vunmap_noncontiguous(struct device *dev, void *vaddr)
@@ -346,21 +337,10 @@ int dma_mmap_noncontiguous(struct device *dev, struct vm_area_struct *vma, size_
 		return -EINVAL;
 	if (vma->vm_pgoff >= nc->npages || n > nc->npages - vma->vm_pgoff)
 		return -ENXIO;
-	va = mmap((void *)vma->vm_start, len, PROT_NONE,
-		  MAP_PRIVATE | MAP_ANONYMOUS | (vma->vm_start ? MAP_FIXED_NOREPLACE : 0), -1, 0);
-	if (va == MAP_FAILED)
+	va = dmamap__port_remap(dev->plat, nc->phys + vma->vm_pgoff, n, vma->vm_start,
+				dmamap__vma_prot(vma), VIEW_CPU);
+	if (!va)
 		return -ENOMEM;
-	for (unsigned long i = 0; i < n; i++) {
-		u64 off;
-		int fd = dmamap__view_fd(dev->plat, page_to_phys(nc->pages[vma->vm_pgoff + i]),
-					 VIEW_CPU, &off);
-
-		if (fd < 0 || mmap(va + i * PAGE_SIZE, PAGE_SIZE, dmamap__vma_prot(vma),
-				   MAP_SHARED | MAP_FIXED, fd, (off_t)off) == MAP_FAILED) {
-			munmap(va, len);
-			return -ENOMEM;
-		}
-	}
 	vma->vm_start = (unsigned long)va;
 	vma->vm_end = vma->vm_start + len;
 	return 0;

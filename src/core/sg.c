@@ -134,9 +134,8 @@ static int map_sg(struct device *dev, struct scatterlist *sg, int nents,
 	if (unlikely(dmamap__bad_map_args(dev, sg, (size_t)(nents > 0), dir, func)))
 		return -EINVAL;
 	/* As Linux: refused before any entry, whatever the table. */
-	if (unlikely((attrs & DMA_ATTR_REQUIRE_COHERENT) && !dev->coherent)) {
-		dmamap__api_error(dev, func, DMAMAP_ERRK_UNREACHABLE, DMAMAP_DBG_UNREACHABLE,
-				  "DMA_ATTR_REQUIRE_COHERENT, but the device does not snoop the CPU's cache");
+	if (dmamap__coherence_refused(dev, attrs)) {
+		dmamap__not_coherent(dev, func);
 		return -EOPNOTSUPP;
 	}
 	ops = dev->dma_ops;

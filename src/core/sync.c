@@ -23,26 +23,29 @@ static inline void sync_one(struct device *dev, dma_addr_t addr, size_t size,
 	dmamap__stat_add(dev, for_cpu ? ST_SYNC_CPU : ST_SYNC_DEV, 1);
 }
 
-static __attribute__((noinline)) void dbg_sync(struct device *dev, dma_addr_t addr,
+/* Whether the checker wants dmamap__dbg_synced() after the backend's work. */
+static __attribute__((noinline)) bool dbg_sync(struct device *dev, dma_addr_t addr,
 					       size_t size, int dir, bool for_cpu)
 {
-	if (!dmamap__backend_reports(dev, addr, size))
-		dmamap__dbg_sync(dev, addr, size, dir, for_cpu, 0);
+	return !dmamap__backend_reports(dev, addr, size) &&
+	       dmamap__dbg_sync(dev, addr, size, dir, for_cpu, 0);
 }
 
 static inline __attribute__((always_inline)) void
 sync_single(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir,
 	    bool for_cpu, const char *func)
 {
+	bool after = false;
+
 	if (unlikely(!dmamap__handle_args_ok(dev, addr, size, dir))) {
 		dmamap__bad_handle(dev, addr, size, dir, func);
 		return;
 	}
 	if (dmamap__dbg_on(dev))
-		dbg_sync(dev, addr, size, dir, for_cpu);
+		after = dbg_sync(dev, addr, size, dir, for_cpu);
 	sync_one(dev, addr, size, dir, for_cpu);
 	/* After the backend's copy or maintenance: what the checker follows changed hands. */
-	if (dmamap__dbg_on(dev))
+	if (unlikely(after))
 		dmamap__dbg_synced(dev, addr, size, for_cpu);
 }
 
@@ -91,6 +94,7 @@ static void sync_sg(struct device *dev, struct scatterlist *sgl, int nelems,
 {
 	const struct dma_map_ops *ops;
 	struct scatterlist *sg;
+	bool after = false;
 	int i;
 
 	if (unlikely(dmamap__bad_map_args(dev, sgl, (size_t)(nelems > 0), dir, func)))
@@ -102,31 +106,25 @@ static void sync_sg(struct device *dev, struct scatterlist *sgl, int nelems,
 		for_each_sg(sgl, sg, mapped ? MIN(mapped, nelems) : nelems, i) {
 			if (!sg)
 				break;
-			dmamap__dbg_sync(dev, sg_dma_address(sg), sg_dma_len(sg), dir,
-					 for_cpu, i == 0 ? nelems : 0);
+			after |= dmamap__dbg_sync(dev, sg_dma_address(sg), sg_dma_len(sg), dir,
+						  for_cpu, i == 0 ? nelems : 0);
 		}
 	}
 	ops = dev->dma_ops;
 	if (ops && for_cpu && ops->sync_sg_for_cpu) {
 		ops->sync_sg_for_cpu(dev, sgl, nelems, dir);
-		if (dmamap__dbg_on(dev))
-			synced_sg(dev, sgl, nelems, true);
-		return;
-	}
-	if (ops && !for_cpu && ops->sync_sg_for_device) {
+	} else if (ops && !for_cpu && ops->sync_sg_for_device) {
 		ops->sync_sg_for_device(dev, sgl, nelems, dir);
-		if (dmamap__dbg_on(dev))
-			synced_sg(dev, sgl, nelems, false);
-		return;
-	}
-	for_each_sg(sgl, sg, nelems, i) {
-		if (unlikely(!sg)) {
-			dmamap__sg_too_short(dev, func, i, nelems);
-			return;
+	} else {
+		for_each_sg(sgl, sg, nelems, i) {
+			if (unlikely(!sg)) {
+				dmamap__sg_too_short(dev, func, i, nelems);
+				return;
+			}
+			sync_one(dev, sg_dma_address(sg), sg_dma_len(sg), dir, for_cpu);
 		}
-		sync_one(dev, sg_dma_address(sg), sg_dma_len(sg), dir, for_cpu);
 	}
-	if (dmamap__dbg_on(dev))
+	if (after)
 		synced_sg(dev, sgl, nelems, for_cpu);
 }
 

@@ -779,6 +779,13 @@ static void report_cpu_write(struct device *dev, const struct dbg_entry *e, long
 			  (unsigned long long)e->size, where, dmamap__dir_name(e->dir));
 }
 
+/* Whether @e is @dev's and holds all of [@addr, @addr + @len). */
+static bool holds(const struct dbg_entry *e, const struct device *dev, dma_addr_t addr, u64 len)
+{
+	return e->dev == dev && addr >= e->addr && addr - e->addr < e->size &&
+	       len <= e->size - (addr - e->addr);
+}
+
 /*
  * The entry of @dev holding all of [@addr, @addr + @len), its bucket
  * locked (*@bp), or NULL with nothing locked: for checks that change it.
@@ -793,8 +800,7 @@ static struct dbg_entry *find_contain_locked(struct dmamap_checker *c, const str
 
 		dmamap__spin_lock(&b->lock);
 		for (struct dbg_entry *e = b->head; e; e = e->next) {
-			if (e->dev == dev && addr >= e->addr && addr - e->addr < e->size &&
-			    len <= e->size - (addr - e->addr)) {
+			if (holds(e, dev, addr, len)) {
 				*bp = b;
 				return e;
 			}
@@ -804,8 +810,7 @@ static struct dbg_entry *find_contain_locked(struct dmamap_checker *c, const str
 	if (__atomic_load_n(&c->large.head, __ATOMIC_RELAXED)) {
 		dmamap__spin_lock(&c->large.lock);
 		for (struct dbg_entry *e = c->large.head; e; e = e->next) {
-			if (e->dev == dev && addr >= e->addr && addr - e->addr < e->size &&
-			    len <= e->size - (addr - e->addr)) {
+			if (holds(e, dev, addr, len)) {
 				*bp = &c->large;
 				return e;
 			}
@@ -1519,7 +1524,7 @@ general:
 	unmap_page_general(dev, type, addr, size, dir);
 }
 
-void dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
+bool dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
 		      bool to_cpu, int sg_nents)
 {
 	struct dmamap_platform *p = dev->plat;
@@ -1527,13 +1532,13 @@ void dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
 	struct dbg_entry e;
 
 	if (!c)
-		return;
+		return false;
 	if (!find_contain(c, dev, addr, size, &e)) {
 		dmamap__report_at(p, dev, DMAMAP_DBG_SYNC_NOT_MAPPED, addr, size, dir,
 				  NULL,
 				  "device driver tries to sync DMA memory it has not allocated [device address=0x%llx] [size=%llu bytes]",
 				  (unsigned long long)addr, (unsigned long long)size);
-		return;
+		return false;
 	}
 	if (size > e.size - (addr - e.addr))
 		dmamap__report_at(p, dev, DMAMAP_DBG_SYNC_OUTSIDE, e.addr, e.size, e.dir,
@@ -1570,8 +1575,11 @@ void dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
 	if (to_cpu && e.phys != PHYS_NONE && !e.bounced)
 		check_cpu_writes(dev, &e, e.phys + (addr - e.addr),
 				 MIN(size, e.size - (addr - e.addr)), "sync for cpu");
-	if (streaming(e.type) && size <= e.size - (addr - e.addr))
-		sync_ownership(dev, addr, size, to_cpu);
+	if (!streaming(e.type) || size > e.size - (addr - e.addr))
+		return false;
+	sync_ownership(dev, addr, size, to_cpu);
+	/* Only a bounced original to rehash, or a guard to put back, needs the hook after. */
+	return e.bounced || __atomic_load_n(&p->ownership, __ATOMIC_RELAXED);
 }
 
 /* The observer the checker registers: a bus master's access, before its bytes move. */

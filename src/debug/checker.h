@@ -130,8 +130,11 @@ static inline void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr
 	}
 	dmamap__dbg_mapping_error_slow(dev, addr);
 }
-/* @sg_nents: the nents a dma_sync_sg_*() call passed, on its first entry; else 0. */
-void dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
+/*
+ * @sg_nents: the nents a dma_sync_sg_*() call passed, on its first entry;
+ * else 0. Returns whether dmamap__dbg_synced() must follow the backend's work.
+ */
+bool dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
 		      bool to_cpu, int sg_nents);
 void dmamap__dbg_device_gone(struct device *dev);
 /* The dbg_type of the live entry of @dev starting at @addr, -1 if none. */

@@ -429,21 +429,6 @@ static enum dmamap_view cpu_view(const struct device *dev)
 	return dev->coherent ? VIEW_CPU : VIEW_MEM;
 }
 
-/* Map each page of @b at @at (MAP_FIXED into a reserved range). */
-static int map_pages(struct device *dev, const struct iommu_buf *b, uint8_t *at,
-		     unsigned long first, unsigned long n, int prot)
-{
-	for (unsigned long i = 0; i < n; i++) {
-		u64 off;
-		int fd = dmamap__view_fd(dev->plat, b->phys[first + i], cpu_view(dev), &off);
-
-		if (fd < 0 || mmap(at + i * PAGE_SIZE, PAGE_SIZE, prot, MAP_SHARED | MAP_FIXED,
-				   fd, (off_t)off) == MAP_FAILED)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
 static void buf_release(struct device *dev, struct iommu_buf *b)
 {
 	for (unsigned long i = 0; i < b->npages; i++) {
@@ -481,7 +466,6 @@ static void *alloc_scattered(struct device *dev, size_t size, dma_addr_t *dma_ha
 	struct dmamap_iommu_domain *d = dev->iommu_domain;
 	unsigned long n = PAGE_ALIGN(size) >> PAGE_SHIFT;
 	struct iommu_buf *b = calloc(1, sizeof(*b) + n * (sizeof(b->phys[0]) + 1));
-	void *va;
 
 	if (!b)
 		return NULL;
@@ -515,11 +499,8 @@ static void *alloc_scattered(struct device *dev, size_t size, dma_addr_t *dma_ha
 		}
 		i += 1UL << order;
 	}
-	va = mmap(NULL, n * PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (va == MAP_FAILED)
-		goto fail;
-	b->cpu = va;
-	if (map_pages(dev, b, b->cpu, 0, n, PROT_READ | PROT_WRITE))
+	b->cpu = dmamap__port_remap(dev->plat, b->phys, n, 0, PROT_READ | PROT_WRITE, cpu_view(dev));
+	if (!b->cpu)
 		goto fail;
 	b->iova = dmamap__iova_alloc(d->iova, order_of(n));
 	if (!b->iova)
@@ -750,7 +731,6 @@ static int iommu_mmap(struct device *dev, struct vm_area_struct *vma, void *cpu,
 {
 	struct iommu_buf *b = buf_find(dev->iommu_domain, dma, false);
 	unsigned long len = vma->vm_end - vma->vm_start, n;
-	int prot = 0;
 	void *va;
 
 	(void)cpu;
@@ -765,15 +745,10 @@ static int iommu_mmap(struct device *dev, struct vm_area_struct *vma, void *cpu,
 		return -EINVAL;
 	if (vma->vm_pgoff >= b->npages || n > b->npages - vma->vm_pgoff)
 		return -ENXIO;
-	prot = dmamap__vma_prot(vma);
-	va = mmap((void *)vma->vm_start, len, PROT_NONE,
-		  MAP_PRIVATE | MAP_ANONYMOUS | (vma->vm_start ? MAP_FIXED_NOREPLACE : 0), -1, 0);
-	if (va == MAP_FAILED)
+	va = dmamap__port_remap(dev->plat, b->phys + vma->vm_pgoff, n, vma->vm_start,
+				dmamap__vma_prot(vma), cpu_view(dev));
+	if (!va)
 		return -ENOMEM;
-	if (map_pages(dev, b, va, vma->vm_pgoff, n, prot)) {
-		munmap(va, len);
-		return -ENOMEM;
-	}
 	vma->vm_start = (unsigned long)va;
 	vma->vm_end = vma->vm_start + len;
 	return 0;

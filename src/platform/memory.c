@@ -5,6 +5,7 @@
  * registry of linear maps lets page_to_phys() work without a platform.
  */
 #include <pthread.h>
+#include <sys/mman.h>
 #include <string.h>
 #include "../lib/lib.h"
 #include "port.h"
@@ -89,6 +90,27 @@ int dmamap__view_fd(struct dmamap_platform *p, phys_addr_t phys,
 		return -1;
 	*offset = phys - b->start;
 	return view == VIEW_CPU ? b->fd_cpu : b->fd_mem;
+}
+
+void *dmamap__port_remap(struct dmamap_platform *p, const phys_addr_t *phys, unsigned long n,
+			 unsigned long at, int prot, enum dmamap_view view)
+{
+	uint8_t *va = mmap((void *)at, n * PAGE_SIZE, PROT_NONE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | (at ? MAP_FIXED_NOREPLACE : 0), -1, 0);
+
+	if (va == MAP_FAILED)
+		return NULL;
+	for (unsigned long i = 0; i < n; i++) {
+		u64 off;
+		int fd = dmamap__view_fd(p, phys[i], view, &off);
+
+		if (fd < 0 || mmap(va + i * PAGE_SIZE, PAGE_SIZE, prot, MAP_SHARED | MAP_FIXED, fd,
+				   (off_t)off) == MAP_FAILED) {
+			munmap(va, n * PAGE_SIZE);
+			return NULL;
+		}
+	}
+	return va;
 }
 
 void *dmamap_phys_to_virt(struct dmamap_platform *p, phys_addr_t phys)

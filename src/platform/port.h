@@ -114,6 +114,15 @@ int dmamap__view_fd(struct dmamap_platform *p, phys_addr_t phys, enum dmamap_vie
 		    u64 *offset);
 
 /*
+ * The pages at @phys[0..@n) mapped again, in order, at @at (0: anywhere)
+ * through @view with mmap protection @prot: a contiguous CPU view of
+ * scattered RAM (the kernel's vmap). NULL if the range cannot be had or a
+ * page has no file behind it (on the host, outside the coherent arena).
+ */
+void *dmamap__port_remap(struct dmamap_platform *p, const phys_addr_t *phys, unsigned long n,
+			 unsigned long at, int prot, enum dmamap_view view);
+
+/*
  * Whether [@addr, @addr + @size) touches this process's code or read-only
  * data (the executable's and the libraries' read-only segments, as loaded
  * when first asked). If not, *@gap_lo and *@gap_hi bound the image-free

@@ -150,3 +150,36 @@ TEST(attrs_require_coherent_on_the_host_refuses_forced_bouncing)
 	dmamap_kfree(p, buf);
 	dmamap_platform_destroy(p);
 }
+
+/* A coherent device behind dmabounce: maps below the line, refuses what would bounce. */
+TEST(attrs_require_coherent_on_dmabounce_refuses_bouncing)
+{
+	struct dmamap_platform *p = quiet_board();
+	struct dmamap_device_desc d = {
+		.name = "ixp-coherent", .coherent = true, .dma_mask = DMA_BIT_MASK(32),
+		.nr_ranges = 1,
+		.ranges = { { .cpu_start = RAM0, .dma_start = 0, .size = 128 * MiB } },
+		.dmabounce_above = IXP_ABOVE, .dmabounce_small = 512, .dmabounce_large = 4096,
+	};
+	struct device *dev;
+	uint8_t *lo, *hi;
+	dma_addr_t h;
+
+	REQUIRE(p);
+	dev = new_device(p, &d);
+	lo = ixp_lo_buf(p, 256);
+	hi = ixp_hi_buf(p, 256);
+	REQUIRE(dev && lo && hi);
+	h = dma_map_single_attrs(dev, lo, 256, DMA_TO_DEVICE, DMA_ATTR_REQUIRE_COHERENT);
+	REQUIRE(!dma_mapping_error(dev, h));
+	CHECK_EQ(h, dmamap_phys_to_dma(dev, virt_to_phys(lo)));
+	dma_unmap_single_attrs(dev, h, 256, DMA_TO_DEVICE, DMA_ATTR_REQUIRE_COHERENT);
+	CHECK_ERRK(dev, DMAMAP_ERRK_UNREACHABLE,
+		   dma_map_single_attrs(dev, hi, 256, DMA_TO_DEVICE, DMA_ATTR_REQUIRE_COHERENT) ==
+			   DMA_MAPPING_ERROR);
+	/* Without it, the same buffer bounces. */
+	h = dma_map_single(dev, hi, 256, DMA_TO_DEVICE);
+	CHECK(!dma_mapping_error(dev, h) && h != dmamap_phys_to_dma(dev, virt_to_phys(hi)));
+	dma_unmap_single(dev, h, 256, DMA_TO_DEVICE);
+	dmamap_platform_destroy(p);
+}

@@ -20,91 +20,101 @@ static struct dmamap_platform *owned_board(void)
 	return p;
 }
 
-TEST(ownership_mode_traps_cpu_reads_and_writes)
-{
-	struct dmamap_platform *p = owned_board();
+/* An ownership-mode board, dma-nc, and 2^order whole pages of it mapped @dir. */
+struct owned {
+	struct dmamap_platform *p;
 	struct device *dev;
 	struct page *pg;
 	volatile uint8_t *buf;
-	uint8_t dev_data[2 * PAGE_SIZE];
+	size_t len;
+	unsigned int order;
 	dma_addr_t h;
+};
+
+static bool owned_map(struct owned *o, unsigned int order, enum dma_data_direction dir,
+		      int fill)
+{
+	o->p = owned_board();
+	o->dev = o->p ? lookup(o->p, NC) : NULL;
+	o->pg = o->dev ? dmamap_alloc_pages(o->p, order, 0) : NULL;
+	if (!o->pg)
+		return false;
+	o->order = order;
+	o->len = PAGE_SIZE << order;
+	o->buf = page_address(o->pg);
+	if (fill >= 0)
+		memset((void *)o->buf, fill, o->len);
+	o->h = dma_map_single(o->dev, (void *)o->buf, o->len, dir);
+	return !dma_mapping_error(o->dev, o->h);
+}
+
+static void owned_end(struct owned *o)
+{
+	stop_checking(o->p);
+	dmamap_free_pages(o->p, o->pg, o->order);
+	dmamap_platform_destroy(o->p);
+}
+
+TEST(ownership_mode_traps_cpu_reads_and_writes)
+{
+	uint8_t dev_data[2 * PAGE_SIZE];
+	struct owned o;
 	uint8_t seen;
 
-	REQUIRE(p);
-	dev = lookup(p, NC);
-	pg = dmamap_alloc_pages(p, 1, 0); /* two whole pages */
-	REQUIRE(dev && pg);
-	buf = page_address(pg);
-	memset((void *)buf, 0x11, 2 * PAGE_SIZE);
-	h = dma_map_single(dev, (void *)buf, 2 * PAGE_SIZE, DMA_FROM_DEVICE);
-	REQUIRE(!dma_mapping_error(dev, h));
+	REQUIRE(owned_map(&o, 1, DMA_FROM_DEVICE, 0x11)); /* two whole pages */
 	rec_reset();
 	/* A read while the device owns it: trapped, said, and it goes on. */
-	seen = buf[100];
+	seen = o.buf[100];
 	EXPECT_KINDS(DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS);
 	CHECK_EQ(seen, 0x11);
-	CHECK_EQ(rec.r[0].addr, h);
+	CHECK_EQ(rec.r[0].addr, o.h);
 	CHECK(rec.r[0].mapped_at != NULL); /* where it was mapped */
 	CHECK_MSG(text_has(0, "read") && text_has(0, "+100"), "%s", rec.r[0].text);
 	/* A write to the other page. */
 	rec_reset();
-	buf[PAGE_SIZE + 5] = 0x22;
+	o.buf[PAGE_SIZE + 5] = 0x22;
 	EXPECT_KINDS(DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS);
 	CHECK_MSG(text_has(0, "wrote"), "%s", rec.r[0].text);
 	/* Once said, the page is the CPU's again: no second trap for the same page. */
 	rec_reset();
-	seen = buf[200];
+	seen = o.buf[200];
 	EXPECT_NO_REPORTS();
 	/* The device writes, the unmap gives the buffer back: the CPU sees the device's bytes. */
 	fill_pattern(dev_data, sizeof(dev_data), 70);
-	CHECK_EQ(dmamap_device_write(dev, h, dev_data, sizeof(dev_data)), 0);
+	CHECK_EQ(dmamap_device_write(o.dev, o.h, dev_data, sizeof(dev_data)), 0);
 	rec_reset();
-	dma_unmap_single(dev, h, 2 * PAGE_SIZE, DMA_FROM_DEVICE);
-	CHECK_MEM((const void *)buf, dev_data, sizeof(dev_data));
+	dma_unmap_single(o.dev, o.h, o.len, DMA_FROM_DEVICE);
+	CHECK_MEM((const void *)o.buf, dev_data, sizeof(dev_data));
 	/* The trapped write was lost to the device's data: said once, at the trap. */
 	for (unsigned int i = 0; i < rec.n; i++)
 		CHECK(rec.r[i].kind != DMAMAP_DBG_CPU_WRITE_WHILE_DEVICE_OWNS);
-	stop_checking(p);
-	dmamap_free_pages(p, pg, 1);
-	dmamap_platform_destroy(p);
+	owned_end(&o);
 }
 
 TEST(ownership_mode_follows_the_syncs)
 {
-	struct dmamap_platform *p = owned_board();
-	struct device *dev;
-	struct page *pg;
-	volatile uint8_t *buf;
-	dma_addr_t h;
+	struct owned o;
 
-	REQUIRE(p);
-	dev = lookup(p, NC);
-	pg = dmamap_alloc_pages(p, 0, 0);
-	REQUIRE(dev && pg);
-	buf = page_address(pg);
-	h = dma_map_single(dev, (void *)buf, PAGE_SIZE, DMA_BIDIRECTIONAL);
-	REQUIRE(!dma_mapping_error(dev, h));
+	REQUIRE(owned_map(&o, 0, DMA_BIDIRECTIONAL, -1));
 	rec_reset();
 	/* Handed to the CPU: its access is back. */
-	dma_sync_single_for_cpu(dev, h, PAGE_SIZE, DMA_BIDIRECTIONAL);
-	buf[0] = 1;
-	(void)buf[1];
+	dma_sync_single_for_cpu(o.dev, o.h, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	o.buf[0] = 1;
+	(void)o.buf[1];
 	/* Handed back: taken again. */
-	dma_sync_single_for_device(dev, h, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_device(o.dev, o.h, PAGE_SIZE, DMA_BIDIRECTIONAL);
 	EXPECT_NO_REPORTS();
-	buf[2] = 2;
+	o.buf[2] = 2;
 	EXPECT_KINDS(DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS);
 	/* The unmap's invalidate then drops that write, as hardware would: said too. */
 	rec_reset();
-	dma_unmap_single(dev, h, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	dma_unmap_single(o.dev, o.h, PAGE_SIZE, DMA_BIDIRECTIONAL);
 	EXPECT_KINDS(DMAMAP_DBG_CPU_DATA_LOST);
 	/* Unmapped: the CPU's, no trap. */
 	rec_reset();
-	(void)buf[3];
+	(void)o.buf[3];
 	EXPECT_NO_REPORTS();
-	stop_checking(p);
-	dmamap_free_pages(p, pg, 0);
-	dmamap_platform_destroy(p);
+	owned_end(&o);
 }
 
 TEST(ownership_mode_correct_driver_moves_every_byte_and_hears_nothing)
@@ -166,33 +176,21 @@ TEST(ownership_mode_is_for_simulated_boards)
 
 TEST(ownership_mode_stops_guarding_a_partially_synced_buffer)
 {
-	struct dmamap_platform *p = owned_board();
-	struct device *dev;
-	struct page *pg;
-	volatile uint8_t *buf;
-	dma_addr_t h;
+	struct owned o;
 
-	REQUIRE(p);
-	dev = lookup(p, NC);
-	pg = dmamap_alloc_pages(p, 1, 0);
-	REQUIRE(dev && pg);
-	buf = page_address(pg);
-	h = dma_map_single(dev, (void *)buf, 2 * PAGE_SIZE, DMA_BIDIRECTIONAL);
-	REQUIRE(!dma_mapping_error(dev, h));
-	dma_sync_single_for_cpu(dev, h, 2 * PAGE_SIZE, DMA_BIDIRECTIONAL);
-	buf[0] = 1;
-	buf[PAGE_SIZE] = 2;
+	REQUIRE(owned_map(&o, 1, DMA_BIDIRECTIONAL, -1));
+	dma_sync_single_for_cpu(o.dev, o.h, 2 * PAGE_SIZE, DMA_BIDIRECTIONAL);
+	o.buf[0] = 1;
+	o.buf[PAGE_SIZE] = 2;
 	/* The first page back to the device; the second is still the CPU's to write. */
-	dma_sync_single_range_for_device(dev, h, 0, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	dma_sync_single_range_for_device(o.dev, o.h, 0, PAGE_SIZE, DMA_BIDIRECTIONAL);
 	rec_reset();
-	buf[PAGE_SIZE + 1] = 3;
+	o.buf[PAGE_SIZE + 1] = 3;
 	EXPECT_NO_REPORTS();
-	dma_sync_single_range_for_device(dev, h, PAGE_SIZE, PAGE_SIZE, DMA_BIDIRECTIONAL);
-	dma_unmap_single(dev, h, 2 * PAGE_SIZE, DMA_BIDIRECTIONAL);
+	dma_sync_single_range_for_device(o.dev, o.h, PAGE_SIZE, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	dma_unmap_single(o.dev, o.h, 2 * PAGE_SIZE, DMA_BIDIRECTIONAL);
 	EXPECT_NO_REPORTS();
-	stop_checking(p);
-	dmamap_free_pages(p, pg, 1);
-	dmamap_platform_destroy(p);
+	owned_end(&o);
 }
 
 /* One buffer mapped for two devices at once (legal): the library's own cache work never traps. */
