@@ -25,16 +25,11 @@ int mcdma_bug_parse(const char *name, enum mcdma_bug *bug)
 
 int mcdma_probe(struct mcdma *m, struct device *dev, unsigned int ring_size)
 {
-	uint32_t id = 0;
-	int ret;
-
 	memset(m, 0, sizeof(*m));
 	if (!ring_size || (ring_size & (ring_size - 1)))
 		return -EINVAL;
-	ret = dmamap_mmio_read32(dev, MCE_REG_ID, &id);
-	if (ret)
-		return ret;
-	if (id != MCE_ID)
+	m->regs = dmamap_device_ioremap(dev);
+	if (!m->regs || readl(m->regs + MCE_REG_ID) != MCE_ID)
 		return -ENODEV;
 	m->ring = dma_alloc_coherent(dev, ring_size * sizeof(struct mce_desc),
 				     &m->ring_dma, GFP_KERNEL);
@@ -42,11 +37,11 @@ int mcdma_probe(struct mcdma *m, struct device *dev, unsigned int ring_size)
 		return -ENOMEM;
 	m->dev = dev;
 	m->ring_size = ring_size;
-	dmamap_mmio_write32(dev, MCE_REG_CTRL, MCE_CTRL_RESET);
-	dmamap_mmio_write32(dev, MCE_REG_RING_LO, (uint32_t)m->ring_dma);
-	dmamap_mmio_write32(dev, MCE_REG_RING_HI, (uint32_t)(m->ring_dma >> 32));
-	dmamap_mmio_write32(dev, MCE_REG_RING_SIZE, ring_size);
-	dmamap_mmio_write32(dev, MCE_REG_CTRL, MCE_CTRL_ENABLE);
+	writel(MCE_CTRL_RESET, m->regs + MCE_REG_CTRL);
+	writel((uint32_t)m->ring_dma, m->regs + MCE_REG_RING_LO);
+	writel((uint32_t)(m->ring_dma >> 32), m->regs + MCE_REG_RING_HI);
+	writel(ring_size, m->regs + MCE_REG_RING_SIZE);
+	writel(MCE_CTRL_ENABLE, m->regs + MCE_REG_CTRL);
 	return 0;
 }
 
@@ -54,13 +49,16 @@ void mcdma_remove(struct mcdma *m)
 {
 	if (!m->ring)
 		return;
-	dmamap_mmio_write32(m->dev, MCE_REG_CTRL, 0);
+	writel(0, m->regs + MCE_REG_CTRL);
 	dma_free_coherent(m->dev, m->ring_size * sizeof(struct mce_desc), m->ring,
 			  m->ring_dma);
 	m->ring = NULL;
 }
 
-/* Queue one descriptor; the ring is coherent, so no sync is needed for it. */
+/*
+ * Queue one descriptor; the ring is coherent, so no sync is needed for it,
+ * only the order: the valid bit last, after the fields it vouches for.
+ */
 static volatile struct mce_desc *queue(struct mcdma *m, dma_addr_t dst,
 				       dma_addr_t src, uint32_t len)
 {
@@ -70,6 +68,7 @@ static volatile struct mce_desc *queue(struct mcdma *m, dma_addr_t dst,
 	d->dst = dst;
 	d->len = len;
 	d->status = 0;
+	dma_wmb();
 	d->ctrl = MCE_DESC_VALID;
 	m->tail++;
 	return d;
@@ -78,10 +77,15 @@ static volatile struct mce_desc *queue(struct mcdma *m, dma_addr_t dst,
 static int kick_and_wait(struct mcdma *m, volatile struct mce_desc *first,
 			 unsigned int n)
 {
-	int ret = 0;
+	uint32_t head;
+	int ret;
 
-	dmamap_mmio_write32(m->dev, MCE_REG_TAIL, m->tail);
-	/* The engine completes in the doorbell write; check every status word. */
+	/* writel: the descriptors are visible to the engine before the doorbell. */
+	writel(m->tail, m->regs + MCE_REG_TAIL);
+	/* Wait for the engine to pass them all, then check every status word. */
+	ret = readl_poll_timeout(m->regs + MCE_REG_HEAD, head, head == m->tail, 0, 1000000);
+	if (ret)
+		return ret;
 	for (unsigned int i = 0; i < n; i++) {
 		volatile struct mce_desc *d =
 			&m->ring[((uint32_t)(first - m->ring) + i) & (m->ring_size - 1)];

@@ -9,6 +9,7 @@
 #define DMAMAP_DRIVERS_MEMCPY_DMA_H
 
 #include <dmamap/dma-mapping.h>
+#include <dmamap/io.h>
 #include <dmamap/hw/memcpy-engine.h>
 
 enum mcdma_bug {
@@ -31,6 +32,7 @@ enum mcdma_bug {
 
 struct mcdma {
 	struct device *dev;
+	void __iomem *regs;
 	struct mce_desc *ring;
 	dma_addr_t ring_dma;
 	unsigned int ring_size;
@@ -41,7 +43,7 @@ struct mcdma {
 int mcdma_probe(struct mcdma *m, struct device *dev, unsigned int ring_size);
 void mcdma_remove(struct mcdma *m);
 
-/* Copy @len bytes between two device addresses; waits. 0, -EIO on a fault. */
+/* Copy @len bytes between two device addresses; waits. 0, -EIO on a fault, -ETIMEDOUT. */
 int mcdma_copy_dma(struct mcdma *m, dma_addr_t dst, dma_addr_t src, uint32_t len);
 
 /*

@@ -64,6 +64,8 @@ enum dmamap_dbg_kind {
 	DMAMAP_DBG_CACHELINE_OVERLAP_LIMIT, /* more mappings of one line than dma-debug counts */
 	DMAMAP_DBG_WRONG_ATTRS,     /* free with other allocation attributes than the alloc's */
 	DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS, /* ownership mode: a trapped CPU access */
+	DMAMAP_DBG_IRQ_MISUSE,      /* free_irq() of no handler, enable_irq() unbalanced, handler left at destroy */
+	DMAMAP_DBG_MMIO_ERROR,      /* a register access the device refused, or outside its block */
 	DMAMAP_DBG_KIND_COUNT
 };
 

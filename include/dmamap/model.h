@@ -1,8 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * For writers of device models: a model is the hardware side of a device.
- * It is driven through MMIO-style registers and touches memory only through
- * dmamap_device_read() and dmamap_device_write(), as a bus master does.
+ * It is driven through 32-bit registers, touches memory only through
+ * dmamap_device_read() and dmamap_device_write(), as a bus master does,
+ * and works in steps while the CPU runs: the board's scheduler calls its
+ * step function at the CPU's yield points (every register access, DMA API
+ * call, barrier, cpu_relax() and delay), so the driver sees it progress
+ * as it would see hardware. docs/devices.md walks through a whole model.
+ *
+ * The scheduler serialises a board's models: mmio_read, mmio_write and
+ * step of one board never run at the same time, on any thread, so a model
+ * needs no lock of its own. None of them may call a yield point (a
+ * register access, the DMA API, a delay).
  */
 #ifndef DMAMAP_MODEL_H
 #define DMAMAP_MODEL_H
@@ -22,7 +31,48 @@ struct dmamap_device_model {
 			 uint32_t *val);
 	int (*mmio_write)(struct device *dev, void *priv, uint32_t reg,
 			  uint32_t val);
+	/*
+	 * One unit of work (a descriptor fetched, a burst of bytes moved, a
+	 * status written back). Return true if it did something, false if
+	 * the device is idle: idle devices are not stepped again until a
+	 * register write. NULL: the model acts only inside register accesses.
+	 */
+	bool (*step)(struct device *dev, void *priv);
+	/* Its interrupt lines, numbered from 0 (at most 8). */
+	unsigned int nr_irqs;
 };
+
+/**
+ * dmamap_model_raise_irq() - raise one of the device's interrupt lines
+ * @dev: the device, from the model's callbacks
+ * @line: below the model's nr_irqs
+ *
+ * The interrupt is delivered to its handler at the next yield point (or on
+ * the device thread); raising it again before then delivers it once, as an
+ * edge does. A line without a handler stays pending until one is installed.
+ *
+ * Return: 0; -EINVAL for a NULL @dev or a @line the model does not have.
+ */
+DMAMAP_API int dmamap_model_raise_irq(struct device *dev, unsigned int line);
+
+/**
+ * dmamap_model_wake() - the device has work without a register write
+ * @dev: the device (a frame arrived on its wire, say)
+ *
+ * The scheduler steps it again from the next yield point. Any thread.
+ */
+DMAMAP_API void dmamap_model_wake(struct device *dev);
+
+/**
+ * dmamap_model_now() - the board's device time
+ * @dev: any device of the board
+ *
+ * Steps the scheduler has run on the board since it was created; a model
+ * keeps its timers (interrupt coalescing, a link coming up) against it.
+ *
+ * Return: the count; 0 for a NULL @dev.
+ */
+DMAMAP_API uint64_t dmamap_model_now(struct device *dev);
 
 /**
  * dmamap_model_register() - make a model available to dmamap_device_create()

@@ -109,6 +109,64 @@ DMAMAP_API int dmamap_sim_line_state(struct dmamap_platform *p,
 				     phys_addr_t phys, bool *cpu_dirty,
 				     bool *dev_changed);
 
+/* ---- device time (docs/devices.md) ---------------------------------------- */
+
+/**
+ * dmamap_sim_set_schedule() - how far each device gets at each yield point
+ * @p: platform (simulated or host: any board with device models)
+ * @seed: 0 for the fixed schedule (each busy device one step per yield
+ *        point, in device order); otherwise the seed of a generator that
+ *        gives each device 0 to 4 steps, now and then none for a while or
+ *        everything it has, in a seeded order. The same seed replays the
+ *        same run.
+ *
+ * Return: 0, or -EINVAL for a NULL @p.
+ */
+DMAMAP_API int dmamap_sim_set_schedule(struct dmamap_platform *p, uint64_t seed);
+
+/**
+ * dmamap_sim_set_threaded() - run the devices on a thread of their own
+ * @p: platform
+ * @on: true: a device thread steps busy devices and delivers interrupts,
+ *      as fast as it can; yield points no longer step anything. false:
+ *      stop it (waits for it) and go back to the seeded or fixed schedule.
+ *
+ * For thread-safety tests: runs are no longer reproducible.
+ *
+ * Return: 0; -EINVAL for a NULL @p; -EAGAIN if the thread cannot start.
+ */
+DMAMAP_API int dmamap_sim_set_threaded(struct dmamap_platform *p, bool on);
+
+/**
+ * dmamap_sim_run_devices() - step the devices until all are idle
+ * @p: platform
+ * @max_steps: give up after this many steps in all (0: 1,000,000)
+ *
+ * Interrupts that become pending are delivered (to this thread, if it has
+ * them enabled), as at any yield point.
+ *
+ * Return: the steps run; -EINVAL for a NULL @p; -EBUSY if the devices were
+ * still busy after @max_steps (a device that never idles).
+ */
+DMAMAP_API long dmamap_sim_run_devices(struct dmamap_platform *p, unsigned long max_steps);
+
+struct dmamap_sched_stats {
+	uint64_t yields;      /* yield points that found a device busy */
+	uint64_t steps;       /* device steps run */
+	uint64_t irqs_raised;
+	uint64_t irqs_delivered; /* handler calls */
+	uint64_t irqs_unhandled; /* deliveries every handler answered IRQ_NONE */
+};
+
+/**
+ * dmamap_sim_sched_stats() - what the scheduler did on @p
+ * @p: platform
+ * @s: receives the counters
+ *
+ * Return: 0, or -EINVAL for a NULL argument.
+ */
+DMAMAP_API int dmamap_sim_sched_stats(struct dmamap_platform *p, struct dmamap_sched_stats *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -68,6 +68,7 @@ struct dmamap_sim;      /* platform/sim/ */
 struct dmamap_mm;       /* mm/ */
 struct dmamap_swiotlb;  /* ops/swiotlb */
 struct dmamap_iommu;    /* ops/iommu */
+struct dmamap_sched;    /* hw/ */
 
 struct dmamap_platform {
 	/* Read by every map and unmap: one cache line, kept together. */
@@ -75,6 +76,8 @@ struct dmamap_platform {
 	bool ownership;                     /* debug/: ownership mode (guarded pages) */
 	struct dmamap_checker *checker;     /* debug/: live while debug is on */
 	struct dmamap_fault_injector fault; /* lib/: armed through the public call */
+	/* hw/: a yield point has work (a busy device, a pending interrupt) on the CPU's thread. */
+	bool yield_on;
 
 	char name[DMAMAP_NAME_MAX];          /* core/ */
 	u64 default_mask;                    /* core/: a new device's mask unless it names one */
@@ -88,6 +91,7 @@ struct dmamap_platform {
 	struct dmamap_mm *mm;                /* mm/ */
 	struct dmamap_swiotlb *swiotlb;      /* ops/swiotlb: the default pool and its mode */
 	struct dmamap_iommu *iommu;          /* ops/iommu: its domains */
+	struct dmamap_sched *sched;          /* hw/: device time; NULL until a model steps */
 };
 
 /* ---- counters (owner: base/; every layer counts) ------------------------- */
@@ -165,6 +169,11 @@ struct device {
 	uint32_t iommu_stream;
 	const struct dmamap_device_model *model; /* hw/ */
 	void *model_priv;
+	/* hw/: its place in the scheduler, first interrupt number and register block. */
+	bool model_busy;
+	unsigned int model_stall; /* yield points it sits out (seeded schedule) */
+	int irq_first;            /* 0: none */
+	int io_slot;              /* its slot + 1; 0: none */
 
 	struct dmamap_fault_record fault;      /* base/ */
 	struct dmamap_stat_shard stats[DMAMAP_STAT_SHARDS]; /* base/ */

@@ -123,6 +123,7 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle
 
 	if (bad_alloc_args(dev, dma_handle, size, "dma_alloc_attrs"))
 		return NULL;
+	dmamap__api_yield(dev);
 	/* Zones come from the coherent mask, never from the caller. */
 	gfp &= ~(__GFP_DMA | __GFP_DMA32 | __GFP_HIGHMEM);
 	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC))
@@ -166,6 +167,7 @@ void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
 		return; /* as the kernel: freeing NULL is allowed */
 	if (bad_alloc_args(dev, cpu_addr, size, __func__))
 		return;
+	dmamap__api_yield(dev);
 	/*
 	 * A dma_pool block is part of the pool's allocation: freeing it here
 	 * would give the whole chunk back under the pool's feet. The checker

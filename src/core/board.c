@@ -10,6 +10,7 @@
 #include <dmamap/swiotlb.h>
 #include "../lib/lib.h"
 #include "../debug/checker.h"
+#include "../hw/hw.h"
 #include "../mm/mm.h"
 #include "../ops/iommu.h"
 #include "../ops/swiotlb.h"
@@ -258,9 +259,13 @@ void dmamap_platform_destroy(struct dmamap_platform *p)
 {
 	if (!p)
 		return;
+	/* The device thread steps the models: stop it before they go. */
+	if (p->sched)
+		dmamap_sim_set_threaded(p, false);
 	while (p->devices.n)
 		dmamap_device_destroy(p->devices.list[p->devices.n - 1]);
 	free(p->devices.list);
+	dmamap__sched_destroy(p);
 	dmamap__dbg_platform_gone(p);
 	dmamap__swiotlb_fini(p);
 	dmamap__mm_fini(p);

@@ -10,6 +10,7 @@
 
 #include "../lib/lib.h"
 #include "../base/bus.h"
+#include "../hw/hw.h"
 
 /* Each test its own branch: folded into one flag they cost more than they save. */
 static inline bool dmamap__call_args_ok(const struct device *dev, size_t size, int dir)
@@ -124,5 +125,15 @@ void dmamap__free_noncoherent(struct device *dev, size_t size, void *vaddr,
 
 /* Re-derive what the backends cache in @dev (the platform's refresh hook). */
 void dmamap__core_refresh(struct device *dev);
+
+/*
+ * Every DMA API call is a yield point: the board's busy devices step
+ * before it acts. One predictable branch while no device is busy.
+ */
+static inline __attribute__((always_inline)) void dmamap__api_yield(struct device *dev)
+{
+	if (unlikely(__atomic_load_n(&dev->plat->yield_on, __ATOMIC_RELAXED)))
+		dmamap__sched_yield(dev->plat, 1);
+}
 
 #endif

@@ -148,6 +148,7 @@ map_page(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir
 
 	if (unlikely(!dmamap__map_args_ok(dev, ptr, size, dir)))
 		return map_bad_args(dev, ptr, size, dir, type);
+	dmamap__api_yield(dev);
 	if (likely(dmamap__direct_map_identity(dev, ptr, size) &&
 		   !dmamap__fault_armed(&dev->plat->fault) && dmamap__shard_known())) {
 		dmamap__count_map(dev, size);
@@ -202,6 +203,7 @@ unmap_page(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direc
 		dmamap__bad_handle(dev, addr, size, dir, unmap_func(type));
 		return;
 	}
+	dmamap__api_yield(dev);
 	if (likely(dmamap__direct_identity_handle(dev, addr) && dmamap__shard_known())) {
 		dmamap__stat_add(dev, ST_UNMAPS, 1);
 		if (dmamap__dbg_on(dev))

@@ -133,6 +133,7 @@ static int map_sg(struct device *dev, struct scatterlist *sg, int nents,
 
 	if (unlikely(dmamap__bad_map_args(dev, sg, (size_t)(nents > 0), dir, func)))
 		return -EINVAL;
+	dmamap__api_yield(dev);
 	/* As Linux: refused before any entry, whatever the table. */
 	if (dmamap__coherence_refused(dev, attrs)) {
 		dmamap__not_coherent(dev, func);
@@ -180,6 +181,7 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 
 	if (unlikely(dmamap__bad_map_args(dev, sg, (size_t)(nents > 0), dir, __func__)))
 		return;
+	dmamap__api_yield(dev);
 	if (dmamap__dbg_on(dev))
 		dbg_unmap_sg(dev, sg, nents, dir);
 	ops = dev->dma_ops;

@@ -41,6 +41,7 @@ sync_single(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_dire
 		dmamap__bad_handle(dev, addr, size, dir, func);
 		return;
 	}
+	dmamap__api_yield(dev);
 	if (dmamap__dbg_on(dev))
 		after = dbg_sync(dev, addr, size, dir, for_cpu);
 	sync_one(dev, addr, size, dir, for_cpu);
@@ -99,6 +100,7 @@ static void sync_sg(struct device *dev, struct scatterlist *sgl, int nelems,
 
 	if (unlikely(dmamap__bad_map_args(dev, sgl, (size_t)(nelems > 0), dir, func)))
 		return;
+	dmamap__api_yield(dev);
 	if (dmamap__dbg_on(dev)) {
 		/* As many device segments as map_sg returned, as dma-debug counts. */
 		int mapped = dmamap__dbg_sg_mapped_ents(dev, sg_dma_address(sgl));

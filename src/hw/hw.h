@@ -6,7 +6,10 @@
 #ifndef DMAMAP_HW_HW_H
 #define DMAMAP_HW_HW_H
 
+#include <dmamap/sim.h>
 #include "../base/device.h"
+
+#define DMAMAP_MAX_DEVICES_STEPPED 64
 
 /*
  * The RAM behind device addresses [@dma, +@len) of @dev: through its
@@ -18,5 +21,71 @@ phys_addr_t dmamap__dev_dma_to_phys(const struct device *dev, dma_addr_t dma, u6
 /* Give @dev the model registered as @name and probe it; -EINVAL if unknown, else the probe's error. */
 int dmamap__model_attach(struct device *dev, const char *name);
 void dmamap__model_detach(struct device *dev);
+
+/* ---- device time (sched.c) ---------------------------------------------- */
+
+/*
+ * A board's scheduler: it serialises its models and steps the busy ones at
+ * yield points, or on its device thread.
+ */
+struct dmamap_sched {
+	pthread_mutex_t lock; /* every model callback of the board runs under it */
+	struct dmamap_platform *plat;
+	uint64_t seed, rng; /* seed 0: the fixed schedule */
+	uint64_t now;       /* steps run */
+	unsigned int n;     /* models that step or interrupt, in creation order */
+	struct device *devs[DMAMAP_MAX_DEVICES_STEPPED];
+	unsigned int pending; /* interrupts raised and not yet delivered */
+	bool threaded, stop;
+	pthread_t thread;
+	pthread_cond_t wake;
+	struct dmamap_sched_stats stats;
+};
+
+/* The scheduler whose lock this thread holds for a model callback, else NULL. */
+extern __thread struct dmamap_sched *dmamap__model_ctx;
+
+/* Add @dev (whose model steps or has interrupts) to its board's scheduler; -ENOMEM, -ENOSPC. */
+int dmamap__sched_add(struct device *dev);
+void dmamap__sched_remove(struct device *dev);
+/* Stop the device thread and free the scheduler (platform teardown). */
+void dmamap__sched_destroy(struct dmamap_platform *p);
+
+/*
+ * A yield point of the CPU: each busy device takes its steps (@budget
+ * each: 1 for an API call or register access, the microseconds of a
+ * delay), then pending interrupts go to their handlers if this thread
+ * takes them.
+ */
+void dmamap__sched_yield(struct dmamap_platform *p, unsigned long budget);
+/* The same for every board with devices (barriers, cpu_relax(), delays). */
+void dmamap__sched_yield_all(unsigned long budget);
+/* Whether any board has a scheduler: device time replaces the clock. */
+bool dmamap__sched_any(void);
+
+/* Under the scheduler's lock: steps for every busy device, then re-arm the yield flag. */
+void dmamap__sched_run_locked(struct dmamap_sched *s, unsigned long budget);
+/* Mark @dev busy (lock held); the yield flag and the device thread learn of it. */
+void dmamap__sched_busy_locked(struct device *dev);
+/* Recompute p->yield_on from the busy devices and pending interrupts (lock held). */
+void dmamap__sched_rearm_locked(struct dmamap_sched *s);
+
+/* ---- interrupts (irq.c) ---------------------------------------------------- */
+
+/* Give @dev's model its interrupt numbers; -ENOSPC when the process has none left. */
+int dmamap__irq_alloc(struct device *dev);
+/* Free them: handlers still installed are reported as a leak and dropped. */
+void dmamap__irq_release(struct device *dev);
+/* Mark line @line of @dev pending (scheduler lock held). */
+void dmamap__irq_raise_locked(struct device *dev, unsigned int line);
+/* Call the handlers of @s's pending interrupts, unless this thread has them disabled. */
+void dmamap__irq_deliver(struct dmamap_sched *s);
+
+/* ---- register blocks (io.c) ------------------------------------------------ */
+
+/* Forget @dev's register block: its cookie reads as a bus abort from now on. */
+void dmamap__io_release(struct device *dev);
+/* A register access of @dev's model, a yield point. 0 or the model's -errno. */
+int dmamap__mmio(struct device *dev, uint32_t reg, uint32_t *val, bool write);
 
 #endif

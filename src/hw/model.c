@@ -57,18 +57,31 @@ int dmamap__model_attach(struct device *dev, const char *name)
 
 	if (!m)
 		return -EINVAL;
+	if (m->nr_irqs > 8)
+		return -EINVAL;
 	if (m->probe) {
 		ret = m->probe(dev, &dev->model_priv);
 		if (ret)
 			return ret;
 	}
 	dev->model = m;
-	return 0;
+	/* Every model joins the scheduler: it serialises the model's callbacks. */
+	ret = dmamap__sched_add(dev);
+	if (!ret)
+		ret = dmamap__irq_alloc(dev);
+	if (ret)
+		dmamap__model_detach(dev);
+	return ret;
 }
 
 void dmamap__model_detach(struct device *dev)
 {
-	if (dev->model && dev->model->remove)
+	if (!dev->model)
+		return;
+	dmamap__sched_remove(dev);
+	dmamap__irq_release(dev);
+	dmamap__io_release(dev);
+	if (dev->model->remove)
 		dev->model->remove(dev, dev->model_priv);
 	dev->model = NULL;
 	dev->model_priv = NULL;
@@ -85,7 +98,7 @@ int dmamap_mmio_write32(struct device *dev, uint32_t reg, uint32_t val)
 		return -EINVAL;
 	if (!dev->model || !dev->model->mmio_write)
 		return -ENODEV;
-	return dev->model->mmio_write(dev, dev->model_priv, reg, val);
+	return dmamap__mmio(dev, reg, &val, true);
 }
 
 int dmamap_mmio_read32(struct device *dev, uint32_t reg, uint32_t *val)
@@ -94,5 +107,5 @@ int dmamap_mmio_read32(struct device *dev, uint32_t reg, uint32_t *val)
 		return -EINVAL;
 	if (!dev->model || !dev->model->mmio_read)
 		return -ENODEV;
-	return dev->model->mmio_read(dev, dev->model_priv, reg, val);
+	return dmamap__mmio(dev, reg, val, false);
 }

@@ -51,6 +51,8 @@ static const char *const kind_names[DMAMAP_DBG_KIND_COUNT] = {
 	[DMAMAP_DBG_CACHELINE_OVERLAP_LIMIT] = "cacheline-overlap-limit",
 	[DMAMAP_DBG_WRONG_ATTRS] = "wrong-attrs",
 	[DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS] = "cpu-access-while-device-owns",
+	[DMAMAP_DBG_IRQ_MISUSE] = "irq-misuse",
+	[DMAMAP_DBG_MMIO_ERROR] = "mmio-error",
 };
 
 const char *dmamap_dbg_kind_name(enum dmamap_dbg_kind kind)

@@ -8,16 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dmamap/hw/memcpy-engine.h>
-#include <pthread.h>
 #include <dmamap/model.h>
 #include "models.h"
 
 #define CHUNK 4096
 
+enum mce_phase { FETCH, COPY, WRITEBACK };
+
 struct mce {
-	pthread_mutex_t lock;
-	uint32_t ctrl, ring_lo, ring_hi, ring_size, head, status;
-	uint32_t done, errors;
+	uint32_t ctrl, ring_lo, ring_hi, ring_size, head, tail, status;
+	uint32_t done, errors, int_enable, int_status;
+	/* The descriptor in flight. */
+	enum mce_phase phase;
+	uint64_t src, dst;
+	uint32_t len, off, desc_status;
 };
 
 static int mce_probe(struct device *dev, void **priv)
@@ -27,7 +31,6 @@ static int mce_probe(struct device *dev, void **priv)
 	(void)dev;
 	if (!m)
 		return -ENOMEM;
-	pthread_mutex_init(&m->lock, NULL);
 	m->status = MCE_STATUS_IDLE;
 	*priv = m;
 	return 0;
@@ -35,11 +38,8 @@ static int mce_probe(struct device *dev, void **priv)
 
 static void mce_remove(struct device *dev, void *priv)
 {
-	struct mce *m = priv;
-
 	(void)dev;
-	pthread_mutex_destroy(&m->lock);
-	free(m);
+	free(priv);
 }
 
 static uint32_t le32(const uint8_t *b)
@@ -53,54 +53,82 @@ static uint64_t le64(const uint8_t *b)
 	return le32(b) | (uint64_t)le32(b + 4) << 32;
 }
 
-static int copy(struct device *dev, uint64_t src, uint64_t dst, uint32_t len)
-{
-	uint8_t buf[CHUNK];
-
-	while (len) {
-		uint32_t n = len < CHUNK ? len : CHUNK;
-
-		if (dmamap_device_read(dev, src, buf, n) ||
-		    dmamap_device_write(dev, dst, buf, n))
-			return -EFAULT;
-		src += n;
-		dst += n;
-		len -= n;
-	}
-	return 0;
-}
-
-static void process(struct device *dev, struct mce *m, uint32_t tail)
+static uint64_t desc_at(const struct mce *m, uint32_t index)
 {
 	uint64_t ring = (uint64_t)m->ring_hi << 32 | m->ring_lo;
-	uint32_t mask = m->ring_size - 1;
 
-	m->status &= ~MCE_STATUS_IDLE;
-	while (m->head != tail) {
-		uint64_t at = ring + (uint64_t)(m->head & mask) * sizeof(struct mce_desc);
-		uint8_t raw[sizeof(struct mce_desc)];
-		uint8_t st[4] = { 0 };
-		uint32_t status;
+	return ring + (uint64_t)(index & (m->ring_size - 1)) * sizeof(struct mce_desc);
+}
 
-		if (dmamap_device_read(dev, at, raw, sizeof(raw))) {
-			m->status |= MCE_STATUS_ERROR;
-			m->errors++;
-			break; /* cannot even read the ring: stop, as hardware would */
-		}
-		status = MCE_DESC_DONE;
-		if (!(le32(raw + 20) & MCE_DESC_VALID) ||
-		    copy(dev, le64(raw), le64(raw + 8), le32(raw + 16))) {
-			status |= MCE_DESC_FAULT;
-			m->status |= MCE_STATUS_ERROR;
-			m->errors++;
-		} else {
-			m->done++;
-		}
-		st[0] = (uint8_t)status;
-		dmamap_device_write(dev, at + 24, st, sizeof(st));
-		m->head++;
+static void fail(struct mce *m)
+{
+	m->desc_status |= MCE_DESC_FAULT;
+	m->status |= MCE_STATUS_ERROR;
+}
+
+/* One step: fetch a descriptor, move one burst, or write a status back. */
+static bool mce_step(struct device *dev, void *priv)
+{
+	struct mce *m = priv;
+	uint8_t raw[sizeof(struct mce_desc)], buf[CHUNK];
+	uint32_t n;
+
+	if (!(m->ctrl & MCE_CTRL_ENABLE) || !m->ring_size || m->head == m->tail) {
+		m->status |= MCE_STATUS_IDLE;
+		return false;
 	}
-	m->status |= MCE_STATUS_IDLE;
+	m->status &= ~MCE_STATUS_IDLE;
+	switch (m->phase) {
+	case FETCH:
+		if (dmamap_device_read(dev, desc_at(m, m->head), raw, sizeof(raw))) {
+			/* Cannot even read the ring: stop, as hardware would. */
+			m->status |= MCE_STATUS_ERROR | MCE_STATUS_IDLE;
+			m->errors++;
+			m->ctrl &= ~MCE_CTRL_ENABLE;
+			return false;
+		}
+		m->src = le64(raw);
+		m->dst = le64(raw + 8);
+		m->len = le32(raw + 16);
+		m->off = 0;
+		m->desc_status = MCE_DESC_DONE;
+		if (!(le32(raw + 20) & MCE_DESC_VALID)) {
+			fail(m);
+			m->phase = WRITEBACK;
+		} else {
+			m->phase = m->len ? COPY : WRITEBACK;
+		}
+		return true;
+	case COPY:
+		n = m->len - m->off < CHUNK ? m->len - m->off : CHUNK;
+		if (dmamap_device_read(dev, m->src + m->off, buf, n) ||
+		    dmamap_device_write(dev, m->dst + m->off, buf, n)) {
+			fail(m);
+			m->phase = WRITEBACK;
+			return true;
+		}
+		m->off += n;
+		if (m->off == m->len)
+			m->phase = WRITEBACK;
+		return true;
+	case WRITEBACK: {
+		uint8_t st[4] = { (uint8_t)m->desc_status };
+
+		dmamap_device_write(dev, desc_at(m, m->head) + 24, st, sizeof(st));
+		if (m->desc_status & MCE_DESC_FAULT)
+			m->errors++;
+		else
+			m->done++;
+		m->head++;
+		m->phase = FETCH;
+		if (m->head == m->tail && (m->int_enable & MCE_INT_DONE)) {
+			m->int_status |= MCE_INT_DONE;
+			dmamap_model_raise_irq(dev, 0);
+		}
+		return true;
+	}
+	}
+	return false;
 }
 
 static int mce_write(struct device *dev, void *priv, uint32_t reg, uint32_t val)
@@ -108,11 +136,13 @@ static int mce_write(struct device *dev, void *priv, uint32_t reg, uint32_t val)
 	struct mce *m = priv;
 	int ret = 0;
 
-	pthread_mutex_lock(&m->lock);
+	(void)dev;
 	switch (reg) {
 	case MCE_REG_CTRL:
 		if (val & MCE_CTRL_RESET) {
-			m->head = m->done = m->errors = 0;
+			m->head = m->tail = m->done = m->errors = 0;
+			m->int_status = 0;
+			m->phase = FETCH;
 			m->status = MCE_STATUS_IDLE;
 		}
 		m->ctrl = val & MCE_CTRL_ENABLE;
@@ -127,14 +157,15 @@ static int mce_write(struct device *dev, void *priv, uint32_t reg, uint32_t val)
 		break;
 	case MCE_REG_TAIL:
 		if ((m->ctrl & MCE_CTRL_ENABLE) && m->ring_size)
-			process(dev, m, val);
+			m->tail = val;
 		else
 			ret = -EIO;
 		break;
+	case MCE_REG_INT_ENABLE: m->int_enable = val & MCE_INT_DONE; break;
+	case MCE_REG_INT_STATUS: m->int_status &= ~val; break;
 	default:
 		ret = -EINVAL;
 	}
-	pthread_mutex_unlock(&m->lock);
 	return ret;
 }
 
@@ -144,7 +175,6 @@ static int mce_read(struct device *dev, void *priv, uint32_t reg, uint32_t *val)
 	int ret = 0;
 
 	(void)dev;
-	pthread_mutex_lock(&m->lock);
 	switch (reg) {
 	case MCE_REG_ID: *val = MCE_ID; break;
 	case MCE_REG_CTRL: *val = m->ctrl; break;
@@ -155,9 +185,10 @@ static int mce_read(struct device *dev, void *priv, uint32_t reg, uint32_t *val)
 	case MCE_REG_STATUS: *val = m->status; break;
 	case MCE_REG_DONE: *val = m->done; break;
 	case MCE_REG_ERRORS: *val = m->errors; break;
+	case MCE_REG_INT_ENABLE: *val = m->int_enable; break;
+	case MCE_REG_INT_STATUS: *val = m->int_status; break;
 	default: ret = -EINVAL;
 	}
-	pthread_mutex_unlock(&m->lock);
 	return ret;
 }
 
@@ -167,4 +198,6 @@ const struct dmamap_device_model dmamap__memcpy_engine_model = {
 	.remove = mce_remove,
 	.mmio_read = mce_read,
 	.mmio_write = mce_write,
+	.step = mce_step,
+	.nr_irqs = 1,
 };

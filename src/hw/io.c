@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Register blocks and the accessors that reach them. Each model's block is
+ * a 64 KiB slot of one reserved, inaccessible address range, so a cookie
+ * is a real pointer (drivers add offsets to it as to an __iomem pointer)
+ * that finds its device with a subtraction and a table load, and a stray
+ * dereference faults. Every access is a yield point: the devices step
+ * before the register is read or written, as time passes between two bus
+ * transactions on hardware.
+ */
+#include <sys/mman.h>
+#include <time.h>
+#include <dmamap/io.h>
+#include "../lib/lib.h"
+#include "../base/report.h"
+#include "hw.h"
+
+#define SLOT_SHIFT 16
+#define SLOTS 1024
+
+static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint8_t *slots_base; /* reserved on first use, never released */
+static struct device *slot_dev[SLOTS];
+
+int dmamap__mmio(struct device *dev, uint32_t reg, uint32_t *val, bool write)
+{
+	struct dmamap_sched *s = dev->plat->sched;
+	int ret;
+
+	pthread_mutex_lock(&s->lock);
+	if (!s->threaded)
+		dmamap__sched_run_locked(s, 1);
+	dmamap__model_ctx = s;
+	if (write) {
+		ret = dev->model->mmio_write(dev, dev->model_priv, reg, *val);
+		dmamap__sched_busy_locked(dev);
+	} else {
+		ret = dev->model->mmio_read(dev, dev->model_priv, reg, val);
+	}
+	dmamap__model_ctx = NULL;
+	pthread_mutex_unlock(&s->lock);
+	if (__atomic_load_n(&s->pending, __ATOMIC_RELAXED))
+		dmamap__irq_deliver(s);
+	return ret;
+}
+
+static void reserve_slots(void)
+{
+	void *m = mmap(NULL, (size_t)SLOTS << SLOT_SHIFT, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (m != MAP_FAILED)
+		__atomic_store_n(&slots_base, m, __ATOMIC_RELEASE);
+}
+
+void __iomem *dmamap_device_ioremap(struct device *dev)
+{
+	void *base = NULL;
+
+	if (!dev || !dev->model)
+		return NULL;
+	pthread_mutex_lock(&slots_lock);
+	if (!slots_base)
+		reserve_slots();
+	if (slots_base && !dev->io_slot) {
+		for (unsigned int i = 0; i < SLOTS; i++) {
+			if (!slot_dev[i]) {
+				__atomic_store_n(&slot_dev[i], dev, __ATOMIC_RELEASE);
+				dev->io_slot = (int)i + 1;
+				break;
+			}
+		}
+	}
+	if (dev->io_slot)
+		base = slots_base + ((size_t)(dev->io_slot - 1) << SLOT_SHIFT);
+	pthread_mutex_unlock(&slots_lock);
+	return base;
+}
+
+void dmamap__io_release(struct device *dev)
+{
+	if (!dev->io_slot)
+		return;
+	pthread_mutex_lock(&slots_lock);
+	__atomic_store_n(&slot_dev[dev->io_slot - 1], NULL, __ATOMIC_RELEASE);
+	dev->io_slot = 0;
+	pthread_mutex_unlock(&slots_lock);
+}
+
+/* The device whose block holds @addr and the register offset; NULL device if it is no block. */
+static bool in_blocks(const volatile void *addr, struct device **dev, uint32_t *off)
+{
+	uint8_t *base = __atomic_load_n(&slots_base, __ATOMIC_ACQUIRE);
+	uintptr_t at = (uintptr_t)addr - (uintptr_t)base;
+
+	if (!base || at >= (uintptr_t)SLOTS << SLOT_SHIFT)
+		return false;
+	*dev = __atomic_load_n(&slot_dev[at >> SLOT_SHIFT], __ATOMIC_ACQUIRE);
+	*off = (uint32_t)(at & ((1u << SLOT_SHIFT) - 1));
+	return true;
+}
+
+static void refused(struct device *dev, const volatile void *addr, uint32_t off, bool write,
+		    int err)
+{
+	if (!dev) {
+		dmamap__report(NULL, NULL, DMAMAP_DBG_MMIO_ERROR,
+			       "%s at %p: no device's register block is there (removed?)",
+			       write ? "write" : "read", (const void *)addr);
+		return;
+	}
+	if (__atomic_load_n(&dev->plat->debug, __ATOMIC_RELAXED))
+		dmamap__report(dev->plat, dev, DMAMAP_DBG_MMIO_ERROR,
+			       "register %s at offset 0x%x refused by the %s model (%d)",
+			       write ? "write" : "read", off, dev->model->name, err);
+}
+
+static uint32_t reg_read(struct device *dev, const volatile void *addr, uint32_t off)
+{
+	uint32_t v = ~0u;
+	int ret = -ENODEV;
+
+	if (dev && dev->model->mmio_read)
+		ret = dmamap__mmio(dev, off, &v, false);
+	if (ret) {
+		refused(dev, addr, off, false, ret);
+		v = ~0u;
+	}
+	return v;
+}
+
+static void reg_write(struct device *dev, volatile void *addr, uint32_t off, uint32_t v)
+{
+	int ret = -ENODEV;
+
+	if (dev && dev->model->mmio_write)
+		ret = dmamap__mmio(dev, off, &v, true);
+	if (ret)
+		refused(dev, addr, off, true, ret);
+}
+
+static void fence_for(bool ordered, bool read)
+{
+	if (ordered)
+		__atomic_thread_fence(read ? __ATOMIC_ACQUIRE : __ATOMIC_RELEASE);
+}
+
+uint64_t dmamap_io_read(const volatile void __iomem *addr, unsigned int size, bool ordered)
+{
+	struct device *dev = NULL;
+	uint32_t off = 0;
+	uint64_t v;
+
+	if (!in_blocks(addr, &dev, &off)) {
+		switch (size) {
+		case 1: v = *(const volatile uint8_t *)addr; break;
+		case 2: v = *(const volatile uint16_t *)addr; break;
+		case 4: v = *(const volatile uint32_t *)addr; break;
+		case 8: v = *(const volatile uint64_t *)addr; break;
+		default: return ~0ULL;
+		}
+		fence_for(ordered, true);
+		return v;
+	}
+	switch (size) {
+	case 1:
+	case 2:
+		v = reg_read(dev, addr, off & ~3u) >> (8 * (off & 3));
+		v &= size == 1 ? 0xff : 0xffff;
+		break;
+	case 4:
+		v = reg_read(dev, addr, off);
+		break;
+	case 8:
+		v = reg_read(dev, addr, off);
+		v |= (uint64_t)reg_read(dev, (const volatile uint8_t *)addr + 4, off + 4) << 32;
+		break;
+	default:
+		refused(dev, addr, off, false, -EINVAL);
+		return ~0ULL;
+	}
+	fence_for(ordered, true);
+	return v;
+}
+
+void dmamap_io_write(volatile void __iomem *addr, uint64_t val, unsigned int size, bool ordered)
+{
+	struct device *dev = NULL;
+	uint32_t off = 0;
+
+	fence_for(ordered, false);
+	if (!in_blocks(addr, &dev, &off)) {
+		switch (size) {
+		case 1: *(volatile uint8_t *)addr = (uint8_t)val; break;
+		case 2: *(volatile uint16_t *)addr = (uint16_t)val; break;
+		case 4: *(volatile uint32_t *)addr = (uint32_t)val; break;
+		case 8: *(volatile uint64_t *)addr = val; break;
+		default: break;
+		}
+		return;
+	}
+	switch (size) {
+	case 1:
+	case 2: {
+		unsigned int shift = 8 * (off & 3);
+		uint32_t mask = (size == 1 ? 0xffu : 0xffffu) << shift;
+		uint32_t old = reg_read(dev, addr, off & ~3u);
+
+		reg_write(dev, addr, off & ~3u, (old & ~mask) | ((uint32_t)val << shift & mask));
+		break;
+	}
+	case 4:
+		reg_write(dev, addr, off, (uint32_t)val);
+		break;
+	case 8:
+		reg_write(dev, addr, off, (uint32_t)val);
+		reg_write(dev, (volatile uint8_t *)addr + 4, off + 4, (uint32_t)(val >> 32));
+		break;
+	default:
+		refused(dev, addr, off, true, -EINVAL);
+	}
+}
+
+/* ---- barriers and time ------------------------------------------------------ */
+
+void dmamap_barrier(enum dmamap_barrier kind)
+{
+	switch (kind) {
+	case DMAMAP_RMB:
+	case DMAMAP_DMA_RMB:
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		break;
+	case DMAMAP_WMB:
+	case DMAMAP_DMA_WMB:
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		break;
+	default:
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	}
+	dmamap__sched_yield_all(1);
+}
+
+static void arch_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+void cpu_relax(void)
+{
+	arch_relax();
+	dmamap__sched_yield_all(1);
+}
+
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+void udelay(unsigned long usecs)
+{
+	uint64_t end;
+
+	if (dmamap__sched_any()) {
+		dmamap__sched_yield_all(usecs ? usecs : 1);
+		return;
+	}
+	end = now_us() + usecs;
+	while (now_us() < end)
+		arch_relax();
+}
+
+void ndelay(unsigned long nsecs)
+{
+	udelay((nsecs + 999) / 1000);
+}
+
+void usleep_range(unsigned long min, unsigned long max)
+{
+	struct timespec ts;
+
+	(void)max;
+	if (dmamap__sched_any()) {
+		dmamap__sched_yield_all(min ? min : 1);
+		return;
+	}
+	ts.tv_sec = (time_t)(min / 1000000);
+	ts.tv_nsec = (long)(min % 1000000) * 1000;
+	nanosleep(&ts, NULL);
+}
+
+void msleep(unsigned int msecs)
+{
+	usleep_range((unsigned long)msecs * 1000, (unsigned long)msecs * 1000);
+}
+
+uint64_t dmamap_poll_elapsed(uint64_t *start, unsigned long delay_us)
+{
+	if (!start)
+		return 0;
+	if (dmamap__sched_any()) {
+		*start += delay_us ? delay_us : 1;
+		return *start;
+	}
+	if (!*start) {
+		*start = now_us() | 1;
+		return 0;
+	}
+	return now_us() - *start;
+}
