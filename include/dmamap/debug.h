@@ -66,6 +66,8 @@ enum dmamap_dbg_kind {
 	DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS, /* ownership mode: a trapped CPU access */
 	DMAMAP_DBG_IRQ_MISUSE,      /* free_irq() of no handler, enable_irq() unbalanced, handler left at destroy */
 	DMAMAP_DBG_MMIO_ERROR,      /* a register access the device refused, or outside its block */
+	DMAMAP_DBG_DEVICE_ACCESS_CPU_OWNS, /* device wrote a mapping a sync gave to the CPU, with no sync back */
+	DMAMAP_DBG_DESCRIPTOR_WHILE_DEVICE_OWNS, /* the model saw a descriptor change while it owned it */
 	DMAMAP_DBG_KIND_COUNT
 };
 

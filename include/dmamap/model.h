@@ -64,6 +64,37 @@ DMAMAP_API int dmamap_model_raise_irq(struct device *dev, unsigned int line);
 DMAMAP_API void dmamap_model_wake(struct device *dev);
 
 /**
+ * dmamap_model_call() - run @fn on the model's state, as its callbacks run
+ * @dev: a device with a model
+ * @fn: called with @dev, the model's private data and @arg
+ * @arg: passed through
+ *
+ * For what reaches a model from outside its registers (a frame on a wire,
+ * a disk image loaded): @fn runs under the board's model lock, so it never
+ * races a step or a register access, and the device is stepped again from
+ * the next yield point. From a model callback, @fn runs at once.
+ *
+ * Return: what @fn returns; -EINVAL for a NULL @dev or @fn, or a device
+ * without a model.
+ */
+DMAMAP_API int dmamap_model_call(struct device *dev,
+				 int (*fn)(struct device *dev, void *priv, void *arg), void *arg);
+
+/**
+ * dmamap_model_report() - the device saw the driver break a rule
+ * @dev: the device
+ * @kind: DMAMAP_DBG_*, usually DMAMAP_DBG_DESCRIPTOR_WHILE_DEVICE_OWNS
+ * @fmt: printf-style message
+ *
+ * A report like the checker's, on the board's log and counters, when the
+ * checker is on; nothing otherwise. For what only the hardware can see: a
+ * descriptor rewritten while the device owned it, a doorbell past the
+ * ring.
+ */
+DMAMAP_API void dmamap_model_report(struct device *dev, int kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/**
  * dmamap_model_now() - the board's device time
  * @dev: any device of the board
  *

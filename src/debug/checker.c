@@ -1615,6 +1615,13 @@ static void device_access(void *ctx, struct device *dev, dma_addr_t addr, u64 le
 		if (e.map_err == MAPERR_NOT_CHECKED)
 			report_unchecked_use(dev, &e, write ? "written by the device" :
 							     "read by the device");
+		/* A read of it is judged by what it gets (missing-sync-for-device, below). */
+		if (write && e.cpu_owns && !e.partial && streaming(e.type))
+			dmamap__report_at(p, dev, DMAMAP_DBG_DEVICE_ACCESS_CPU_OWNS, e.addr, e.size,
+					  e.dir, e.caller,
+					  "device writes a buffer the CPU owns: dma_sync_*_for_cpu() gave it to the CPU and no dma_sync_*_for_device() gave it back [device address=0x%llx] [mapping=0x%llx+%llu]",
+					  (unsigned long long)at,
+					  (unsigned long long)e.addr, (unsigned long long)e.size);
 		if (!write && (e.bounced || !dev->coherent))
 			device_read_check(dev, at, MIN(end, e.addr + e.size) - at);
 		at = e.addr + e.size;

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Device models by name, a device's model, and the MMIO entry points that reach it. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
+#include "../base/report.h"
 #include "hw.h"
 #include "models/models.h"
 
@@ -9,6 +12,8 @@
 static pthread_mutex_t models_lock = PTHREAD_MUTEX_INITIALIZER;
 static const struct dmamap_device_model *models[MAX_MODELS] = {
 	&dmamap__memcpy_engine_model,
+	&dmamap__nic_model,
+	&dmamap__blk_model,
 };
 
 int dmamap_model_register(const struct dmamap_device_model *model)
@@ -108,4 +113,42 @@ int dmamap_mmio_read32(struct device *dev, uint32_t reg, uint32_t *val)
 	if (!dev->model || !dev->model->mmio_read)
 		return -ENODEV;
 	return dmamap__mmio(dev, reg, val, false);
+}
+
+int dmamap_model_call(struct device *dev, int (*fn)(struct device *dev, void *priv, void *arg),
+		      void *arg)
+{
+	struct dmamap_sched *s;
+	int ret;
+
+	if (!dev || !fn || !dev->model || !(s = dev->plat->sched))
+		return -EINVAL;
+	if (dmamap__model_ctx == s) {
+		ret = fn(dev, dev->model_priv, arg);
+		dmamap__sched_busy_locked(dev);
+		return ret;
+	}
+	pthread_mutex_lock(&s->lock);
+	dmamap__model_ctx = s;
+	ret = fn(dev, dev->model_priv, arg);
+	dmamap__sched_busy_locked(dev);
+	dmamap__model_ctx = NULL;
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+void dmamap_model_report(struct device *dev, int kind, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!dev || !fmt || !__atomic_load_n(&dev->plat->debug, __ATOMIC_RELAXED))
+		return;
+	if (kind <= 0 || kind >= DMAMAP_DBG_KIND_COUNT)
+		kind = DMAMAP_DBG_INVALID_ARGUMENT;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	dmamap__report(dev->plat, dev, (enum dmamap_dbg_kind)kind, "%s model: %s",
+		       dev->model ? dev->model->name : "?", msg);
 }

@@ -376,8 +376,22 @@ static void device_name(struct parse *ps, int node, const char *path, char *out)
 	}
 }
 
-static int device_of(struct parse *ps, int node, bool coherent_default, bool live)
+/* The built-in model a node's compatible names ("dmamap,memcpy" -> "memcpy"), or NULL. */
+static const char *model_of(const void *blob, int node)
 {
+	static const char *const models[] = { "memcpy", "nic", "blk" };
+	static const char *const compats[] = { "dmamap,memcpy", "dmamap,nic", "dmamap,blk" };
+
+	for (unsigned int i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+		if (!fdt_node_check_compatible(blob, node, compats[i]))
+			return models[i];
+	return NULL;
+}
+
+static int device_of(struct parse *ps, int node, bool coherent_default, const char *model)
+{
+	bool live = model != NULL;
+
 	struct dmamap_device_desc *d;
 	unsigned int i = ps->board.nr_devices;
 	u64 end = 0, mask, bits;
@@ -401,7 +415,7 @@ static int device_of(struct parse *ps, int node, bool coherent_default, bool liv
 		d->of_path = ps->paths[i];
 	device_name(ps, node, ps->paths[i], ps->names[i]);
 	d->name = ps->names[i];
-	d->model = live ? "memcpy" : NULL;
+	d->model = model;
 	ret = dma_ranges(ps, node, fdt_parent_offset(ps->fdt, node), d);
 	if (ret)
 		return ret;
@@ -763,12 +777,12 @@ struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t s
 	for (int live = 1; live >= 0; live--) {
 		for (node = fdt_next_node(blob, -1, &depth); !ret && node >= 0;
 		     node = fdt_next_node(blob, node, &depth)) {
-			bool model = !fdt_node_check_compatible(blob, node, "dmamap,memcpy");
+			const char *model = model_of(blob, node);
 
-			if (model != live || !enabled_with_ancestors(ps, node))
+			if ((model != NULL) != live || !enabled_with_ancestors(ps, node))
 				continue;
 			if (model || (fdt_getprop(blob, node, "reg", NULL) && !not_a_device(ps, node)))
-				ret = device_of(ps, node, coherent_default, live);
+				ret = device_of(ps, node, coherent_default, model);
 		}
 	}
 	if (!ret && !ps->board.nr_banks)

@@ -26,7 +26,7 @@ def params_of(decl):
     names = []
     for p in out:
         p = p.strip()
-        if not p or p == 'void':
+        if not p or p == 'void' or p == '...':
             continue
         m = re.search(r'\(\s*\*\s*(\w+)\s*\)', p)  # function pointer
         names.append(m.group(1) if m else re.findall(r'\w+', p)[-1])

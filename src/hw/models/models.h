@@ -7,5 +7,9 @@
 
 /* The "memcpy" DMA engine (memcpy_engine.c, registers in <dmamap/hw/memcpy-engine.h>). */
 extern const struct dmamap_device_model dmamap__memcpy_engine_model;
+/* The "nic" Ethernet controller (nic.c, registers in <dmamap/hw/nic.h>). */
+extern const struct dmamap_device_model dmamap__nic_model;
+/* The "blk" block device (blk.c, registers in <dmamap/hw/blk.h>). */
+extern const struct dmamap_device_model dmamap__blk_model;
 
 #endif
