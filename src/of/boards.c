@@ -67,6 +67,39 @@ static const struct dmamap_device_desc default_devices[] = {
 		.coherent = false,
 		.iommu = "smmu0",
 	},
+	/* A NIC and a disk controller in four of those places each. */
+	{ .name = "nic-coh", .model = "nic", .dma_mask = DMA_BIT_MASK(40), .coherent = true },
+	{ .name = "blk-coh", .model = "blk", .dma_mask = DMA_BIT_MASK(40), .coherent = true },
+	{
+		.name = "nic-nc",
+		.model = "nic",
+		.dma_mask = DMA_BIT_MASK(32),
+		.nr_ranges = 1,
+		.ranges = { { .cpu_start = 0x80000000ULL, .dma_start = 0, .size = 128 * MiB } },
+	},
+	{
+		.name = "blk-nc",
+		.model = "blk",
+		.dma_mask = DMA_BIT_MASK(32),
+		.nr_ranges = 1,
+		.ranges = { { .cpu_start = 0x80000000ULL, .dma_start = 0, .size = 128 * MiB } },
+	},
+	{
+		.name = "nic-24",
+		.model = "nic",
+		.dma_mask = DMA_BIT_MASK(24),
+		.nr_ranges = 1,
+		.ranges = { { .cpu_start = 0x80000000ULL, .dma_start = 0, .size = 16 * MiB } },
+	},
+	{
+		.name = "blk-24",
+		.model = "blk",
+		.dma_mask = DMA_BIT_MASK(24),
+		.nr_ranges = 1,
+		.ranges = { { .cpu_start = 0x80000000ULL, .dma_start = 0, .size = 16 * MiB } },
+	},
+	{ .name = "nic-iommu", .model = "nic", .dma_mask = DMA_BIT_MASK(32), .iommu = "smmu0" },
+	{ .name = "blk-iommu", .model = "blk", .dma_mask = DMA_BIT_MASK(32), .iommu = "smmu0" },
 };
 
 /* RAM, zones and devices shared by the boards built on this SoC. */
@@ -77,7 +110,7 @@ static const struct dmamap_device_desc default_devices[] = {
 	.zone_dma_limit = 0x80000000ULL + 64 * MiB - 1,                      \
 	.highmem_start = 0x880000000ULL,                                     \
 	.cma_size = 16 * MiB,                                                \
-	.nr_devices = 6,                                                     \
+	.nr_devices = 14,                                                    \
 	.devices = default_devices
 
 static const struct dmamap_board board_default = {
