@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+#include "exercise.h"
+
+static uint64_t next(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *s = x;
+}
+
+/* The bytes of unit @id: anyone can regenerate them to check what arrived. */
+static void pattern(uint8_t *b, size_t n, uint64_t id)
+{
+	uint64_t s = id * 0x9e3779b97f4a7c15ULL | 1;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(i & 7))
+			next(&s);
+		b[i] = (uint8_t)(s >> (8 * (i & 7)));
+	}
+}
+
+static unsigned long long count_wrong(const uint8_t *want, const uint8_t *got, size_t n)
+{
+	unsigned long long w = 0;
+
+	for (size_t i = 0; i < n; i++)
+		w += want[i] != got[i];
+	return w;
+}
+
+/* Wait in device time until @done(@ctx) or about a second of it has passed. */
+static bool wait_for(bool (*done)(void *ctx), void *ctx)
+{
+	uint64_t t = 0;
+
+	while (!done(ctx)) {
+		if (dmamap_poll_elapsed(&t, 10) > 1000000)
+			return false;
+		udelay(10);
+	}
+	return true;
+}
+
+/* ---- NIC -------------------------------------------------------------------- */
+
+#define NIC_FRAGS 3
+
+struct tx_frame {
+	uint8_t *frag[NIC_FRAGS];
+	unsigned int nfrags;
+};
+
+struct nic_run {
+	struct dmamap_platform *p;
+	struct nicdrv n;
+	struct exercise_result *r;
+	uint64_t seed;
+	unsigned int sent, received, done;
+	uint32_t *len; /* of each frame, by number */
+	uint8_t *want;
+};
+
+static void frame_layout(uint64_t seed, unsigned int id, uint32_t *len, unsigned int *nfrags)
+{
+	uint64_t s = (seed + id) * 0x2545f4914f6cdd1dULL | 1;
+
+	*len = 60 + (uint32_t)(next(&s) % 1441);
+	*nfrags = 1 + (unsigned int)(next(&s) % NIC_FRAGS);
+}
+
+static void nic_rx(void *ctx, uint8_t *frame, size_t len, bool error)
+{
+	struct nic_run *run = ctx;
+	unsigned int id = run->received++;
+	unsigned long long wrong;
+
+	if (error || id >= run->sent || len != run->len[id]) {
+		run->r->corrupted++;
+		return;
+	}
+	pattern(run->want, len, run->seed + id);
+	wrong = count_wrong(run->want, frame, len);
+	run->r->bytes += len;
+	run->r->wrong_bytes += wrong;
+	if (wrong)
+		run->r->corrupted++;
+	else
+		run->r->ok++;
+	/* An XDP reflector swaps the MAC addresses in place before the buffer is recycled. */
+	for (int i = 0; i < 6 && len >= 12; i++) {
+		uint8_t t = frame[i];
+
+		frame[i] = frame[6 + i];
+		frame[6 + i] = t;
+	}
+}
+
+static void nic_tx_done(void *ctx, void *cookie, bool error)
+{
+	struct nic_run *run = ctx;
+	struct tx_frame *f = cookie;
+
+	(void)error;
+	for (unsigned int k = 0; k < f->nfrags; k++)
+		dmamap_kfree(run->p, f->frag[k]);
+	free(f);
+	run->done++;
+}
+
+static bool nic_settled(void *ctx)
+{
+	struct nic_run *run = ctx;
+
+	if (run->n.napi_more)
+		nicdrv_poll(&run->n, 64);
+	return run->received >= run->sent && !nicdrv_tx_pending(&run->n);
+}
+
+static struct tx_frame *tx_frame_make(struct nic_run *run, unsigned int id,
+				      struct nicdrv_frag *frags)
+{
+	struct tx_frame *f = calloc(1, sizeof(*f));
+	uint32_t len, off = 0;
+
+	if (!f)
+		return NULL;
+	frame_layout(run->seed, id, &len, &f->nfrags);
+	run->len[id] = len;
+	pattern(run->want, len, run->seed + id);
+	for (unsigned int k = 0; k < f->nfrags; k++) {
+		uint32_t part = k == f->nfrags - 1 ? len - off : len / f->nfrags;
+
+		f->frag[k] = dmamap_kmalloc(run->p, part, DMAMAP_GFP_DMA_ALIGN);
+		if (!f->frag[k]) {
+			while (k--)
+				dmamap_kfree(run->p, f->frag[k]);
+			free(f);
+			return NULL;
+		}
+		memcpy(f->frag[k], run->want + off, part);
+		frags[k] = (struct nicdrv_frag){ f->frag[k], part };
+		off += part;
+	}
+	return f;
+}
+
+int exercise_nic(struct device *dev, unsigned int frames, enum nicdrv_bug bug, uint64_t seed,
+		 struct exercise_result *r)
+{
+	struct nic_run *run = calloc(1, sizeof(*run));
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (!run)
+		return -ENOMEM;
+	run->p = dmamap_device_platform(dev);
+	run->r = r;
+	run->seed = seed;
+	run->len = calloc(frames + 1, sizeof(*run->len));
+	run->want = malloc(NIC_MAX_FRAME);
+	ret = run->len && run->want ? 0 : -ENOMEM;
+	if (!ret)
+		ret = nicdrv_probe(&run->n, dev, 64, true, bug, nic_rx, nic_tx_done, run);
+	if (ret) {
+		r->probe_error = ret;
+		goto out;
+	}
+	for (unsigned int id = 0; id < frames; id++) {
+		struct nicdrv_frag frags[NIC_FRAGS];
+		struct tx_frame *f = tx_frame_make(run, id, frags);
+		int tries = 0;
+
+		r->units++;
+		if (!f) {
+			r->lost++;
+			continue;
+		}
+		while ((ret = nicdrv_xmit(&run->n, frags, f->nfrags, f)) == -EBUSY && tries++ < 10000) {
+			if (run->n.napi_more)
+				nicdrv_poll(&run->n, 64);
+			udelay(5);
+		}
+		if (ret) {
+			for (unsigned int k = 0; k < f->nfrags; k++)
+				dmamap_kfree(run->p, f->frag[k]);
+			free(f);
+			r->lost++;
+			continue;
+		}
+		run->sent = id + 1;
+	}
+	wait_for(nic_settled, run);
+	r->irqs = run->n.stats.irqs;
+	nicdrv_remove(&run->n);
+	ret = 0;
+out:
+	r->lost = r->units - r->ok - r->corrupted;
+	free(run->len);
+	free(run->want);
+	free(run);
+	return ret;
+}
+
+/* ---- block device ----------------------------------------------------------- */
+
+#define BLK_SEGS 4
+
+struct blk_io {
+	struct scatterlist sg[BLK_SEGS];
+	uint8_t *buf[BLK_SEGS];
+	unsigned int nsegs;
+	size_t bytes;
+};
+
+static void blk_io_free(struct dmamap_platform *p, struct blk_io *io)
+{
+	for (unsigned int k = 0; k < io->nsegs; k++)
+		dmamap_kfree(p, io->buf[k]);
+	io->nsegs = 0;
+}
+
+/* Buffers for request @id: its pattern (a write) or zeroes (a read). */
+static int blk_io_make(struct dmamap_platform *p, uint64_t seed, unsigned int id, bool fill,
+		       struct blk_io *io, uint8_t *want)
+{
+	uint64_t s = (seed + id) * 0x2545f4914f6cdd1dULL | 1;
+	size_t off = 0;
+
+	io->nsegs = 1 + (unsigned int)(next(&s) % BLK_SEGS);
+	io->bytes = 0;
+	sg_init_table(io->sg, io->nsegs);
+	for (unsigned int k = 0; k < io->nsegs; k++) {
+		size_t len = BLK_SECTOR_SIZE * (1 + next(&s) % 8);
+
+		io->buf[k] = dmamap_kmalloc(p, len, DMAMAP_GFP_DMA_ALIGN | (fill ? 0 : __GFP_ZERO));
+		if (!io->buf[k]) {
+			io->nsegs = k;
+			blk_io_free(p, io);
+			return -ENOMEM;
+		}
+		sg_set_buf(&io->sg[k], io->buf[k], (unsigned int)len);
+		io->bytes += len;
+	}
+	pattern(want, io->bytes, seed + id);
+	for (unsigned int k = 0; k < io->nsegs && fill; k++) {
+		memcpy(io->buf[k], want + off, io->sg[k].length);
+		off += io->sg[k].length;
+	}
+	return 0;
+}
+
+static unsigned long long blk_io_wrong(const struct blk_io *io, const uint8_t *want)
+{
+	unsigned long long wrong = 0;
+	size_t off = 0;
+
+	for (unsigned int k = 0; k < io->nsegs; k++) {
+		wrong += count_wrong(want + off, io->buf[k], io->sg[k].length);
+		off += io->sg[k].length;
+	}
+	return wrong;
+}
+
+int exercise_blk(struct device *dev, unsigned int requests, enum blkdrv_bug bug, uint64_t seed,
+		 struct exercise_result *r)
+{
+	struct dmamap_platform *p = dmamap_device_platform(dev);
+	size_t max = BLK_SEGS * 8 * BLK_SECTOR_SIZE;
+	uint8_t *want = malloc(max), *disk = malloc(max);
+	struct blkdrv b;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = want && disk ? blkdrv_probe(&b, dev, 16, bug) : -ENOMEM;
+	if (ret) {
+		r->probe_error = ret;
+		goto out;
+	}
+	for (unsigned int id = 0; id < requests; id++) {
+		uint64_t sector = (uint64_t)id * 64 % (BLK_CAPACITY_SECTORS - 64);
+		struct blk_io io;
+		unsigned long long wrong;
+		int w, rd;
+
+		r->units++;
+		if (blk_io_make(p, seed, id, true, &io, want)) {
+			r->lost++;
+			continue;
+		}
+		w = blkdrv_rw(&b, BLK_OP_WRITE, sector, io.sg, (int)io.nsegs);
+		blk_io_free(p, &io);
+		/* What the device stored, byte for byte. */
+		wrong = dmamap_blk_disk(dev, sector * BLK_SECTOR_SIZE, disk, io.bytes, false) ? io.bytes :
+			count_wrong(want, disk, io.bytes);
+		if (blk_io_make(p, seed, id, false, &io, want)) {
+			r->lost++;
+			continue;
+		}
+		rd = blkdrv_rw(&b, BLK_OP_READ, sector, io.sg, (int)io.nsegs);
+		wrong += blk_io_wrong(&io, want);
+		blk_io_free(p, &io);
+		r->bytes += 2 * io.bytes;
+		r->wrong_bytes += wrong;
+		if (w || rd)
+			r->lost++;
+		else if (wrong)
+			r->corrupted++;
+		else
+			r->ok++;
+	}
+	r->irqs = b.stats.irqs;
+	blkdrv_remove(&b);
+out:
+	free(want);
+	free(disk);
+	return ret;
+}
+
+/* ---- memcpy engine ---------------------------------------------------------- */
+
+static const size_t copy_sizes[] = { 64, 1000, 4096, 65536 - 192, 65536 };
+
+static void memcpy_single(struct mcdma *m, struct dmamap_platform *p, size_t size,
+			  enum mcdma_bug bug, uint64_t id, struct exercise_result *r)
+{
+	size_t len = bug == MCDMA_BUG_SHARED_CACHELINE ? size - 8 : size;
+	gfp_t align = bug == MCDMA_BUG_SHARED_CACHELINE ? 0 : DMAMAP_GFP_DMA_ALIGN;
+	uint8_t *src = dmamap_kmalloc(p, size, DMAMAP_GFP_DMA_ALIGN);
+	uint8_t *dst = dmamap_kmalloc(p, size, align | __GFP_ZERO);
+	uint8_t *want = malloc(len), *seen = malloc(len);
+	unsigned long long wrong;
+
+	r->units++;
+	if (!src || !dst || !want || !seen) {
+		r->lost++;
+		goto out;
+	}
+	pattern(want, len, id);
+	if (mcdma_copy_buf(m, dst, src, len, want, seen, bug)) {
+		r->lost++;
+		goto out;
+	}
+	/* That bug's stamp is what the driver meant the result to hold. */
+	if (bug == MCDMA_BUG_CPU_WRITE_WHILE_MAPPED)
+		memset(want, MCDMA_STAMP, len < MCDMA_STAMP_LEN ? len : MCDMA_STAMP_LEN);
+	wrong = count_wrong(want, seen, len);
+	r->bytes += len;
+	r->wrong_bytes += wrong;
+	if (wrong)
+		r->corrupted++;
+	else
+		r->ok++;
+out:
+	free(want);
+	free(seen);
+	dmamap_kfree(p, src);
+	dmamap_kfree(p, dst);
+}
+
+static void memcpy_sg(struct mcdma *m, struct dmamap_platform *p, uint64_t id,
+		      struct exercise_result *r)
+{
+	enum { N = 4, SEG = 3000 };
+	struct scatterlist ssg[N], dsg[N];
+	uint8_t *src[N] = { 0 }, *dst[N] = { 0 }, want[N][SEG];
+	unsigned long long wrong = 0;
+
+	r->units++;
+	sg_init_table(ssg, N);
+	sg_init_table(dsg, N);
+	for (int i = 0; i < N; i++) {
+		src[i] = dmamap_kmalloc(p, SEG, DMAMAP_GFP_DMA_ALIGN);
+		dst[i] = dmamap_kmalloc(p, SEG, DMAMAP_GFP_DMA_ALIGN | __GFP_ZERO);
+		if (!src[i] || !dst[i]) {
+			r->lost++;
+			goto out;
+		}
+		pattern(want[i], SEG, id * N + (uint64_t)i);
+		memcpy(src[i], want[i], SEG);
+		sg_set_buf(&ssg[i], src[i], SEG);
+		sg_set_buf(&dsg[i], dst[i], SEG);
+	}
+	if (mcdma_copy_sg(m, dsg, ssg, N)) {
+		r->lost++;
+		goto out;
+	}
+	for (int i = 0; i < N; i++)
+		wrong += count_wrong(want[i], dst[i], SEG);
+	r->bytes += N * SEG;
+	r->wrong_bytes += wrong;
+	if (wrong)
+		r->corrupted++;
+	else
+		r->ok++;
+out:
+	for (int i = 0; i < N; i++) {
+		dmamap_kfree(p, src[i]);
+		dmamap_kfree(p, dst[i]);
+	}
+}
+
+int exercise_memcpy(struct device *dev, unsigned int transfers, enum mcdma_bug bug,
+		    uint64_t seed, struct exercise_result *r)
+{
+	struct dmamap_platform *p = dmamap_device_platform(dev);
+	struct mcdma m;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = mcdma_probe(&m, dev, 64);
+	if (ret) {
+		r->probe_error = ret;
+		return ret;
+	}
+	for (unsigned int t = 0; t < transfers; t++) {
+		unsigned int kinds = sizeof(copy_sizes) / sizeof(copy_sizes[0]) + (bug ? 0 : 1);
+		unsigned int k = t % kinds;
+
+		if (k < sizeof(copy_sizes) / sizeof(copy_sizes[0]))
+			memcpy_single(&m, p, copy_sizes[k], bug, seed + t, r);
+		else
+			memcpy_sg(&m, p, seed + t, r);
+	}
+	mcdma_remove(&m);
+	return 0;
+}
