@@ -418,6 +418,7 @@ int exercise_memcpy(struct device *dev, unsigned int transfers, enum mcdma_bug b
 		r->probe_error = ret;
 		return ret;
 	}
+	m.bug = bug;
 	for (unsigned int t = 0; t < transfers; t++) {
 		unsigned int kinds = sizeof(copy_sizes) / sizeof(copy_sizes[0]) + (bug ? 0 : 1);
 		unsigned int k = t % kinds;

@@ -4,7 +4,8 @@
 
 static const char *const bug_names[MCDMA_BUG_COUNT] = {
 	"none", "missing-sync", "wrong-direction", "cpu-write-while-mapped",
-	"shared-cacheline",
+	"shared-cacheline", "missing-sync-for-cpu", "missing-sync-for-device",
+	"unmap-before-done", "map-error-unchecked", "no-dma-api", "leak-at-remove",
 };
 
 const char *mcdma_bug_name(enum mcdma_bug bug)
@@ -50,6 +51,10 @@ void mcdma_remove(struct mcdma *m)
 	if (!m->ring)
 		return;
 	writel(0, m->regs + MCE_REG_CTRL);
+	if (m->bug == MCDMA_BUG_LEAK_AT_REMOVE) {
+		m->ring = NULL;
+		return;
+	}
 	dma_free_coherent(m->dev, m->ring_size * sizeof(struct mce_desc), m->ring,
 			  m->ring_dma);
 	m->ring = NULL;
@@ -74,14 +79,17 @@ static volatile struct mce_desc *queue(struct mcdma *m, dma_addr_t dst,
 	return d;
 }
 
-static int kick_and_wait(struct mcdma *m, volatile struct mce_desc *first,
-			 unsigned int n)
+static void kick(struct mcdma *m)
+{
+	/* writel: the descriptors are visible to the engine before the doorbell. */
+	writel(m->tail, m->regs + MCE_REG_TAIL);
+}
+
+static int wait_done(struct mcdma *m, volatile struct mce_desc *first, unsigned int n)
 {
 	uint32_t head;
 	int ret;
 
-	/* writel: the descriptors are visible to the engine before the doorbell. */
-	writel(m->tail, m->regs + MCE_REG_TAIL);
 	/* Wait for the engine to pass them all, then check every status word. */
 	ret = readl_poll_timeout(m->regs + MCE_REG_HEAD, head, head == m->tail, 0, 1000000);
 	if (ret)
@@ -96,9 +104,38 @@ static int kick_and_wait(struct mcdma *m, volatile struct mce_desc *first,
 	return ret;
 }
 
+static int kick_and_wait(struct mcdma *m, volatile struct mce_desc *first, unsigned int n)
+{
+	kick(m);
+	return wait_done(m, first, n);
+}
+
 int mcdma_copy_dma(struct mcdma *m, dma_addr_t dst, dma_addr_t src, uint32_t len)
 {
 	return kick_and_wait(m, queue(m, dst, src, len), 1);
+}
+
+/* The buggy variants' own mapping: the DMA API, or not. */
+static dma_addr_t map(struct mcdma *m, void *buf, size_t len, enum dma_data_direction dir,
+		      enum mcdma_bug bug)
+{
+	if (bug == MCDMA_BUG_NO_DMA_API)
+		return virt_to_phys(buf);
+	return dma_map_single(m->dev, buf, len, dir);
+}
+
+static bool map_failed(struct mcdma *m, dma_addr_t h, enum mcdma_bug bug)
+{
+	if (bug == MCDMA_BUG_NO_DMA_API || bug == MCDMA_BUG_MAP_ERROR_UNCHECKED)
+		return false;
+	return dma_mapping_error(m->dev, h) != 0;
+}
+
+static void unmap(struct mcdma *m, dma_addr_t h, size_t len, enum dma_data_direction dir,
+		  enum mcdma_bug bug)
+{
+	if (bug != MCDMA_BUG_NO_DMA_API)
+		dma_unmap_single(m->dev, h, len, dir);
 }
 
 int mcdma_copy_buf(struct mcdma *m, void *dst, void *src, size_t len,
@@ -106,31 +143,42 @@ int mcdma_copy_buf(struct mcdma *m, void *dst, void *src, size_t len,
 {
 	enum dma_data_direction dst_dir =
 		bug == MCDMA_BUG_WRONG_DIRECTION ? DMA_TO_DEVICE : DMA_FROM_DEVICE;
+	bool fill_late = bug == MCDMA_BUG_MISSING_SYNC || bug == MCDMA_BUG_MISSING_SYNC_FOR_DEVICE;
+	bool read_early = bug == MCDMA_BUG_MISSING_SYNC || bug == MCDMA_BUG_MISSING_SYNC_FOR_CPU;
 	dma_addr_t s, d;
 	int ret;
 
-	if (fill && bug != MCDMA_BUG_MISSING_SYNC)
+	if (fill && !fill_late)
 		memcpy(src, fill, len);
-	s = dma_map_single(m->dev, src, len, DMA_TO_DEVICE);
-	if (dma_mapping_error(m->dev, s))
+	s = map(m, src, len, DMA_TO_DEVICE, bug);
+	if (map_failed(m, s, bug))
 		return -ENOMEM;
-	d = dma_map_single(m->dev, dst, len, dst_dir);
-	if (dma_mapping_error(m->dev, d)) {
-		dma_unmap_single(m->dev, s, len, DMA_TO_DEVICE);
+	d = map(m, dst, len, dst_dir, bug);
+	if (map_failed(m, d, bug)) {
+		unmap(m, s, len, DMA_TO_DEVICE, bug);
 		return -ENOMEM;
 	}
-	if (fill && bug == MCDMA_BUG_MISSING_SYNC)
+	if (fill && fill_late)
 		memcpy(src, fill, len); /* ...and no dma_sync_single_for_device() */
-	ret = mcdma_copy_dma(m, d, s, (uint32_t)len);
+	if (bug == MCDMA_BUG_UNMAP_BEFORE_DONE) {
+		volatile struct mce_desc *q = queue(m, d, s, (uint32_t)len);
+
+		kick(m);
+		unmap(m, s, len, DMA_TO_DEVICE, bug); /* the engine has not read it yet */
+		ret = wait_done(m, q, 1);
+	} else {
+		ret = mcdma_copy_dma(m, d, s, (uint32_t)len);
+	}
 	if (bug == MCDMA_BUG_CPU_WRITE_WHILE_MAPPED)
 		memset(dst, MCDMA_STAMP, len < MCDMA_STAMP_LEN ? len : MCDMA_STAMP_LEN);
 	if (bug == MCDMA_BUG_SHARED_CACHELINE)
 		((volatile uint8_t *)dst)[len] ^= 0xff; /* a field of ours next to dst */
-	if (bug == MCDMA_BUG_MISSING_SYNC && seen)
+	if (read_early && seen)
 		memcpy(seen, dst, len); /* consumed with no dma_sync_single_for_cpu() */
-	dma_unmap_single(m->dev, d, len, dst_dir);
-	dma_unmap_single(m->dev, s, len, DMA_TO_DEVICE);
-	if (bug != MCDMA_BUG_MISSING_SYNC && seen)
+	unmap(m, d, len, dst_dir, bug);
+	if (bug != MCDMA_BUG_UNMAP_BEFORE_DONE)
+		unmap(m, s, len, DMA_TO_DEVICE, bug);
+	if (!read_early && seen)
 		memcpy(seen, dst, len);
 	return ret;
 }

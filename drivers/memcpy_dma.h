@@ -24,6 +24,18 @@ enum mcdma_bug {
 	MCDMA_BUG_CPU_WRITE_WHILE_MAPPED,
 	/* Destination shares a cache line with a variable the CPU updates during DMA. */
 	MCDMA_BUG_SHARED_CACHELINE,
+	/* Read the destination before unmapping it, with no dma_sync_single_for_cpu(). */
+	MCDMA_BUG_MISSING_SYNC_FOR_CPU,
+	/* Fill the source after mapping it, with no dma_sync_single_for_device(). */
+	MCDMA_BUG_MISSING_SYNC_FOR_DEVICE,
+	/* Unmap the source right after the doorbell, before the engine read it. */
+	MCDMA_BUG_UNMAP_BEFORE_DONE,
+	/* Never call dma_mapping_error(). */
+	MCDMA_BUG_MAP_ERROR_UNCHECKED,
+	/* Give the engine CPU physical addresses (virt_to_phys) instead of mapping. */
+	MCDMA_BUG_NO_DMA_API,
+	/* mcdma_remove() forgets to free the ring (set struct mcdma's bug). */
+	MCDMA_BUG_LEAK_AT_REMOVE,
 	MCDMA_BUG_COUNT
 };
 
@@ -37,6 +49,7 @@ struct mcdma {
 	dma_addr_t ring_dma;
 	unsigned int ring_size;
 	uint32_t tail;
+	enum mcdma_bug bug; /* the driver-wide mistake (MCDMA_BUG_LEAK_AT_REMOVE) */
 };
 
 /* Allocate the ring (coherent memory), program and enable the engine. */

@@ -8,13 +8,14 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: dmamap demo  [--board NAME] [--ram START+SIZE,...] [--bug KIND] [--chaos SEED] [--json]\n"
+		"usage: dmamap demo  [--board NAME] [--ram START+SIZE,...] [--bug KIND|list] [--chaos SEED]\n"
+		"                    [--scale N] [--threaded] [--verbose] [--json]\n"
 		"       dmamap info  [BOARD] [--json] [--svg FILE] [--ram START+SIZE,...]\n"
 		"       dmamap bench [--help for options]\n"
 		"boards:");
 	for (const char *const *n = dmamap_platform_builtin_names(); *n; n++)
 		fprintf(f, " %s", *n);
-	fprintf(f, "\nbugs: missing-sync wrong-direction cpu-write-while-mapped shared-cacheline\n");
+	fprintf(f, "\nbugs: dmamap demo --bug list\n");
 }
 
 /* "START+SIZE[,START+SIZE...]": the RAM a .dts leaves to firmware. */

@@ -8,7 +8,7 @@ trap 'rm -f "$out"' EXIT
 
 "$cli" demo >"$out"
 grep -q "all bytes verified on every device" "$out"
-[ "$(grep -c '\[OK\]' "$out")" -eq 6 ]
+[ "$(grep -c '\[OK\]' "$out")" -eq 14 ]
 grep -A4 '^dma-iommu' "$out" | grep -q 'iommu:' 
 grep -A2 '^dma-24' "$out" | grep -q 'KiB bounced'
 grep -A2 '^ixp-pci' "$out" | grep -q 'dmabounce'

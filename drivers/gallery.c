@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <string.h>
+#include "gallery.h"
+
+const struct gallery_bug gallery_bugs[] = {
+	{ "missing-sync-for-cpu",
+	  "reads what the device wrote without dma_sync_single_for_cpu() (or before unmapping it)",
+	  "dma_sync_single_for_cpu(dev, dma, len, DMA_FROM_DEVICE) before the CPU reads",
+	  MCDMA_BUG_MISSING_SYNC_FOR_CPU, NICDRV_BUG_MISSING_SYNC_FOR_CPU, 0,
+	  { DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS, DMAMAP_DBG_CPU_WRITE_WHILE_DEVICE_OWNS } },
+	{ "missing-sync-for-device",
+	  "fills a buffer after mapping it, with no dma_sync_single_for_device()",
+	  "fill before dma_map_single(), or dma_sync_single_for_device() after filling",
+	  MCDMA_BUG_MISSING_SYNC_FOR_DEVICE, 0, 0,
+	  { DMAMAP_DBG_CPU_WRITE_WHILE_DEVICE_OWNS, DMAMAP_DBG_MISSING_SYNC_FOR_DEVICE, DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS } },
+	{ "missing-sync",
+	  "both of the above in one driver",
+	  "sync for the device after filling, for the CPU before reading",
+	  MCDMA_BUG_MISSING_SYNC, 0, 0,
+	  { DMAMAP_DBG_CPU_WRITE_WHILE_DEVICE_OWNS, DMAMAP_DBG_MISSING_SYNC_FOR_DEVICE, DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS } },
+	{ "wrong-direction",
+	  "maps a buffer the device writes as DMA_TO_DEVICE",
+	  "DMA_FROM_DEVICE for what the device writes, DMA_TO_DEVICE for what it reads",
+	  MCDMA_BUG_WRONG_DIRECTION, NICDRV_BUG_WRONG_DIRECTION, BLKDRV_BUG_WRONG_DIRECTION,
+	  { DMAMAP_DBG_DEVICE_WRITE_READONLY } },
+	{ "cpu-write-while-mapped",
+	  "writes into a buffer while the device owns it",
+	  "write before mapping or after unmapping (or between sync_for_cpu and sync_for_device)",
+	  MCDMA_BUG_CPU_WRITE_WHILE_MAPPED, 0, BLKDRV_BUG_CPU_WRITE_WHILE_MAPPED,
+	  { DMAMAP_DBG_CPU_WRITE_WHILE_DEVICE_OWNS, DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS } },
+	{ "shared-cacheline",
+	  "the device-written buffer shares a cache line with a field the CPU updates",
+	  "align and pad DMA buffers to the cache line (kmalloc does: ARCH_DMA_MINALIGN)",
+	  MCDMA_BUG_SHARED_CACHELINE, 0, 0,
+	  { DMAMAP_DBG_MAP_UNALIGNED, DMAMAP_DBG_CACHELINE_OVERLAP } },
+	{ "unmap-before-done",
+	  "unmaps a buffer when it rings the doorbell (TX), not when the device completes it",
+	  "unmap in the completion path, after the device gave the descriptor back",
+	  MCDMA_BUG_UNMAP_BEFORE_DONE, NICDRV_BUG_TX_UNMAP_AT_DOORBELL,
+	  BLKDRV_BUG_UNMAP_BEFORE_DONE,
+	  { DMAMAP_DBG_DEVICE_ACCESS_UNMAPPED } },
+	{ "rx-no-sync-for-device",
+	  "recycles an RX buffer to the device without dma_sync_single_for_device()",
+	  "dma_sync_single_for_device(dev, dma, size, DMA_FROM_DEVICE) before giving it back",
+	  0, NICDRV_BUG_RX_NO_SYNC_FOR_DEVICE, 0,
+	  { DMAMAP_DBG_DEVICE_ACCESS_CPU_OWNS } },
+	{ "descriptor-while-device-owns",
+	  "reclaims (rewrites) TX descriptors without checking OWN: some are still the device's",
+	  "stop at the first descriptor with OWN set, and dma_rmb() before reading the rest",
+	  0, NICDRV_BUG_DESC_WHILE_DEVICE_OWNS, 0,
+	  { DMAMAP_DBG_DESCRIPTOR_WHILE_DEVICE_OWNS } },
+	{ "map-error-unchecked",
+	  "uses a handle without dma_mapping_error() (one mapping is made to fail here)",
+	  "if (dma_mapping_error(dev, dma)) { drop the request; }",
+	  MCDMA_BUG_MAP_ERROR_UNCHECKED, NICDRV_BUG_MAP_ERROR_UNCHECKED,
+	  BLKDRV_BUG_MAP_ERROR_UNCHECKED,
+	  { DMAMAP_DBG_MAP_ERR_NOT_CHECKED, DMAMAP_DBG_DEVICE_ACCESS_UNMAPPED } },
+	{ "no-bounce",
+	  "gives the device virt_to_phys() addresses: no bounce for a 24-bit device, no window offset, no IOMMU mapping",
+	  "dma_map_single()/dma_map_sg(): the device's ops bounce, offset or translate as its bus needs",
+	  MCDMA_BUG_NO_DMA_API, NICDRV_BUG_NO_DMA_API, BLKDRV_BUG_NO_DMA_API,
+	  { DMAMAP_DBG_DEVICE_ACCESS_UNMAPPED, DMAMAP_DBG_DEVICE_FAULT } },
+	{ "leak-at-remove",
+	  "remove() leaves mappings or coherent memory behind",
+	  "unmap and free in remove() what probe() mapped and allocated (or use dmam_*/devm_*)",
+	  MCDMA_BUG_LEAK_AT_REMOVE, NICDRV_BUG_LEAK_AT_REMOVE, BLKDRV_BUG_LEAK_AT_REMOVE,
+	  { DMAMAP_DBG_LEAK } },
+	{ NULL, NULL, NULL, 0, 0, 0, { 0 } },
+};
+
+const struct gallery_bug *gallery_find(const char *name)
+{
+	for (const struct gallery_bug *b = gallery_bugs; name && b->name; b++)
+		if (!strcmp(b->name, name))
+			return b;
+	return NULL;
+}
+
+static void count_report(void *ctx, const struct dmamap_report *rep)
+{
+	struct gallery_result *g = ctx;
+
+	if ((unsigned int)rep->kind < DMAMAP_DBG_KIND_COUNT)
+		g->by_kind[rep->kind]++;
+	if (g->reports < 3)
+		snprintf(g->first[g->reports], sizeof(g->first[0]), "%s: %s",
+			 dmamap_dbg_kind_name(rep->kind), rep->text);
+	g->reports++;
+}
+
+const char *gallery_driver(struct device *dev)
+{
+	const char *model = dmamap_device_model_name(dev);
+
+	if (!strcmp(model, "nic"))
+		return "nic_drv";
+	if (!strcmp(model, "blk"))
+		return "blk_drv";
+	if (!strcmp(model, "memcpy"))
+		return "memcpy_dma";
+	return NULL;
+}
+
+const char *gallery_unit(struct device *dev)
+{
+	const char *model = dmamap_device_model_name(dev);
+
+	return !strcmp(model, "nic") ? "frames" : !strcmp(model, "blk") ? "requests" : "transfers";
+}
+
+int gallery_run(struct device *dev, const struct gallery_bug *bug, unsigned int scale,
+		uint64_t seed, struct gallery_result *out)
+{
+	struct dmamap_platform *p = dmamap_device_platform(dev);
+	const char *model = dmamap_device_model_name(dev);
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!gallery_driver(dev))
+		return -ENODEV;
+	if (!scale)
+		scale = 1;
+	dmamap_debug_enable(p, true);
+	/* Ownership mode: the checker follows each buffer's owner, and traps the CPU touching one it gave away. */
+	dmamap_debug_set_ownership(p, true);
+	dmamap_set_report_hook(p, count_report, out);
+	/* The one failed mapping the unchecked handle then carries to the device (past the NIC's RX buffers). */
+	if (bug && !strcmp(bug->name, "map-error-unchecked"))
+		dmamap_fault_inject(p, DMAMAP_FAULT_MAP, strcmp(model, "nic") ? 3 : 64 + 3);
+	if (!strcmp(model, "nic")) {
+		out->applies = !bug || bug->nic;
+		ret = exercise_nic(dev, 256 * scale, bug ? bug->nic : 0, seed, &out->r);
+	} else if (!strcmp(model, "blk")) {
+		out->applies = !bug || bug->blk;
+		ret = exercise_blk(dev, 32 * scale, bug ? bug->blk : 0, seed, &out->r);
+	} else {
+		out->applies = !bug || bug->mcdma;
+		ret = exercise_memcpy(dev, 48 * scale, bug ? bug->mcdma : 0, seed, &out->r);
+	}
+	dmamap_fault_inject(p, 0, 0);
+	dmamap_device_stats(dev, &out->st);
+	out->leaked = dmamap_debug_live(dev, NULL);
+	dmamap_set_report_hook(p, NULL, NULL);
+	return ret;
+}
+
+void gallery_unbind(struct device *dev, struct gallery_result *out)
+{
+	struct dmamap_platform *p = dmamap_device_platform(dev);
+
+	dmamap_set_report_hook(p, count_report, out);
+	dmamap_device_destroy(dev);
+	dmamap_set_report_hook(p, NULL, NULL);
+}
+
+bool gallery_named(const struct gallery_bug *bug, const struct gallery_result *g)
+{
+	for (unsigned int i = 0; bug && i < 3 && bug->names[i]; i++)
+		if (g->by_kind[bug->names[i]])
+			return true;
+	return false;
+}
+
+bool gallery_broke(const struct gallery_result *g)
+{
+	return g->r.corrupted || g->r.lost || g->r.wrong_bytes || g->r.probe_error || g->leaked;
+}
+
+enum dmamap_dbg_kind gallery_main_kind(const struct gallery_bug *bug,
+				       const struct gallery_result *g)
+{
+	enum dmamap_dbg_kind fallback = 0;
+
+	for (unsigned int i = 0; bug && i < 3 && bug->names[i]; i++)
+		if (g->by_kind[bug->names[i]])
+			return bug->names[i];
+	for (unsigned int k = 1; k < DMAMAP_DBG_KIND_COUNT; k++) {
+		if (!g->by_kind[k])
+			continue;
+		if (k != DMAMAP_DBG_CPU_DATA_LOST && k != DMAMAP_DBG_DEVICE_DATA_LOST)
+			return (enum dmamap_dbg_kind)k;
+		if (!fallback)
+			fallback = (enum dmamap_dbg_kind)k;
+	}
+	return fallback;
+}

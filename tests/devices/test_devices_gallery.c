@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The bug gallery on the default board, as `dmamap demo --bug` runs it
+ * (checker in ownership mode, chaos seed 1): each mistake breaks the
+ * devices it should, the coherent ones survive where the cache is the
+ * only victim, and the checker names it wherever the data broke.
+ */
+#include <dmamap/sim.h>
+#include "../../drivers/gallery.h"
+#include "../helpers.h"
+
+struct outcome {
+	char name[DMAMAP_NAME_MAX];
+	bool coherent, applies, broke, named;
+	struct gallery_result g;
+};
+
+/* Run @bug on every device of a fresh default board; the outcomes in @out (in board order). */
+static unsigned int run_bug(const struct gallery_bug *bug, struct outcome *out)
+{
+	struct dmamap_platform *p = quiet(dmamap_platform_builtin("default", NULL));
+	struct device *devs[32];
+	unsigned int n;
+
+	if (!p)
+		return 0;
+	dmamap_sim_set_chaos(p, 1, 0);
+	dmamap_sim_set_schedule(p, 1);
+	n = dmamap_device_count(p);
+	if (n > 32)
+		n = 32;
+	for (unsigned int i = 0; i < n; i++)
+		devs[i] = dmamap_device_at(p, i);
+	for (unsigned int i = 0; i < n; i++) {
+		struct outcome *o = &out[i];
+
+		snprintf(o->name, sizeof(o->name), "%s", dev_name(devs[i]));
+		o->coherent = dev_is_dma_coherent(devs[i]);
+		gallery_run(devs[i], bug, 1, 1, &o->g);
+		gallery_unbind(devs[i], &o->g);
+		o->applies = o->g.applies;
+		o->broke = gallery_broke(&o->g);
+		o->named = gallery_named(bug, &o->g);
+	}
+	dmamap_platform_destroy(p);
+	return n;
+}
+
+static const struct outcome *find(const struct outcome *o, unsigned int n, const char *name)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (!strcmp(o[i].name, name))
+			return &o[i];
+	return NULL;
+}
+
+/* @name broke (or survived) under @bug, as it must. */
+static void expect(const struct gallery_bug *bug, const struct outcome *o, unsigned int n,
+		   const char *name, bool broke)
+{
+	const struct outcome *d = find(o, n, name);
+
+	CHECK_MSG(d && d->applies, "%s: no %s here", bug->name, name);
+	if (!d)
+		return;
+	CHECK_MSG(d->broke == broke, "%s on %s: %s (%lu ok, %lu corrupted, %lu lost, %llu bytes wrong)",
+		  bug->name, name, d->broke ? "broke" : "survived", d->g.r.ok, d->g.r.corrupted,
+		  d->g.r.lost, d->g.r.wrong_bytes);
+}
+
+TEST(gallery_every_broken_device_is_named_by_the_checker)
+{
+	struct outcome o[32];
+
+	for (const struct gallery_bug *b = gallery_bugs; b->name; b++) {
+		unsigned int n = run_bug(b, o), applied = 0, broke = 0;
+
+		REQUIRE(n == 14);
+		for (unsigned int i = 0; i < n; i++) {
+			if (!o[i].applies)
+				continue;
+			applied++;
+			broke += o[i].broke;
+			/* map_sg has no dma_mapping_error(): an IOMMU that maps the list at once never failed. */
+			if (o[i].broke)
+				CHECK_MSG(o[i].named, "%s broke %s and the checker did not name it",
+					  b->name, o[i].name);
+		}
+		CHECK_MSG(applied >= 4, "%s applies to %u devices", b->name, applied);
+		CHECK_MSG(broke > 0, "%s broke nothing", b->name);
+	}
+}
+
+TEST(gallery_coherent_devices_survive_what_only_the_cache_punishes)
+{
+	static const char *const bugs[] = { "missing-sync-for-cpu", "missing-sync-for-device",
+					    "missing-sync", "wrong-direction",
+					    "cpu-write-while-mapped", "shared-cacheline",
+					    "rx-no-sync-for-device" };
+	struct outcome o[32];
+
+	for (unsigned int b = 0; b < sizeof(bugs) / sizeof(bugs[0]); b++) {
+		const struct gallery_bug *bug = gallery_find(bugs[b]);
+		unsigned int n = run_bug(bug, o);
+
+		for (unsigned int i = 0; i < n; i++)
+			if (o[i].applies && o[i].coherent)
+				expect(bug, o, n, o[i].name, false);
+	}
+}
+
+TEST(gallery_non_coherent_devices_break_on_missing_maintenance)
+{
+	struct outcome o[32];
+	const struct gallery_bug *bug;
+	unsigned int n;
+
+	bug = gallery_find("missing-sync-for-cpu");
+	n = run_bug(bug, o);
+	for (unsigned int i = 0; i < n; i++)
+		if (o[i].applies && !o[i].coherent)
+			expect(bug, o, n, o[i].name, true);
+	bug = gallery_find("wrong-direction");
+	n = run_bug(bug, o);
+	for (unsigned int i = 0; i < n; i++)
+		if (o[i].applies && !o[i].coherent)
+			expect(bug, o, n, o[i].name, true);
+	bug = gallery_find("missing-sync-for-device");
+	n = run_bug(bug, o);
+	expect(bug, o, n, "dma-nc", true);
+	expect(bug, o, n, "dma-24", true); /* the bounce copy was made before the CPU filled it */
+	/* A bounced buffer has its own lines: sharing one with a neighbour is harmless there. */
+	bug = gallery_find("shared-cacheline");
+	n = run_bug(bug, o);
+	expect(bug, o, n, "dma-nc", true);
+	expect(bug, o, n, "dma-24", false);
+	expect(bug, o, n, "ixp-pci", false);
+}
+
+TEST(gallery_early_unmap_breaks_behind_an_iommu_and_is_named_everywhere)
+{
+	const struct gallery_bug *bug = gallery_find("unmap-before-done");
+	struct outcome o[32];
+	unsigned int n = run_bug(bug, o);
+
+	expect(bug, o, n, "dma-iommu", true);
+	expect(bug, o, n, "nic-iommu", true);
+	expect(bug, o, n, "blk-iommu", true);
+	/* Direct and coherent: the memory is still there, only the checker knows. */
+	expect(bug, o, n, "dma-coh", false);
+	for (unsigned int i = 0; i < n; i++)
+		if (o[i].applies)
+			CHECK_MSG(o[i].g.by_kind[DMAMAP_DBG_DEVICE_ACCESS_UNMAPPED],
+				  "%s: no device-access-unmapped", o[i].name);
+}
+
+TEST(gallery_physical_addresses_break_every_translated_device)
+{
+	const struct gallery_bug *bug = gallery_find("no-bounce");
+	struct outcome o[32];
+	unsigned int n = run_bug(bug, o);
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (!o[i].applies)
+			continue;
+		/* Only the identity-mapped coherent port takes a physical address as is. */
+		expect(bug, o, n, o[i].name, !o[i].coherent);
+	}
+	CHECK(find(o, n, "nic-24")->g.by_kind[DMAMAP_DBG_DEVICE_FAULT] > 0);
+}
+
+TEST(gallery_nic_descriptor_and_recycling_bugs)
+{
+	const struct gallery_bug *bug = gallery_find("descriptor-while-device-owns");
+	struct outcome o[32];
+	unsigned int n = run_bug(bug, o);
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (!o[i].applies)
+			continue;
+		CHECK_MSG(o[i].g.r.lost > 0, "%s lost no frame", o[i].name);
+		CHECK(o[i].g.by_kind[DMAMAP_DBG_DESCRIPTOR_WHILE_DEVICE_OWNS] > 0);
+	}
+	bug = gallery_find("rx-no-sync-for-device");
+	n = run_bug(bug, o);
+	for (unsigned int i = 0; i < n; i++)
+		if (o[i].applies)
+			CHECK_MSG(o[i].g.by_kind[DMAMAP_DBG_DEVICE_ACCESS_CPU_OWNS] > 0,
+				  "%s: recycled buffer not named", o[i].name);
+	expect(bug, o, n, "nic-nc", true);
+}
+
+TEST(gallery_leaks_and_unchecked_handles_are_named)
+{
+	const struct gallery_bug *bug = gallery_find("leak-at-remove");
+	struct outcome o[32];
+	unsigned int n = run_bug(bug, o);
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (!o[i].applies)
+			continue;
+		CHECK_MSG(o[i].g.leaked > 0 && o[i].g.by_kind[DMAMAP_DBG_LEAK] == 1,
+			  "%s: %lu left, %u leak reports", o[i].name, o[i].g.leaked,
+			  o[i].g.by_kind[DMAMAP_DBG_LEAK]);
+		CHECK_EQ(o[i].g.r.ok, o[i].g.r.units);
+	}
+	bug = gallery_find("map-error-unchecked");
+	n = run_bug(bug, o);
+	for (unsigned int i = 0; i < n; i++)
+		if (o[i].applies && strcmp(o[i].name + 4, "iommu") && strncmp(o[i].name, "blk", 3))
+			CHECK_MSG(o[i].broke && o[i].g.by_kind[DMAMAP_DBG_MAP_ERR_NOT_CHECKED],
+				  "%s: unchecked failed mapping not seen", o[i].name);
+}
+
+/* The correct drivers under the gallery's conditions: nothing broke, nothing said. */
+TEST(gallery_correct_drivers_are_silent)
+{
+	struct outcome o[32];
+	unsigned int n = run_bug(NULL, o);
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (!o[i].applies)
+			continue;
+		CHECK_MSG(!o[i].broke && o[i].g.reports == 0 && o[i].g.r.ok == o[i].g.r.units,
+			  "%s: %lu of %lu ok, %u reports (%s)", o[i].name, o[i].g.r.ok,
+			  o[i].g.r.units, o[i].g.reports, o[i].g.first[0]);
+	}
+}
