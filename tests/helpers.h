@@ -457,4 +457,15 @@ size_t board_blob(uint8_t *blob, size_t cap);
 /* HEAD and a /reserved-memory node holding @body. */
 #define RESV(body) HEAD "reserved-memory { #address-cells = <1>; #size-cells = <1>; ranges; " body " }; "
 
+/* ---- a model that counts its steps (helpers/ticker.c) ------------------------------- */
+
+#define TICK_TODO 0x0   /* RW: steps of work left */
+#define TICK_DONE 0x4   /* RO: steps taken */
+#define TICK_TARGET 0x8 /* RW: raise line 0 when DONE reaches it */
+#define TICK_RAISE 0xc  /* WO: raise this line now */
+#define TICK_FOREVER 0x10 /* WO: 1: never idle */
+
+/* A "ticker" device called @name on @p (registering the model on first use). */
+struct device *add_ticker(struct dmamap_platform *p, const char *name);
+
 #endif

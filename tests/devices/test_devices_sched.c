@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Device time: a model steps at the CPU's yield points, one step per
+ * point on the fixed schedule, in a replayable seeded order otherwise, or
+ * on its own thread.
+ */
+#include <dmamap/io.h>
+#include <dmamap/sim.h>
+#include "../helpers.h"
+
+static struct dmamap_platform *board_with_ticker(struct device **t, void __iomem **regs)
+{
+	struct dmamap_platform *p = quiet_board();
+
+	if (!p)
+		return NULL;
+	*t = add_ticker(p, "ticker");
+	*regs = *t ? dmamap_device_ioremap(*t) : NULL;
+	return p;
+}
+
+TEST(sched_fixed_schedule_one_step_per_register_access)
+{
+	struct device *t;
+	void __iomem *r;
+	struct dmamap_platform *p = board_with_ticker(&t, &r);
+
+	REQUIRE(p && r);
+	writel(10, r + TICK_TODO); /* busy from here: steps come with the next yield points */
+	for (uint32_t k = 1; k <= 10; k++)
+		CHECK_EQ(readl(r + TICK_DONE), k);
+	CHECK_EQ(readl(r + TICK_DONE), 10); /* idle: nothing more to do */
+	CHECK_EQ(readl(r + TICK_TODO), 0);
+	dmamap_platform_destroy(p);
+}
+
+TEST(sched_dma_api_calls_barriers_and_delays_are_yield_points)
+{
+	struct device *t, *dev;
+	void __iomem *r;
+	struct dmamap_platform *p = board_with_ticker(&t, &r);
+	uint8_t *buf;
+	dma_addr_t h;
+
+	REQUIRE(p && r && (dev = lookup(p, "dma-nc")));
+	buf = dmamap_kmalloc(p, 256, DMAMAP_GFP_DMA_ALIGN);
+	REQUIRE(buf);
+	writel(100, r + TICK_TODO);
+	h = dma_map_single(dev, buf, 256, DMA_TO_DEVICE);          /* 1 */
+	REQUIRE(!dma_mapping_error(dev, h));
+	dma_sync_single_for_device(dev, h, 256, DMA_TO_DEVICE);    /* 2 */
+	dma_unmap_single(dev, h, 256, DMA_TO_DEVICE);              /* 3 */
+	dma_wmb();                                                 /* 4 */
+	cpu_relax();                                               /* 5 */
+	udelay(7);                                                 /* 12 */
+	mb();                                                      /* 13 */
+	CHECK_EQ(readl(r + TICK_DONE), 14);                        /* the read is one too */
+	msleep(1);                                                 /* 1000 more: idle at 100 */
+	CHECK_EQ(readl(r + TICK_DONE), 100);
+	dmamap_kfree(p, buf);
+	dmamap_platform_destroy(p);
+}
+
+/* What the CPU sees of the ticker's progress over 200 register reads. */
+static void observe(uint64_t seed, uint32_t *seen, unsigned int n)
+{
+	struct device *t;
+	void __iomem *r;
+	struct dmamap_platform *p = board_with_ticker(&t, &r);
+
+	REQUIRE(p && r);
+	dmamap_sim_set_schedule(p, seed);
+	writel(100000, r + TICK_TODO);
+	for (unsigned int i = 0; i < n; i++)
+		seen[i] = readl(r + TICK_DONE);
+	dmamap_platform_destroy(p);
+}
+
+TEST(sched_a_seed_varies_progress_and_replays_exactly)
+{
+	uint32_t a[200], b[200], c[200], fixed[200];
+	bool stalled = false, raced = false;
+
+	observe(0, fixed, 200);
+	observe(42, a, 200);
+	observe(42, b, 200);
+	observe(43, c, 200);
+	CHECK(!memcmp(a, b, sizeof(a)));
+	CHECK(memcmp(a, c, sizeof(a)) != 0);
+	CHECK(memcmp(a, fixed, sizeof(a)) != 0);
+	for (unsigned int i = 1; i < 200; i++) {
+		CHECK_EQ(fixed[i] - fixed[i - 1], 1);
+		stalled |= a[i] == a[i - 1];
+		raced |= a[i] - a[i - 1] > 4;
+	}
+	CHECK_MSG(stalled && raced, "seed 42: the device never stalled (%d) or ran ahead (%d)",
+		  stalled, raced);
+}
+
+TEST(sched_run_devices_drains_and_gives_up_on_a_device_that_never_idles)
+{
+	struct device *t;
+	void __iomem *r;
+	struct dmamap_platform *p = board_with_ticker(&t, &r);
+	struct dmamap_sched_stats st;
+
+	REQUIRE(p && r);
+	CHECK_EQ(dmamap_sim_run_devices(NULL, 0), -EINVAL);
+	writel(500, r + TICK_TODO);
+	CHECK_EQ(dmamap_sim_run_devices(p, 0), 500 + 1); /* the last step finds nothing to do */
+	CHECK_EQ(dmamap_sim_run_devices(p, 0), 0);
+	writel(1, r + TICK_FOREVER);
+	CHECK_EQ(dmamap_sim_run_devices(p, 1000), -EBUSY);
+	writel(0, r + TICK_FOREVER);
+	CHECK(dmamap_sim_run_devices(p, 0) >= 1);
+	CHECK_EQ(dmamap_sim_sched_stats(p, &st), 0);
+	CHECK(st.steps >= 1500);
+	CHECK_EQ(dmamap_sim_sched_stats(p, NULL), -EINVAL);
+	dmamap_platform_destroy(p);
+}
+
+/* An idle board costs the DMA API nothing: no yield is taken. */
+TEST(sched_idle_devices_are_not_stepped)
+{
+	struct dmamap_platform *p = quiet_board();
+	struct dmamap_sched_stats before, after;
+	struct device *dev;
+	uint8_t *buf;
+
+	REQUIRE(p && (dev = lookup(p, "dma-nc")));
+	buf = dmamap_kmalloc(p, 64, DMAMAP_GFP_DMA_ALIGN);
+	REQUIRE(buf);
+	CHECK_EQ(dmamap_sim_sched_stats(p, &before), 0);
+	for (int i = 0; i < 100; i++) {
+		dma_addr_t h = dma_map_single(dev, buf, 64, DMA_TO_DEVICE);
+
+		REQUIRE(!dma_mapping_error(dev, h));
+		dma_unmap_single(dev, h, 64, DMA_TO_DEVICE);
+	}
+	CHECK_EQ(dmamap_sim_sched_stats(p, &after), 0);
+	CHECK_EQ(after.yields, before.yields);
+	CHECK_EQ(after.steps, before.steps);
+	dmamap_kfree(p, buf);
+	dmamap_platform_destroy(p);
+}
+
+static uint32_t done_of(void __iomem *r)
+{
+	return readl(r + TICK_DONE);
+}
+
+TEST(sched_threaded_mode_steps_on_the_device_thread)
+{
+	struct device *t;
+	void __iomem *r;
+	struct dmamap_platform *p = board_with_ticker(&t, &r);
+	uint32_t v;
+
+	REQUIRE(p && r);
+	CHECK_EQ(dmamap_sim_set_threaded(NULL, true), -EINVAL);
+	CHECK_EQ(dmamap_sim_set_threaded(p, true), 0);
+	CHECK_EQ(dmamap_sim_set_threaded(p, true), 0); /* already on */
+	writel(5000, r + TICK_TODO);
+	CHECK_EQ(readx_poll_timeout(done_of, r, v, v == 5000, 10, 100000000), 0);
+	CHECK_EQ(dmamap_sim_set_threaded(p, false), 0);
+	/* Back on the schedule: the yield points step it again. */
+	writel(3, r + TICK_TODO);
+	CHECK_EQ(readl(r + TICK_DONE), 5001);
+	dmamap_platform_destroy(p); /* with the thread running too: */
+	p = board_with_ticker(&t, &r);
+	REQUIRE(p && r);
+	CHECK_EQ(dmamap_sim_set_threaded(p, true), 0);
+	writel(1, r + TICK_FOREVER);
+	dmamap_platform_destroy(p);
+}
