@@ -63,7 +63,8 @@ struct nic_run {
 	uint64_t seed;
 	unsigned int sent, received, done;
 	uint32_t *len; /* of each frame, by number */
-	uint8_t *want;
+	uint8_t *want;    /* the frame being sent */
+	uint8_t *rx_want; /* the frame being checked: the handler's own, it may run on another thread */
 };
 
 static void frame_layout(uint64_t seed, unsigned int id, uint32_t *len, unsigned int *nfrags)
@@ -80,12 +81,12 @@ static void nic_rx(void *ctx, uint8_t *frame, size_t len, bool error)
 	unsigned int id = run->received++;
 	unsigned long long wrong;
 
-	if (error || id >= run->sent || len != run->len[id]) {
+	if (error || id >= __atomic_load_n(&run->sent, __ATOMIC_ACQUIRE) || len != run->len[id]) {
 		run->r->corrupted++;
 		return;
 	}
-	pattern(run->want, len, run->seed + id);
-	wrong = count_wrong(run->want, frame, len);
+	pattern(run->rx_want, len, run->seed + id);
+	wrong = count_wrong(run->rx_want, frame, len);
 	run->r->bytes += len;
 	run->r->wrong_bytes += wrong;
 	if (wrong)
@@ -116,10 +117,17 @@ static void nic_tx_done(void *ctx, void *cookie, bool error)
 static bool nic_settled(void *ctx)
 {
 	struct nic_run *run = ctx;
+	unsigned long flags;
+	bool more, all;
 
-	if (run->n.napi_more)
+	/* What the handler updates (maybe on the device thread) is read under the driver's lock. */
+	spin_lock_irqsave(&run->n.lock, flags);
+	more = run->n.napi_more;
+	all = run->received >= run->sent && run->n.tx_clean == run->n.tx_next;
+	spin_unlock_irqrestore(&run->n.lock, flags);
+	if (more)
 		nicdrv_poll(&run->n, 64);
-	return run->received >= run->sent && !nicdrv_tx_pending(&run->n);
+	return all && !more;
 }
 
 static struct tx_frame *tx_frame_make(struct nic_run *run, unsigned int id,
@@ -164,7 +172,8 @@ int exercise_nic(struct device *dev, unsigned int frames, enum nicdrv_bug bug, u
 	run->seed = seed;
 	run->len = calloc(frames + 1, sizeof(*run->len));
 	run->want = malloc(NIC_MAX_FRAME);
-	ret = run->len && run->want ? 0 : -ENOMEM;
+	run->rx_want = malloc(NIC_MAX_FRAME);
+	ret = run->len && run->want && run->rx_want ? 0 : -ENOMEM;
 	if (!ret)
 		ret = nicdrv_probe(&run->n, dev, 64, true, bug, nic_rx, nic_tx_done, run);
 	if (ret) {
@@ -181,28 +190,30 @@ int exercise_nic(struct device *dev, unsigned int frames, enum nicdrv_bug bug, u
 			r->lost++;
 			continue;
 		}
+		/* Counted as sent first: in threaded mode it may come back before xmit returns. */
+		__atomic_store_n(&run->sent, id + 1, __ATOMIC_RELEASE);
 		while ((ret = nicdrv_xmit(&run->n, frags, f->nfrags, f)) == -EBUSY && tries++ < 10000) {
-			if (run->n.napi_more)
-				nicdrv_poll(&run->n, 64);
+			nic_settled(run); /* polls if NAPI asked for more */
 			udelay(5);
 		}
 		if (ret) {
 			for (unsigned int k = 0; k < f->nfrags; k++)
 				dmamap_kfree(run->p, f->frag[k]);
 			free(f);
+			__atomic_store_n(&run->sent, id, __ATOMIC_RELEASE);
 			r->lost++;
 			continue;
 		}
-		run->sent = id + 1;
 	}
 	wait_for(nic_settled, run);
-	r->irqs = run->n.stats.irqs;
 	nicdrv_remove(&run->n);
+	r->irqs = run->n.stats.irqs;
 	ret = 0;
 out:
 	r->lost = r->units - r->ok - r->corrupted;
 	free(run->len);
 	free(run->want);
+	free(run->rx_want);
 	free(run);
 	return ret;
 }
@@ -314,8 +325,8 @@ int exercise_blk(struct device *dev, unsigned int requests, enum blkdrv_bug bug,
 		else
 			r->ok++;
 	}
-	r->irqs = b.stats.irqs;
 	blkdrv_remove(&b);
+	r->irqs = b.stats.irqs;
 out:
 	free(want);
 	free(disk);

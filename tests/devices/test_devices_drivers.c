@@ -76,3 +76,27 @@ TEST(devices_nic_interrupts_are_coalesced)
 	CHECK(st.steps > 200 * 3);
 	dmamap_platform_destroy(p);
 }
+
+/* Devices on their own thread, interrupts delivered there: the drivers' locking holds. */
+TEST(devices_threaded_mode_drivers_lose_nothing)
+{
+	struct dmamap_platform *p = sim_board("default");
+	unsigned int ran = 0;
+
+	REQUIRE(p);
+	CHECK_EQ(dmamap_sim_set_threaded(p, true), 0);
+	for (unsigned int i = 0; i < dmamap_device_count(p); i++) {
+		struct device *dev = dmamap_device_at(p, i);
+		struct exercise_result r;
+
+		rec_reset();
+		if (!exercise(dev, 3 + i, &r))
+			continue;
+		ran++;
+		CHECK_MSG(r.units > 0 && r.ok == r.units, "%s (%s), device thread: %lu of %lu ok",
+			  dev_name(dev), dmamap_device_model_name(dev), r.ok, r.units);
+		EXPECT_NO_REPORTS();
+	}
+	CHECK_EQ(ran, 14);
+	dmamap_platform_destroy(p);
+}
