@@ -78,6 +78,15 @@ bench: deps
 	@$(MAKE) --no-print-directory $(CLI)
 	$(CLI) bench
 
+# The correct drivers under 10,000 seeds of cache chaos and device schedule
+# on every device of the default board (and a thousand on the others).
+SWEEP_SEEDS ?= 10000
+.PHONY: sweep
+sweep: deps
+	@$(MAKE) --no-print-directory $(CLI)
+	$(CLI) sweep --seeds $(SWEEP_SEEDS)
+	@for b in armv5 rpi4-like arm64-server x86-like; do $(CLI) sweep --board $$b --seeds $$(( $(SWEEP_SEEDS) / 10 )) || exit 1; done
+
 # -MMD -MP: each object depends on the headers it really includes.
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

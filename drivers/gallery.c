@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <string.h>
+#include <dmamap/sim.h>
 #include "gallery.h"
 
 const struct gallery_bug gallery_bugs[] = {
@@ -184,4 +185,47 @@ enum dmamap_dbg_kind gallery_main_kind(const struct gallery_bug *bug,
 			fallback = (enum dmamap_dbg_kind)k;
 	}
 	return fallback;
+}
+
+static void count_only(void *ctx, const struct dmamap_report *rep)
+{
+	struct sweep_result *s = ctx;
+
+	if (!s->reports++ && !s->first_bad[0])
+		snprintf(s->first_bad, sizeof(s->first_bad), "%s: %s: %s", rep->device,
+			 dmamap_dbg_kind_name(rep->kind), rep->text);
+}
+
+void sweep_seed(struct dmamap_platform *p, uint64_t seed, struct sweep_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	dmamap_debug_enable(p, true);
+	dmamap_set_report_hook(p, count_only, out);
+	dmamap_sim_set_chaos(p, seed, 0);
+	dmamap_sim_set_schedule(p, seed);
+	for (unsigned int i = 0; i < dmamap_device_count(p); i++) {
+		struct device *dev = dmamap_device_at(p, i);
+		const char *model = dmamap_device_model_name(dev);
+		struct exercise_result r;
+		int ret;
+
+		if (!strcmp(model, "nic"))
+			ret = exercise_nic(dev, 32, NICDRV_BUG_NONE, seed, &r);
+		else if (!strcmp(model, "blk"))
+			ret = exercise_blk(dev, 3, BLKDRV_BUG_NONE, seed, &r);
+		else if (!strcmp(model, "memcpy"))
+			ret = exercise_memcpy(dev, 6, MCDMA_BUG_NONE, seed, &r);
+		else
+			continue;
+		out->devices++;
+		out->units += r.units;
+		if (ret || r.ok != r.units || r.wrong_bytes || dmamap_debug_live(dev, NULL)) {
+			out->bad_units += ret ? 1 : r.units - r.ok;
+			if (!out->first_bad[0])
+				snprintf(out->first_bad, sizeof(out->first_bad),
+					 "%s: %lu of %lu %s intact, %llu bytes wrong, probe %d", dev_name(dev),
+					 r.ok, r.units, gallery_unit(dev), r.wrong_bytes, ret);
+		}
+	}
+	dmamap_set_report_hook(p, NULL, NULL);
 }

@@ -69,4 +69,16 @@ bool gallery_named(const struct gallery_bug *bug, const struct gallery_result *g
 /* The data broke: bytes wrong, units lost, the probe failed, or mappings left after remove. */
 bool gallery_broke(const struct gallery_result *g);
 
+struct sweep_result {
+	unsigned long devices, units, bad_units, reports;
+	char first_bad[640]; /* the first device that lost something, and how */
+};
+
+/*
+ * One seed of the sweep: with cache chaos and the device schedule seeded
+ * by @seed, every driver on every device of @p (a fresh board) with a
+ * light load, correct and checked. Anything lost or reported is counted.
+ */
+void sweep_seed(struct dmamap_platform *p, uint64_t seed, struct sweep_result *out);
+
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* dmamap: demo · info · bench */
+/* dmamap: demo · info · sweep · bench */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +11,7 @@ static void usage(FILE *f)
 		"usage: dmamap demo  [--board NAME] [--ram START+SIZE,...] [--bug KIND|list] [--chaos SEED]\n"
 		"                    [--scale N] [--threaded] [--verbose] [--json]\n"
 		"       dmamap info  [BOARD] [--json] [--svg FILE] [--ram START+SIZE,...]\n"
+		"       dmamap sweep [--board NAME] [--seeds N] [--first SEED]\n"
 		"       dmamap bench [--help for options]\n"
 		"boards:");
 	for (const char *const *n = dmamap_platform_builtin_names(); *n; n++)
@@ -96,6 +97,8 @@ int main(int argc, char **argv)
 		return cli_info(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "bench"))
 		return cli_bench(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "sweep"))
+		return cli_sweep(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;
