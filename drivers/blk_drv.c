@@ -162,6 +162,39 @@ static int load_status(int *st)
 	return __atomic_load_n(st, __ATOMIC_ACQUIRE);
 }
 
+/* Stop the device and fail what it still holds, as a driver's timeout handler resets the controller. */
+static void fail_outstanding(struct blkdrv *b)
+{
+	unsigned long flags;
+
+	writel(BLK_CTRL_RESET, b->regs + BLK_REG_CTRL);
+	spin_lock_irqsave(&b->lock, flags);
+	while (b->clean != b->next) {
+		struct blkdrv_slot *s = &b->slots[b->clean & mask(b)];
+
+		slot_unmap(b, s);
+		dma_pool_free(b->pool, s->table, s->table_dma);
+		b->clean++;
+		b->stats.errors++;
+		if (s->done)
+			s->done(s->ctx, -EIO);
+	}
+	spin_unlock_irqrestore(&b->lock, flags);
+}
+
+/* Reset the controller after a timeout: outstanding requests fail, the ring starts again. */
+static void reset(struct blkdrv *b)
+{
+	fail_outstanding(b);
+	b->next = b->clean = 0;
+	memset(b->ring, 0, b->ring_size * sizeof(struct blk_req));
+	writel((uint32_t)b->ring_dma, b->regs + BLK_REG_RING_LO);
+	writel((uint32_t)(b->ring_dma >> 32), b->regs + BLK_REG_RING_HI);
+	writel(b->ring_size, b->regs + BLK_REG_RING_SIZE);
+	writel(BLK_INT_DONE, b->regs + BLK_REG_INT_MASK);
+	writel(BLK_CTRL_ENABLE, b->regs + BLK_REG_CTRL);
+}
+
 int blkdrv_rw(struct blkdrv *b, int op, uint64_t sector, struct scatterlist *sg, int nents)
 {
 	int status = 1, v, ret;
@@ -169,9 +202,13 @@ int blkdrv_rw(struct blkdrv *b, int op, uint64_t sector, struct scatterlist *sg,
 	ret = blkdrv_submit(b, op, sector, sg, nents, rw_done, &status);
 	if (ret)
 		return ret;
-	/* wait_for_completion(): the interrupt handler reaps it. */
+	/* wait_for_completion_timeout(): the interrupt handler reaps it. */
 	ret = readx_poll_timeout(load_status, &status, v, v != 1, 10, 1000000);
-	return ret ? ret : v;
+	if (ret) {
+		reset(b); /* the request must not outlive the caller's buffers */
+		return -ETIMEDOUT;
+	}
+	return v;
 }
 
 int blkdrv_probe(struct blkdrv *b, struct device *dev, unsigned int ring_size,
@@ -224,18 +261,9 @@ void blkdrv_remove(struct blkdrv *b)
 {
 	if (!b->ring)
 		return;
-	writel(BLK_CTRL_RESET, b->regs + BLK_REG_CTRL);
 	free_irq((unsigned int)b->irq, b);
 	/* What the device never completed: unmapped and failed, as a reset does. */
-	while (b->clean != b->next) {
-		struct blkdrv_slot *s = &b->slots[b->clean & mask(b)];
-
-		slot_unmap(b, s);
-		dma_pool_free(b->pool, s->table, s->table_dma);
-		b->clean++;
-		if (s->done)
-			s->done(s->ctx, -EIO);
-	}
+	fail_outstanding(b);
 	if (b->bug != BLKDRV_BUG_LEAK_AT_REMOVE) {
 		dma_pool_destroy(b->pool);
 		dma_free_coherent(b->dev, b->ring_size * sizeof(struct blk_req), b->ring,

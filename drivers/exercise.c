@@ -183,7 +183,7 @@ int exercise_nic(struct device *dev, unsigned int frames, enum nicdrv_bug bug, u
 	for (unsigned int id = 0; id < frames; id++) {
 		struct nicdrv_frag frags[NIC_FRAGS];
 		struct tx_frame *f = tx_frame_make(run, id, frags);
-		int tries = 0;
+		uint64_t waited = 0;
 
 		r->units++;
 		if (!f) {
@@ -192,7 +192,9 @@ int exercise_nic(struct device *dev, unsigned int frames, enum nicdrv_bug bug, u
 		}
 		/* Counted as sent first: in threaded mode it may come back before xmit returns. */
 		__atomic_store_n(&run->sent, id + 1, __ATOMIC_RELEASE);
-		while ((ret = nicdrv_xmit(&run->n, frags, f->nfrags, f)) == -EBUSY && tries++ < 10000) {
+		/* A full ring waits for completions, up to about a second. */
+		while ((ret = nicdrv_xmit(&run->n, frags, f->nfrags, f)) == -EBUSY &&
+		       dmamap_poll_elapsed(&waited, 5) < 1000000) {
 			nic_settled(run); /* polls if NAPI asked for more */
 			udelay(5);
 		}

@@ -92,8 +92,14 @@ static int wait_done(struct mcdma *m, volatile struct mce_desc *first, unsigned 
 
 	/* Wait for the engine to pass them all, then check every status word. */
 	ret = readl_poll_timeout(m->regs + MCE_REG_HEAD, head, head == m->tail, 0, 1000000);
-	if (ret)
+	if (ret) {
+		/* Reset it: nothing may touch the buffers once the caller unmaps them. */
+		writel(MCE_CTRL_RESET, m->regs + MCE_REG_CTRL);
+		writel(m->ring_size, m->regs + MCE_REG_RING_SIZE);
+		writel(MCE_CTRL_ENABLE, m->regs + MCE_REG_CTRL);
+		m->tail = 0;
 		return ret;
+	}
 	for (unsigned int i = 0; i < n; i++) {
 		volatile struct mce_desc *d =
 			&m->ring[((uint32_t)(first - m->ring) + i) & (m->ring_size - 1)];

@@ -130,10 +130,11 @@ static void json_str(const char *s)
 	putchar('"');
 }
 
-static void print_json(const struct row *r, bool first)
+static void print_json(const struct row *r, bool first, const struct gallery_bug *bug)
 {
 	const struct dmamap_device_stats *s = &r->g.st;
 	const struct exercise_result *x = &r->g.r;
+	enum dmamap_dbg_kind named = gallery_main_kind(bug, &r->g);
 	bool comma = false;
 
 	printf("%s{\"device\":", first ? "" : ",");
@@ -142,6 +143,9 @@ static void print_json(const struct row *r, bool first)
 	json_str(r->model);
 	printf(",\"ops\":");
 	json_str(r->ops);
+	printf(",\"applies\":%s,\"broke\":%s,\"named_as\":\"%s\"",
+	       r->g.applies ? "true" : "false", broke(r) ? "true" : "false",
+	       named ? dmamap_dbg_kind_name(named) : "");
 	printf(",\"coherent\":%s,\"unit\":\"%s\",\"transfers\":%lu,\"ok\":%lu,\"corrupted\":%lu,"
 	       "\"lost\":%lu,\"failed\":%lu,\"irqs\":%lu,"
 	       "\"bytes_moved\":%llu,\"bytes_mapped\":%llu,\"bytes_bounced\":%llu,"
@@ -343,7 +347,7 @@ int cli_demo(int argc, char **argv)
 			bad += broke(r);
 		nrows++;
 		if (o.json)
-			print_json(r, nrows == 1);
+			print_json(r, nrows == 1, o.bug);
 		else if (!o.bug || r->g.applies)
 			print_text(r, o.bug), putchar('\n');
 	}

@@ -97,9 +97,10 @@ DMAMAP_API void cpu_relax(void);
  * udelay() - wait @usecs microseconds
  * @usecs: microseconds
  *
- * While a simulated board has devices, time is the devices' time: they
- * take up to @usecs steps each (one step a microsecond) and nothing
- * sleeps. Otherwise a real busy wait.
+ * While a board steps its devices at yield points (any board with device
+ * models, unless threaded), time is the devices' time: they take up to
+ * @usecs steps each (one step a microsecond) and nothing sleeps.
+ * Otherwise a real busy wait.
  */
 DMAMAP_API void udelay(unsigned long usecs);
 /**
@@ -128,8 +129,9 @@ DMAMAP_API void usleep_range(unsigned long min, unsigned long max);
  * @start: set by the first call (0 before it)
  * @delay_us: the poll's delay
  *
- * Device time on a simulated board with devices (each poll counts its
- * delay, at least 1 us), the monotonic clock otherwise.
+ * Device time while a board steps its devices at yield points (each poll
+ * counts its delay, at least 1 us), the monotonic clock otherwise (no
+ * device models, or only threaded boards).
  *
  * Return: microseconds since the first call.
  */

@@ -60,8 +60,14 @@ void dmamap__sched_destroy(struct dmamap_platform *p);
 void dmamap__sched_yield(struct dmamap_platform *p, unsigned long budget);
 /* The same for every board with devices (barriers, cpu_relax(), delays). */
 void dmamap__sched_yield_all(unsigned long budget);
-/* Whether any board has a scheduler: device time replaces the clock. */
+/* Whether any board has a scheduler (yield points must look at them). */
 bool dmamap__sched_any(void);
+/*
+ * Whether a board steps its devices at yield points: then delays and
+ * polling timeouts count device time. With only threaded boards (their
+ * devices run in real time on their own threads) they count real time.
+ */
+bool dmamap__device_time(void);
 
 /* Under the scheduler's lock: steps for every busy device, then re-arm the yield flag. */
 void dmamap__sched_run_locked(struct dmamap_sched *s, unsigned long budget);

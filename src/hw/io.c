@@ -8,6 +8,7 @@
  * before the register is read or written, as time passes between two bus
  * transactions on hardware.
  */
+#include <sched.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <dmamap/io.h>
@@ -279,13 +280,14 @@ void udelay(unsigned long usecs)
 {
 	uint64_t end;
 
-	if (dmamap__sched_any()) {
+	if (dmamap__device_time()) {
 		dmamap__sched_yield_all(usecs ? usecs : 1);
 		return;
 	}
+	/* Spinning, but yielding the CPU: the device threads may need it more. */
 	end = now_us() + usecs;
 	while (now_us() < end)
-		arch_relax();
+		sched_yield();
 }
 
 void ndelay(unsigned long nsecs)
@@ -298,7 +300,7 @@ void usleep_range(unsigned long min, unsigned long max)
 	struct timespec ts;
 
 	(void)max;
-	if (dmamap__sched_any()) {
+	if (dmamap__device_time()) {
 		dmamap__sched_yield_all(min ? min : 1);
 		return;
 	}
@@ -316,13 +318,14 @@ uint64_t dmamap_poll_elapsed(uint64_t *start, unsigned long delay_us)
 {
 	if (!start)
 		return 0;
-	if (dmamap__sched_any()) {
+	if (dmamap__device_time()) {
 		*start += delay_us ? delay_us : 1;
 		return *start;
 	}
+	/* The start plus one, so that 0 still means "not started". */
 	if (!*start) {
-		*start = now_us() | 1;
+		*start = now_us() + 1;
 		return 0;
 	}
-	return now_us() - *start;
+	return now_us() + 1 - *start;
 }

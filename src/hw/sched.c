@@ -19,6 +19,8 @@
 static pthread_rwlock_t live_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct dmamap_sched *live[MAX_LIVE];
 static unsigned int nr_live;
+/* Of those, the boards whose devices step at yield points (not threaded): their time is device time. */
+static unsigned int nr_stepped;
 /* This thread is inside dmamap__sched_yield_all(): a nested one walks without the lock. */
 static __thread bool walking_live;
 
@@ -52,6 +54,7 @@ static struct dmamap_sched *sched_create(struct dmamap_platform *p)
 	pthread_cond_init(&s->wake, NULL);
 	s->plat = p;
 	live[nr_live++] = s;
+	__atomic_fetch_add(&nr_stepped, 1, __ATOMIC_RELAXED);
 	pthread_rwlock_unlock(&live_lock);
 	return s;
 }
@@ -110,6 +113,7 @@ static void stop_thread(struct dmamap_sched *s)
 	pthread_mutex_lock(&s->lock);
 	s->threaded = false;
 	s->stop = false;
+	__atomic_fetch_add(&nr_stepped, 1, __ATOMIC_RELAXED);
 	dmamap__sched_rearm_locked(s);
 	pthread_mutex_unlock(&s->lock);
 }
@@ -125,6 +129,7 @@ void dmamap__sched_destroy(struct dmamap_platform *p)
 	for (unsigned int i = 0; i < nr_live; i++) {
 		if (live[i] == s) {
 			live[i] = live[--nr_live];
+			__atomic_fetch_sub(&nr_stepped, 1, __ATOMIC_RELAXED);
 			break;
 		}
 	}
@@ -139,6 +144,11 @@ void dmamap__sched_destroy(struct dmamap_platform *p)
 bool dmamap__sched_any(void)
 {
 	return __atomic_load_n(&nr_live, __ATOMIC_RELAXED) != 0;
+}
+
+bool dmamap__device_time(void)
+{
+	return __atomic_load_n(&nr_stepped, __ATOMIC_RELAXED) != 0;
 }
 
 void dmamap__sched_rearm_locked(struct dmamap_sched *s)
@@ -334,6 +344,8 @@ int dmamap_sim_set_threaded(struct dmamap_platform *p, bool on)
 		if (pthread_create(&s->thread, NULL, device_thread, s)) {
 			s->threaded = false;
 			ret = -EAGAIN;
+		} else {
+			__atomic_fetch_sub(&nr_stepped, 1, __ATOMIC_RELAXED);
 		}
 		dmamap__sched_rearm_locked(s);
 	}

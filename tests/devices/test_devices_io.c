@@ -4,6 +4,7 @@
  * every width, bus aborts on refused registers, plain memory, and polling
  * that keeps device time.
  */
+#include <time.h>
 #include <dmamap/io.h>
 #include <dmamap/hw/memcpy-engine.h>
 #include "../helpers.h"
@@ -96,4 +97,18 @@ TEST(io_poll_timeout_counts_device_time)
 	CHECK_EQ(dmamap_poll_elapsed(&start, 0), 6);
 	CHECK_EQ(dmamap_poll_elapsed(NULL, 1), 0);
 	dmamap_platform_destroy(p);
+}
+
+/* With no board stepping devices, polls keep the real clock. */
+TEST(io_poll_elapsed_is_real_time_without_device_time)
+{
+	uint64_t start = 0, e;
+	struct timespec ts = { 0, 2000000 };
+
+	CHECK_EQ(dmamap_poll_elapsed(&start, 0), 0);
+	nanosleep(&ts, NULL);
+	e = dmamap_poll_elapsed(&start, 0);
+	CHECK_MSG(e >= 1500 && e < 1000000, "2 ms measured as %llu us", (unsigned long long)e);
+	udelay(3000);
+	CHECK(dmamap_poll_elapsed(&start, 0) >= e + 2900);
 }

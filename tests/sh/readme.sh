@@ -60,15 +60,7 @@ int main(void)
 	return 0;
 }
 MAIN
-# The same instrumentation as the library of that build; libfdt if it uses it.
-case "$(basename "$build")" in
-build-asan) san="-fsanitize=address,undefined" ;;
-build-tsan) san="-fsanitize=thread" ;;
-build-cov) san="--coverage" ;;
-*) san="" ;;
-esac
-fdt=""
-if nm "$build/libdmamap.a" 2>/dev/null | grep -q ' U fdt_'; then fdt=-lfdt; fi
+. tests/sh/lib/link_flags.sh
 ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror $san -Iinclude -o "$tmp/readme" "$tmp/readme.c" \
 	"$build/libdmamap.a" -pthread -lm -ldl $fdt
 "$tmp/readme"
