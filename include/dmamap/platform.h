@@ -360,6 +360,24 @@ DMAMAP_API int dmamap_device_read(struct device *dev, dma_addr_t dma_addr,
 DMAMAP_API int dmamap_device_write(struct device *dev, dma_addr_t dma_addr,
 				   const void *src, size_t len);
 /**
+ * dmamap_device_transfer() - the device copies memory to memory
+ * @dev: device (a DMA engine, typically)
+ * @dst: device address written
+ * @src: device address read
+ * @len: bytes
+ *
+ * What dmamap_device_read() of @src then dmamap_device_write() of @dst
+ * would do, in one pass without a buffer in between where both ranges
+ * reach RAM through the device's bus window; behind an IOMMU, in bursts
+ * through a buffer, each checked as those two calls check it.
+ *
+ * Return: 0; -EINVAL for a NULL @dev or a zero @len; -EFAULT as
+ * dmamap_device_read() and dmamap_device_write() fault (a fault of the
+ * read moves nothing; behind an IOMMU, the bursts before a fault moved).
+ */
+DMAMAP_API int dmamap_device_transfer(struct device *dev, dma_addr_t dst, dma_addr_t src,
+				      size_t len);
+/**
  * dmamap_device_set_bus_master() - enable or disable a device's DMA
  * @dev: device; NULL is ignored
  * @enable: false makes every device access fault

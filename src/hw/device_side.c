@@ -93,6 +93,49 @@ int dmamap_device_write(struct device *dev, dma_addr_t dma_addr,
 	return access(dev, dma_addr, (void *)src, len, true);
 }
 
+/* Whether [@addr, +@len) goes straight to RAM through the bus window (no IOMMU, no fault to raise). */
+static phys_addr_t direct_phys(struct device *dev, dma_addr_t addr, size_t len)
+{
+	if (dev->iommu_hw || addr + len - 1 < addr || addr + len - 1 > *dev->dma_mask)
+		return PHYS_NONE;
+	return dmamap__bus_to_phys(dev, addr, len);
+}
+
+int dmamap_device_transfer(struct device *dev, dma_addr_t dst, dma_addr_t src, size_t len)
+{
+	phys_addr_t ps, pd;
+	uint8_t buf[4096];
+
+	if (!dev || !len)
+		return -EINVAL;
+	ps = direct_phys(dev, src, len);
+	pd = direct_phys(dev, dst, len);
+	if (ps != PHYS_NONE && pd != PHYS_NONE &&
+	    __atomic_load_n(&dev->bus_master, __ATOMIC_RELAXED)) {
+		dmamap__notify_device_access(dev, src, len, false);
+		dmamap__notify_device_access(dev, dst, len, true);
+		if (!dmamap__device_transfer(dev, pd, ps, len)) {
+			dmamap__stat_add(dev, ST_DEV_READ, len);
+			dmamap__stat_add(dev, ST_DEV_WRITTEN, len);
+			return 0;
+		}
+	}
+	/* Anything else (an IOMMU, a fault to raise): burst by burst, each access as the hardware makes it. */
+	while (len) {
+		size_t n = MIN(len, sizeof(buf));
+		int ret = access(dev, src, buf, n, false);
+
+		if (!ret)
+			ret = access(dev, dst, buf, n, true);
+		if (ret)
+			return ret;
+		src += n;
+		dst += n;
+		len -= n;
+	}
+	return 0;
+}
+
 void dmamap_device_set_bus_master(struct device *dev, bool enable)
 {
 	if (dev)

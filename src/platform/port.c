@@ -149,6 +149,14 @@ int dmamap__device_copy(struct device *dev, phys_addr_t phys, void *buf, size_t 
 	return 0;
 }
 
+int dmamap__device_transfer(struct device *dev, phys_addr_t dst, phys_addr_t src, size_t len)
+{
+	if (dev->plat->mach.kind == MACHINE_SIM)
+		return dmamap__sim_device_transfer(dev, dst, src, len);
+	memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, len);
+	return 0;
+}
+
 /* The arch hooks: only a device that does not snoop, on the simulated SoC, has lines to keep. */
 void dmamap_arch_sync_dma_for_device(struct device *dev, phys_addr_t phys,
 				     size_t size, enum dma_data_direction dir)

@@ -170,5 +170,11 @@ long dmamap__cpu_dirty_offset(struct dmamap_platform *p, phys_addr_t phys, size_
  */
 int dmamap__device_copy(struct device *dev, phys_addr_t phys, void *buf, size_t len,
 			bool write);
+/*
+ * @dev copies @len bytes of RAM from @src to @dst in one pass, as a DMA
+ * engine does memory to memory: what dmamap__device_copy() would read, then
+ * write, without a buffer in between. -EFAULT if either is not RAM.
+ */
+int dmamap__device_transfer(struct device *dev, phys_addr_t dst, phys_addr_t src, size_t len);
 
 #endif

@@ -7,7 +7,7 @@
  * device address to RING_LO/RING_HI and its length (a power of two) to
  * RING_SIZE, sets CTRL_ENABLE, then writes the index after the last filled
  * descriptor to TAIL. The engine works asynchronously: it fetches the
- * descriptors from HEAD up to TAIL one by one, copies in 4 KiB bursts,
+ * descriptors from HEAD up to TAIL one by one, copies in 16 KiB bursts,
  * writes each one's status word, then advances HEAD. When HEAD reaches
  * TAIL with INT_ENABLE set it sets INT_STATUS_DONE and raises its
  * interrupt (line 0). Fields are little-endian.

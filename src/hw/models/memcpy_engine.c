@@ -2,8 +2,10 @@
 /*
  * The "memcpy" DMA engine: a descriptor ring in memory, a doorbell, and a
  * copy per descriptor. It reaches memory only as a bus master does, through
- * dmamap_device_read() and dmamap_device_write(); it runs synchronously in
- * the doorbell write so runs are deterministic.
+ * dmamap_device_read(), dmamap_device_write() and dmamap_device_transfer(),
+ * and works in steps after the doorbell: a descriptor fetch, 16 KiB bursts
+ * (a real engine's are smaller; the step is the scheduler's unit, not the
+ * bus's), a status write-back, an interrupt when the ring drains.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +13,7 @@
 #include <dmamap/model.h>
 #include "models.h"
 
-#define CHUNK 4096
+#define CHUNK 16384
 
 enum mce_phase { FETCH, COPY, WRITEBACK };
 
@@ -70,7 +72,7 @@ static void fail(struct mce *m)
 static bool mce_step(struct device *dev, void *priv)
 {
 	struct mce *m = priv;
-	uint8_t raw[sizeof(struct mce_desc)], buf[CHUNK];
+	uint8_t raw[sizeof(struct mce_desc)];
 	uint32_t n;
 
 	if (!(m->ctrl & MCE_CTRL_ENABLE) || !m->ring_size || m->head == m->tail) {
@@ -101,8 +103,7 @@ static bool mce_step(struct device *dev, void *priv)
 		return true;
 	case COPY:
 		n = m->len - m->off < CHUNK ? m->len - m->off : CHUNK;
-		if (dmamap_device_read(dev, m->src + m->off, buf, n) ||
-		    dmamap_device_write(dev, m->dst + m->off, buf, n)) {
+		if (dmamap_device_transfer(dev, m->dst + m->off, m->src + m->off, n)) {
 			fail(m);
 			m->phase = WRITEBACK;
 			return true;

@@ -10,12 +10,31 @@
 #include "../../base/ram.h"
 #include "sim.h"
 
+/*
+ * Where a device write of [@off, +@chunk) in @b lands: memory, and for a
+ * snooping device the cached copy and the snapshot too, so those bytes are
+ * consistent rather than device-changed; the lines remember their writer.
+ * The caller holds the page's stripe lock.
+ */
+static void device_wrote(struct dmamap_platform *p, struct device *dev, struct dmamap_bank *b,
+			 struct sim_bank *sb, u64 off, size_t chunk)
+{
+	size_t l0 = (size_t)(off >> p->mach.line_shift);
+	size_t l1 = (size_t)((off + chunk - 1) >> p->mach.line_shift);
+
+	if (dev->coherent) {
+		memcpy(b->cpu + off, b->mem + off, chunk);
+		memcpy(sb->snap + off, b->mem + off, chunk);
+	}
+	for (size_t li = l0; li <= l1; li++)
+		sb->line_writer[li] = (uint16_t)(dev->id + 1);
+}
+
 int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf,
 			      size_t len, bool write)
 {
 	struct dmamap_platform *p = dev->plat;
 	struct dmamap_bank *b = dmamap__bank_of_phys(p, phys, len);
-	uint16_t writer = (uint16_t)(dev->id + 1);
 	struct sim_bank *sb;
 	uint8_t *io = buf;
 
@@ -31,23 +50,13 @@ int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf,
 
 		pthread_mutex_lock(lock);
 		if (write) {
-			size_t l0 = (size_t)(off >> p->mach.line_shift);
-			size_t l1 = (size_t)((off + chunk - 1) >> p->mach.line_shift);
-
 			memcpy(b->mem + off, io, chunk);
 			/*
-			 * A snooping write updates the cached copy too, and the
-			 * snapshot: those bytes are now consistent, not
-			 * device-changed. Were the snapshot left behind, a later CPU
-			 * store to the same bytes would make the next clean (or a
+			 * Were the snapshot of a snooped write left behind, a later
+			 * CPU store to the same bytes would make the next clean (or a
 			 * chaos eviction) report the device's old bytes as lost.
 			 */
-			if (dev->coherent) {
-				memcpy(b->cpu + off, io, chunk);
-				memcpy(sb->snap + off, io, chunk);
-			}
-			for (size_t li = l0; li <= l1; li++)
-				sb->line_writer[li] = writer;
+			device_wrote(p, dev, b, sb, off, chunk);
 		} else if (dev->coherent) {
 			/*
 			 * A snoop is served by the cache: the CPU view. As on real
@@ -61,6 +70,43 @@ int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf,
 		pthread_mutex_unlock(lock);
 		io += chunk;
 		phys += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+int dmamap__sim_device_transfer(struct device *dev, phys_addr_t dst, phys_addr_t src, size_t len)
+{
+	struct dmamap_platform *p = dev->plat;
+	struct dmamap_bank *bs = dmamap__bank_of_phys(p, src, len);
+	struct dmamap_bank *bd = dmamap__bank_of_phys(p, dst, len);
+	struct sim_bank *sd;
+
+	if (!bs || !bd)
+		return -EFAULT;
+	sd = sim_bank(p, bd);
+	dmamap__sim_chaos_tick(p, src, len);
+	dmamap__sim_chaos_tick(p, dst, len);
+	while (len) {
+		u64 soff = src - bs->start, doff = dst - bd->start;
+		size_t chunk = MIN(len, (size_t)(PAGE_SIZE - (soff & (PAGE_SIZE - 1))));
+		pthread_mutex_t *ls = sim_stripe(p, src), *ld = sim_stripe(p, dst);
+		/* A snoop reads the CPU view (stale if a non-coherent master wrote around it). */
+		const uint8_t *from;
+
+		chunk = MIN(chunk, (size_t)(PAGE_SIZE - (doff & (PAGE_SIZE - 1))));
+		from = dev->coherent ? bs->cpu + soff : bs->mem + soff;
+		/* Two stripes: always in address order, so two transfers never wait on each other. */
+		pthread_mutex_lock(ls < ld ? ls : ld);
+		if (ls != ld)
+			pthread_mutex_lock(ls < ld ? ld : ls);
+		memmove(bd->mem + doff, from, chunk);
+		device_wrote(p, dev, bd, sd, doff, chunk);
+		if (ls != ld)
+			pthread_mutex_unlock(ls < ld ? ld : ls);
+		pthread_mutex_unlock(ls < ld ? ls : ld);
+		src += chunk;
+		dst += chunk;
 		len -= chunk;
 	}
 	return 0;

@@ -83,6 +83,8 @@ int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf, s
 			      bool write);
 void dmamap__sim_cpu_write(struct dmamap_platform *p, phys_addr_t dst, const void *src,
 			   size_t len);
+/* A memory-to-memory copy by @dev: its read of @src and write of @dst, with nothing in between. */
+int dmamap__sim_device_transfer(struct device *dev, phys_addr_t dst, phys_addr_t src, size_t len);
 long dmamap__sim_cpu_dirty_offset(struct dmamap_platform *p, phys_addr_t phys, size_t size);
 
 /* Guarded pages (guard.c): the CPU's access to whole pages taken or given back. */
