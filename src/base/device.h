@@ -72,12 +72,18 @@ struct dmamap_sched;    /* hw/ */
 
 struct dmamap_platform {
 	/* Read by every map and unmap: one cache line, kept together. */
-	bool debug;                         /* debug/: the checker is on */
+	/* What hooks an API call, read as one word by the identity fast paths. */
+	union {
+		struct {
+			bool debug;    /* debug/: the checker is on */
+			/* hw/: a yield point has work (a busy device, a pending interrupt). */
+			bool yield_on;
+		};
+		uint16_t hooks;
+	};
 	bool ownership;                     /* debug/: ownership mode (guarded pages) */
 	struct dmamap_checker *checker;     /* debug/: live while debug is on */
 	struct dmamap_fault_injector fault; /* lib/: armed through the public call */
-	/* hw/: a yield point has work (a busy device, a pending interrupt) on the CPU's thread. */
-	bool yield_on;
 
 	char name[DMAMAP_NAME_MAX];          /* core/ */
 	u64 default_mask;                    /* core/: a new device's mask unless it names one */

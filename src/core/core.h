@@ -136,4 +136,14 @@ static inline __attribute__((always_inline)) void dmamap__api_yield(struct devic
 		dmamap__sched_yield(dev->plat, 1);
 }
 
+/*
+ * The fast paths ask once whether anything hooks the call (the checker,
+ * or busy devices): the two flags share a word, so it is the one load and
+ * branch the checker's test alone used to be.
+ */
+static inline __attribute__((always_inline)) bool dmamap__hooks_on(const struct device *dev)
+{
+	return unlikely(__atomic_load_n(&dev->plat->hooks, __ATOMIC_RELAXED) != 0);
+}
+
 #endif

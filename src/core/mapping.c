@@ -109,6 +109,7 @@ static __attribute__((noinline)) dma_addr_t
 map_page_plain(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
 	       unsigned long attrs)
 {
+	dmamap__api_yield(dev);
 	return map_one(dev, ptr, size, dir, attrs, NULL);
 }
 
@@ -116,8 +117,10 @@ static __attribute__((noinline)) dma_addr_t
 map_page_debugged(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
 		  unsigned long attrs, enum dbg_type type, void *caller)
 {
-	dma_addr_t addr = map_one(dev, ptr, size, dir, attrs, NULL);
+	dma_addr_t addr;
 
+	dmamap__api_yield(dev);
+	addr = map_one(dev, ptr, size, dir, attrs, NULL);
 	if (addr != DMA_MAPPING_ERROR)
 		dmamap__dbg_map_page(dev, type, addr, size, dir, ptr, caller, attrs);
 	return addr;
@@ -140,6 +143,26 @@ map_bad_args(struct device *dev, void *ptr, size_t size, int dir, enum dbg_type 
  * of memcpy instead of 77 %). Everything else maps through map_one(),
  * remembered by the checker when it is on.
  */
+/* An identity map or unmap that something hooks: the devices' turn (a yield point), then the checker's. */
+static __attribute__((noinline)) dma_addr_t
+map_identity_hooked(struct device *dev, enum dbg_type type, dma_addr_t addr, size_t size,
+		    enum dma_data_direction dir, void *caller)
+{
+	dmamap__api_yield(dev);
+	if (dmamap__dbg_on(dev))
+		return dmamap__dbg_map_identity(dev, type, addr, size, dir, caller);
+	return addr;
+}
+
+static __attribute__((noinline)) void
+unmap_identity_hooked(struct device *dev, enum dbg_type type, dma_addr_t addr, size_t size,
+		      enum dma_data_direction dir)
+{
+	dmamap__api_yield(dev);
+	if (dmamap__dbg_on(dev))
+		dmamap__dbg_unmap_page(dev, type, addr, size, dir);
+}
+
 static inline __attribute__((always_inline)) dma_addr_t
 map_page(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
 	 unsigned long attrs, enum dbg_type type, void *caller)
@@ -148,17 +171,18 @@ map_page(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir
 
 	if (unlikely(!dmamap__map_args_ok(dev, ptr, size, dir)))
 		return map_bad_args(dev, ptr, size, dir, type);
-	dmamap__api_yield(dev);
 	if (likely(dmamap__direct_map_identity(dev, ptr, size) &&
 		   !dmamap__fault_armed(&dev->plat->fault) && dmamap__shard_known())) {
 		dmamap__count_map(dev, size);
-		if (dmamap__dbg_on(dev))
-			return dmamap__dbg_map_identity(dev, type, addr, size, dir, caller);
+		if (dmamap__hooks_on(dev))
+			return map_identity_hooked(dev, type, addr, size, dir, caller);
 		return addr;
 	}
 	if (dmamap__dbg_on(dev))
 		return map_page_debugged(dev, ptr, size, dir, attrs, type, caller);
-	if (dmamap__direct_bounces_all(dev) && !dmamap__fault_armed(&dev->plat->fault) &&
+	/* The bounced fast path has no yield point: with busy devices, the plain path. */
+	if (dmamap__direct_bounces_all(dev) && !dmamap__hooks_on(dev) &&
+	    !dmamap__fault_armed(&dev->plat->fault) &&
 	    dmamap__shard_known() && (uintptr_t)ptr + size - 1 >= (uintptr_t)ptr &&
 	    !(attrs & DMA_ATTR_REQUIRE_COHERENT))
 		return dmamap__direct_map_bounced(dev, ptr, size, attrs);
@@ -182,6 +206,7 @@ static __attribute__((noinline)) void
 unmap_page_plain(struct device *dev, dma_addr_t addr, size_t size,
 		 enum dma_data_direction dir, unsigned long attrs)
 {
+	dmamap__api_yield(dev);
 	unmap_one(dev, addr, size, dir, attrs);
 }
 
@@ -189,6 +214,7 @@ static __attribute__((noinline)) void
 unmap_page_debugged(struct device *dev, dma_addr_t addr, size_t size,
 		    enum dma_data_direction dir, unsigned long attrs, enum dbg_type type)
 {
+	dmamap__api_yield(dev);
 	/* Before the unmap: its cache maintenance would hide what the CPU wrote meanwhile. */
 	dbg_unmap(dev, type, addr, size, dir);
 	unmap_one(dev, addr, size, dir, attrs);
@@ -203,16 +229,15 @@ unmap_page(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direc
 		dmamap__bad_handle(dev, addr, size, dir, unmap_func(type));
 		return;
 	}
-	dmamap__api_yield(dev);
 	if (likely(dmamap__direct_identity_handle(dev, addr) && dmamap__shard_known())) {
 		dmamap__stat_add(dev, ST_UNMAPS, 1);
-		if (dmamap__dbg_on(dev))
-			dmamap__dbg_unmap_page(dev, type, addr, size, dir);
+		if (dmamap__hooks_on(dev))
+			unmap_identity_hooked(dev, type, addr, size, dir);
 		return;
 	}
 	if (dmamap__dbg_on(dev))
 		unmap_page_debugged(dev, addr, size, dir, attrs, type);
-	else if (dmamap__direct_bounces_all(dev) && dmamap__shard_known())
+	else if (dmamap__direct_bounces_all(dev) && !dmamap__hooks_on(dev) && dmamap__shard_known())
 		dmamap__direct_unmap_bounced(dev, addr, size, dir, attrs);
 	else
 		unmap_page_plain(dev, addr, size, dir, attrs);
