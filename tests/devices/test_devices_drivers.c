@@ -100,3 +100,51 @@ TEST(devices_threaded_mode_drivers_lose_nothing)
 	CHECK_EQ(ran, 14);
 	dmamap_platform_destroy(p);
 }
+
+static irqreturn_t count_irq(int irq, void *dev_id)
+{
+	(void)irq;
+	(*(unsigned int *)dev_id)++;
+	return IRQ_HANDLED;
+}
+
+/* The memcpy engine completes by interrupt too: once its ring drains, with INT_ENABLE set. */
+TEST(devices_memcpy_engine_interrupts_when_its_ring_drains)
+{
+	struct dmamap_platform *p = sim_board("default");
+	struct device *dev;
+	struct mcdma m;
+	unsigned int irqs = 0;
+	uint8_t *a, *b;
+	dma_addr_t s, d;
+	int irq;
+
+	REQUIRE(p && (dev = lookup(p, "dma-nc")));
+	REQUIRE(mcdma_probe(&m, dev, 8) == 0);
+	irq = dmamap_device_irq(dev, 0);
+	REQUIRE(irq > 0);
+	CHECK_EQ(request_irq((unsigned int)irq, count_irq, 0, "mce", &irqs), 0);
+	writel(MCE_INT_DONE, m.regs + MCE_REG_INT_ENABLE);
+	a = dmamap_kmalloc(p, 8192, DMAMAP_GFP_DMA_ALIGN);
+	b = dmamap_kmalloc(p, 8192, DMAMAP_GFP_DMA_ALIGN | __GFP_ZERO);
+	REQUIRE(a && b);
+	memset(a, 0x3c, 8192);
+	s = dma_map_single(dev, a, 8192, DMA_TO_DEVICE);
+	d = dma_map_single(dev, b, 8192, DMA_FROM_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, s) && !dma_mapping_error(dev, d));
+	CHECK_EQ(mcdma_copy_dma(&m, d, s, 4096), 0);
+	CHECK_EQ(mcdma_copy_dma(&m, d + 4096, s + 4096, 4096), 0);
+	CHECK_EQ(irqs, 2);
+	CHECK_EQ(readl(m.regs + MCE_REG_INT_STATUS), MCE_INT_DONE);
+	writel(MCE_INT_DONE, m.regs + MCE_REG_INT_STATUS);
+	CHECK_EQ(readl(m.regs + MCE_REG_INT_STATUS), 0);
+	dma_unmap_single(dev, d, 8192, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, s, 8192, DMA_TO_DEVICE);
+	CHECK(all_bytes(b, 8192, 0x3c));
+	free_irq((unsigned int)irq, &irqs);
+	mcdma_remove(&m);
+	EXPECT_NO_REPORTS();
+	dmamap_kfree(p, a);
+	dmamap_kfree(p, b);
+	dmamap_platform_destroy(p);
+}
