@@ -264,11 +264,10 @@ void blkdrv_remove(struct blkdrv *b)
 	free_irq((unsigned int)b->irq, b);
 	/* What the device never completed: unmapped and failed, as a reset does. */
 	fail_outstanding(b);
-	if (b->bug != BLKDRV_BUG_LEAK_AT_REMOVE) {
-		dma_pool_destroy(b->pool);
+	dma_pool_destroy(b->pool);
+	if (b->bug != BLKDRV_BUG_LEAK_AT_REMOVE)
 		dma_free_coherent(b->dev, b->ring_size * sizeof(struct blk_req), b->ring,
 				  b->ring_dma);
-	}
 	free(b->slots);
 	b->ring = NULL;
 }

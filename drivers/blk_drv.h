@@ -27,7 +27,7 @@ enum blkdrv_bug {
 	BLKDRV_BUG_MAP_ERROR_UNCHECKED,
 	/* Give the device CPU physical addresses (virt_to_phys) instead of mapping. */
 	BLKDRV_BUG_NO_DMA_API,
-	/* remove() forgets dma_pool_destroy() and the ring. */
+	/* remove() forgets to free the request ring (coherent memory). */
 	BLKDRV_BUG_LEAK_AT_REMOVE,
 	BLKDRV_BUG_COUNT
 };

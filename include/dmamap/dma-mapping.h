@@ -1540,8 +1540,10 @@ DMAMAP_API void dmamap_free_pages(struct dmamap_platform *p, struct page *page,
  * @reg: register offset
  * @val: value
  *
- * The model acts in the call: the memcpy engine runs the descriptors a
- * TAIL write names before it returns.
+ * The same as writel() on the device's register block
+ * (<dmamap/io.h>): a yield point, where the board's devices step before
+ * the write reaches the model. The memcpy engine works through the
+ * descriptors a TAIL write names in its own steps after it.
  *
  * Return: 0; -EINVAL for a NULL @dev; -ENODEV if the device has no model,
  * or its model has no mmio_write; else what the model returns. The memcpy

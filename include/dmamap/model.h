@@ -112,14 +112,15 @@ DMAMAP_API uint64_t dmamap_model_now(struct device *dev);
  * Models are process-wide: every platform sees them.
  *
  * Return: 0; -EINVAL for a NULL model or name; -EEXIST if the name is
- * taken ("memcpy" is, from the start); -ENOSPC when the table (32 models,
- * the built-in one among them) is full.
+ * taken ("memcpy", "nic" and "blk" are, from the start); -ENOSPC when the
+ * table (32 models, the built-in ones among them) is full. A model with
+ * more than 8 interrupt lines is refused when a device is created with it.
  */
 DMAMAP_API int dmamap_model_register(const struct dmamap_device_model *model);
 
 /**
  * dmamap_model_find() - a model by name
- * @name: model name ("memcpy" is built in)
+ * @name: model name ("memcpy", "nic" and "blk" are built in)
  *
  * Return: the model; NULL for an unknown or NULL @name.
  */
