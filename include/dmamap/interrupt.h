@@ -45,7 +45,7 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 DMAMAP_API int dmamap_device_irq(struct device *dev, unsigned int index);
 
 /**
- * request_irq() - install a handler for an interrupt
+ * dmamap_request_irq() - request_irq(): install a handler for an interrupt
  * @irq: from dmamap_device_irq()
  * @handler: called with @irq and @dev_id
  * @flags: 0 or IRQF_SHARED (every handler of a shared line says so; each
@@ -60,57 +60,57 @@ DMAMAP_API int dmamap_device_irq(struct device *dev, unsigned int index);
  * with a NULL @dev_id; -EBUSY if the line has a handler and either side
  * is not IRQF_SHARED; -ENOMEM when a line has 8 handlers.
  */
-DMAMAP_API int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
+DMAMAP_API int dmamap_request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
 			   const char *name, void *dev_id);
 /**
- * free_irq() - remove a handler, waiting for it to finish if it runs
+ * dmamap_free_irq() - free_irq(): remove a handler, waiting for it to finish if it runs
  * @irq: the interrupt
  * @dev_id: what request_irq() was given
  *
  * Return: the name given to request_irq(); NULL if no such handler (with
  * a report when the checker of the device's board is on).
  */
-DMAMAP_API const void *free_irq(unsigned int irq, void *dev_id);
+DMAMAP_API const void *dmamap_free_irq(unsigned int irq, void *dev_id);
 /**
- * disable_irq() - stop delivering @irq and wait for a running handler
+ * dmamap_disable_irq() - disable_irq(): stop delivering @irq and wait for a running handler
  * @irq: the interrupt
  *
  * Nests: delivery resumes after as many enable_irq(). A raise meanwhile
  * stays pending. An unknown @irq does nothing.
  */
-DMAMAP_API void disable_irq(unsigned int irq);
+DMAMAP_API void dmamap_disable_irq(unsigned int irq);
 /**
- * disable_irq_nosync() - disable_irq() without waiting for a running handler
+ * dmamap_disable_irq_nosync() - disable_irq_nosync(): disable_irq() without waiting for a running handler
  * @irq: the interrupt; an unknown one does nothing
  */
-DMAMAP_API void disable_irq_nosync(unsigned int irq);
+DMAMAP_API void dmamap_disable_irq_nosync(unsigned int irq);
 /**
- * enable_irq() - undo one disable_irq()
+ * dmamap_enable_irq() - enable_irq(): undo one disable_irq()
  * @irq: the interrupt
  *
  * An enable without a disable is reported (checker on) and ignored.
  */
-DMAMAP_API void enable_irq(unsigned int irq);
+DMAMAP_API void dmamap_enable_irq(unsigned int irq);
 /**
- * synchronize_irq() - wait until no handler of @irq runs
+ * dmamap_synchronize_irq() - synchronize_irq(): wait until no handler of @irq runs
  * @irq: the interrupt; an unknown one returns at once, and so does a call
  *       from @irq's own handler (Linux would wait for itself forever)
  */
-DMAMAP_API void synchronize_irq(unsigned int irq);
+DMAMAP_API void dmamap_synchronize_irq(unsigned int irq);
 
 /**
- * local_irq_disable() - no interrupt is delivered to this thread
+ * dmamap_local_irq_disable() - local_irq_disable(): no interrupt is delivered to this thread
  *
  * As on one CPU: the interrupt waits until local_irq_enable(). Use
  * local_irq_save() where it may already be disabled.
  */
-DMAMAP_API void local_irq_disable(void);
+DMAMAP_API void dmamap_local_irq_disable(void);
 /**
- * local_irq_enable() - interrupts are delivered to this thread again
+ * dmamap_local_irq_enable() - local_irq_enable(): interrupts are delivered to this thread again
  *
  * What waited is delivered at the thread's next yield point.
  */
-DMAMAP_API void local_irq_enable(void);
+DMAMAP_API void dmamap_local_irq_enable(void);
 /**
  * dmamap_irqs_disabled() - whether this thread takes no interrupt now
  *
@@ -118,16 +118,26 @@ DMAMAP_API void local_irq_enable(void);
  */
 DMAMAP_API bool dmamap_irqs_disabled(void);
 
+/* Linux's names. */
+#define request_irq(irq, handler, flags, name, dev_id) \
+	dmamap_request_irq(irq, handler, flags, name, dev_id)
+#define free_irq(irq, dev_id) dmamap_free_irq(irq, dev_id)
+#define disable_irq(irq) dmamap_disable_irq(irq)
+#define disable_irq_nosync(irq) dmamap_disable_irq_nosync(irq)
+#define enable_irq(irq) dmamap_enable_irq(irq)
+#define synchronize_irq(irq) dmamap_synchronize_irq(irq)
+#define local_irq_disable() dmamap_local_irq_disable()
+#define local_irq_enable() dmamap_local_irq_enable()
 #define irqs_disabled() dmamap_irqs_disabled()
 #define local_irq_save(flags)                                  \
 	do {                                                   \
 		(flags) = dmamap_irqs_disabled();              \
-		local_irq_disable();                           \
+		dmamap_local_irq_disable();                    \
 	} while (0)
 #define local_irq_restore(flags)                               \
 	do {                                                   \
 		if (!(flags))                                  \
-			local_irq_enable();                    \
+			dmamap_local_irq_enable();             \
 	} while (0)
 
 /*

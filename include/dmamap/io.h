@@ -40,8 +40,8 @@ typedef uint32_t u32;
  * The cookie stays valid until the device is destroyed. Dereferencing it
  * directly faults (SIGSEGV), as touching MMIO without the accessors would.
  *
- * Return: the block's base; NULL for a NULL @dev, a device without a
- * model, or when the process already has 1024 register blocks.
+ * Return: the block's base (4 KiB); NULL for a NULL @dev, a device without
+ * a model, or when the process already has 16,384 register blocks.
  */
 DMAMAP_API void __iomem *dmamap_device_ioremap(struct device *dev);
 
@@ -88,13 +88,13 @@ enum dmamap_barrier {
 DMAMAP_API void dmamap_barrier(enum dmamap_barrier kind);
 
 /**
- * cpu_relax() - the body of a busy-wait loop
+ * dmamap_cpu_relax() - cpu_relax(): the body of a busy-wait loop
  *
  * A yield point: the devices of every simulated board step here.
  */
-DMAMAP_API void cpu_relax(void);
+DMAMAP_API void dmamap_cpu_relax(void);
 /**
- * udelay() - wait @usecs microseconds
+ * dmamap_udelay() - udelay(): wait @usecs microseconds
  * @usecs: microseconds
  *
  * While a board steps its devices at yield points (any board with device
@@ -102,27 +102,27 @@ DMAMAP_API void cpu_relax(void);
  * @usecs steps each (one step a microsecond) and nothing sleeps.
  * Otherwise a real busy wait.
  */
-DMAMAP_API void udelay(unsigned long usecs);
+DMAMAP_API void dmamap_udelay(unsigned long usecs);
 /**
- * ndelay() - udelay() rounded up to whole microseconds
+ * dmamap_ndelay() - ndelay(): udelay() rounded up to whole microseconds
  * @nsecs: nanoseconds
  */
-DMAMAP_API void ndelay(unsigned long nsecs);
+DMAMAP_API void dmamap_ndelay(unsigned long nsecs);
 /**
- * msleep() - sleep @msecs milliseconds
+ * dmamap_msleep() - msleep(): sleep @msecs milliseconds
  * @msecs: milliseconds
  *
  * Device time as udelay() while a board has devices; a real sleep otherwise.
  */
-DMAMAP_API void msleep(unsigned int msecs);
+DMAMAP_API void dmamap_msleep(unsigned int msecs);
 /**
- * usleep_range() - sleep between @min and @max microseconds
+ * dmamap_usleep_range() - usleep_range(): sleep between @min and @max microseconds
  * @min: lower bound
  * @max: upper bound (the sleep is @min)
  *
  * Device time as udelay() while a board has devices; a real sleep otherwise.
  */
-DMAMAP_API void usleep_range(unsigned long min, unsigned long max);
+DMAMAP_API void dmamap_usleep_range(unsigned long min, unsigned long max);
 
 /**
  * dmamap_poll_elapsed() - how readx_poll_timeout() keeps time
@@ -137,6 +137,11 @@ DMAMAP_API void usleep_range(unsigned long min, unsigned long max);
  */
 DMAMAP_API uint64_t dmamap_poll_elapsed(uint64_t *start, unsigned long delay_us);
 
+#define cpu_relax() dmamap_cpu_relax()
+#define udelay(usecs) dmamap_udelay(usecs)
+#define ndelay(nsecs) dmamap_ndelay(nsecs)
+#define msleep(msecs) dmamap_msleep(msecs)
+#define usleep_range(min, max) dmamap_usleep_range(min, max)
 #define mb() dmamap_barrier(DMAMAP_MB)
 #define rmb() dmamap_barrier(DMAMAP_RMB)
 #define wmb() dmamap_barrier(DMAMAP_WMB)

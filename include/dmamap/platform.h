@@ -217,9 +217,11 @@ DMAMAP_API struct dmamap_platform *dmamap_platform_host(struct dmamap_error *err
  * dmamap_platform_destroy() - destroy a platform and all its devices
  * @p: platform, or NULL (nothing happens)
  *
- * Each device goes as dmamap_device_destroy() takes it, its leaks
- * reported; then the platform's memory. Pointers into its RAM, mappings
- * and allocations all become invalid.
+ * The device thread (threaded mode) is stopped first; each device goes as
+ * dmamap_device_destroy() takes it, its leaks reported; then the
+ * platform's memory. Pointers into its RAM, mappings and allocations all
+ * become invalid. Not from an interrupt handler of the platform's own
+ * devices (it would wait for itself).
  */
 DMAMAP_API void dmamap_platform_destroy(struct dmamap_platform *p);
 
@@ -266,13 +268,17 @@ DMAMAP_API unsigned int dmamap_cache_line_size(const struct dmamap_platform *p);
  *   one RAM bank, not covered by the ranges), which it also reports; a
  *   restricted pool that dmamap_swiotlb_restricted_pool() refuses (not
  *   page aligned, not a multiple of 256 KiB, not inside one RAM bank);
- *   dmabounce_small above a non-zero dmabounce_large;
+ *   dmabounce_small above a non-zero dmabounce_large; a model with more
+ *   than 8 interrupt lines;
  * - -EEXIST: the name is taken on @p;
  * - -ENOMEM: out of memory, or an injected DMAMAP_FAULT_ALLOC, for the
- *   device, its coherent pool or its dmabounce state; an IOMMU domain
- *   that cannot be made: out of memory, or a bus limit below 8 KiB that
- *   leaves no IOVA space;
- * - whatever the model's probe returns (the memcpy engine's: -ENOMEM).
+ *   device, its coherent pool or its dmabounce state, the board's device
+ *   scheduler (made with its first model) or the interrupt numbers of the
+ *   model's lines; an IOMMU domain that cannot be made: out of memory, or
+ *   a bus limit below 8 KiB that leaves no IOVA space;
+ * - -ENOSPC: the process has no interrupt numbers left for the model's
+ *   lines (65,535 in all);
+ * - whatever the model's probe returns (the built-in models': -ENOMEM).
  */
 DMAMAP_API struct device *dmamap_device_create(struct dmamap_platform *p,
 					       const struct dmamap_device_desc *desc,

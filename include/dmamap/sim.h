@@ -120,7 +120,8 @@ DMAMAP_API int dmamap_sim_line_state(struct dmamap_platform *p,
  *        everything it has, in a seeded order. The same seed replays the
  *        same run.
  *
- * Return: 0, or -EINVAL for a NULL @p.
+ * Return: 0; -EINVAL for a NULL @p; -ENOMEM if the board's scheduler
+ * cannot be made.
  */
 DMAMAP_API int dmamap_sim_set_schedule(struct dmamap_platform *p, uint64_t seed);
 
@@ -133,7 +134,9 @@ DMAMAP_API int dmamap_sim_set_schedule(struct dmamap_platform *p, uint64_t seed)
  *
  * For thread-safety tests: runs are no longer reproducible.
  *
- * Return: 0; -EINVAL for a NULL @p; -EAGAIN if the thread cannot start.
+ * Return: 0; -EINVAL for a NULL @p; -ENOMEM if the board's scheduler
+ * cannot be made; -EAGAIN if the thread cannot start; -EDEADLK to stop it
+ * from the device thread itself (an interrupt handler).
  */
 DMAMAP_API int dmamap_sim_set_threaded(struct dmamap_platform *p, bool on);
 
@@ -146,7 +149,8 @@ DMAMAP_API int dmamap_sim_set_threaded(struct dmamap_platform *p, bool on);
  * them enabled), as at any yield point.
  *
  * Return: the steps run; -EINVAL for a NULL @p; -EBUSY if the devices were
- * still busy after @max_steps (a device that never idles).
+ * still busy after @max_steps (a device that never idles). In threaded
+ * mode, 0 at once: the device thread runs them.
  */
 DMAMAP_API long dmamap_sim_run_devices(struct dmamap_platform *p, unsigned long max_steps);
 

@@ -9,8 +9,6 @@
 #include <dmamap/sim.h>
 #include "../base/device.h"
 
-#define DMAMAP_MAX_DEVICES_STEPPED 64
-
 /*
  * The RAM behind device addresses [@dma, +@len) of @dev: through its
  * IOMMU's page table (the first page's translation), else its bus.
@@ -33,8 +31,8 @@ struct dmamap_sched {
 	struct dmamap_platform *plat;
 	uint64_t seed, rng; /* seed 0: the fixed schedule */
 	uint64_t now;       /* steps run */
-	unsigned int n;     /* models that step or interrupt, in creation order */
-	struct device *devs[DMAMAP_MAX_DEVICES_STEPPED];
+	unsigned int n, cap; /* the board's models, in creation order */
+	struct device **devs;
 	unsigned int pending; /* interrupts raised and not yet delivered */
 	bool threaded, stop;
 	pthread_t thread;
@@ -45,7 +43,7 @@ struct dmamap_sched {
 /* The scheduler whose lock this thread holds for a model callback, else NULL. */
 extern __thread struct dmamap_sched *dmamap__model_ctx;
 
-/* Add @dev (whose model steps or has interrupts) to its board's scheduler; -ENOMEM, -ENOSPC. */
+/* Add @dev (it has a model) to its board's scheduler, made on first use; -ENOMEM. */
 int dmamap__sched_add(struct device *dev);
 void dmamap__sched_remove(struct device *dev);
 /* Stop the device thread and free the scheduler (platform teardown). */
@@ -89,7 +87,12 @@ void dmamap__irq_deliver(struct dmamap_sched *s);
 
 /* ---- register blocks (io.c) ------------------------------------------------ */
 
-/* Forget @dev's register block: its cookie reads as a bus abort from now on. */
+/*
+ * Forget @dev's register block: its cookie reads as a bus abort until the
+ * block is handed to another device, which takes every other block first
+ * (a cookie used after its device is gone is the driver's bug, as an
+ * access after iounmap() is).
+ */
 void dmamap__io_release(struct device *dev);
 /* A register access of @dev's model, a yield point. 0 or the model's -errno. */
 int dmamap__mmio(struct device *dev, uint32_t reg, uint32_t *val, bool write);

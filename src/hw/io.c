@@ -16,18 +16,23 @@
 #include "../base/report.h"
 #include "hw.h"
 
-#define SLOT_SHIFT 16
-#define SLOTS 1024
+/* 4 KiB a block (every model's registers fit), 16,384 blocks in 64 MiB of address space. */
+#define SLOT_SHIFT 12
+#define SLOTS 16384
 
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint8_t *slots_base; /* reserved on first use, never released */
 static struct device *slot_dev[SLOTS];
+static unsigned int slot_next; /* handed out in turn: a freed block is the last to come back */
 
 int dmamap__mmio(struct device *dev, uint32_t reg, uint32_t *val, bool write)
 {
 	struct dmamap_sched *s = dev->plat->sched;
 	int ret;
 
+	/* A model callback (or a hook it set off) touching registers would wait on its own lock. */
+	if (dmamap__model_ctx)
+		return -EDEADLK;
 	pthread_mutex_lock(&s->lock);
 	if (!s->threaded)
 		dmamap__sched_run_locked(s, 1);
@@ -64,10 +69,13 @@ void __iomem *dmamap_device_ioremap(struct device *dev)
 	if (!slots_base)
 		reserve_slots();
 	if (slots_base && !dev->io_slot) {
-		for (unsigned int i = 0; i < SLOTS; i++) {
+		for (unsigned int n = 0; n < SLOTS; n++) {
+			unsigned int i = (slot_next + n) % SLOTS;
+
 			if (!slot_dev[i]) {
 				__atomic_store_n(&slot_dev[i], dev, __ATOMIC_RELEASE);
 				dev->io_slot = (int)i + 1;
+				slot_next = i + 1;
 				break;
 			}
 		}
@@ -262,7 +270,7 @@ static void arch_relax(void)
 #endif
 }
 
-void cpu_relax(void)
+void dmamap_cpu_relax(void)
 {
 	arch_relax();
 	dmamap__sched_yield_all(1);
@@ -276,7 +284,7 @@ static uint64_t now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-void udelay(unsigned long usecs)
+void dmamap_udelay(unsigned long usecs)
 {
 	uint64_t end;
 
@@ -290,12 +298,12 @@ void udelay(unsigned long usecs)
 		sched_yield();
 }
 
-void ndelay(unsigned long nsecs)
+void dmamap_ndelay(unsigned long nsecs)
 {
-	udelay((nsecs + 999) / 1000);
+	dmamap_udelay((nsecs + 999) / 1000);
 }
 
-void usleep_range(unsigned long min, unsigned long max)
+void dmamap_usleep_range(unsigned long min, unsigned long max)
 {
 	struct timespec ts;
 
@@ -309,9 +317,9 @@ void usleep_range(unsigned long min, unsigned long max)
 	nanosleep(&ts, NULL);
 }
 
-void msleep(unsigned int msecs)
+void dmamap_msleep(unsigned int msecs)
 {
-	usleep_range((unsigned long)msecs * 1000, (unsigned long)msecs * 1000);
+	dmamap_usleep_range((unsigned long)msecs * 1000, (unsigned long)msecs * 1000);
 }
 
 uint64_t dmamap_poll_elapsed(uint64_t *start, unsigned long delay_us)

@@ -5,6 +5,10 @@
  * are, so request_irq() needs no device: a descriptor knows its device.
  * Delivery happens with no scheduler lock held, because a handler calls
  * the DMA API and touches registers, both yield points.
+ *
+ * A board's scheduler counts only the interrupts it could deliver now
+ * (pending, with a handler, enabled): an interrupt nobody takes must not
+ * keep every DMA API call of the board on its slow path.
  */
 #include <sched.h>
 #include <dmamap/interrupt.h>
@@ -12,7 +16,9 @@
 #include "../base/report.h"
 #include "hw.h"
 
-#define MAX_IRQS 1024
+#define CHUNK_SHIFT 10
+#define CHUNK (1u << CHUNK_SHIFT)
+#define CHUNKS 64 /* 65,536 numbers, made a chunk at a time */
 #define MAX_ACTIONS 8
 
 struct irq_action {
@@ -24,6 +30,7 @@ struct irq_action {
 
 struct irq_desc {
 	struct device *dev; /* NULL: free */
+	unsigned int gen;   /* bumped when the number is given back */
 	bool pending;
 	int depth;          /* disable_irq() nesting */
 	unsigned int running;
@@ -32,10 +39,36 @@ struct irq_desc {
 };
 
 static pthread_mutex_t irq_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct irq_desc descs[MAX_IRQS + 1]; /* index: the number; 0 is never given */
-static unsigned int irq_high;               /* highest number ever given */
+static struct irq_desc *chunks[CHUNKS]; /* number n is chunks[n >> CHUNK_SHIFT][n & (CHUNK - 1)] */
+static unsigned int irq_high;           /* highest number ever given */
 static __thread bool irqs_off;
-static __thread unsigned int handling;      /* the number whose handler this thread runs */
+static __thread unsigned int handling;  /* the number whose handler this thread runs */
+
+static struct irq_desc *slot(unsigned int irq)
+{
+	struct irq_desc *c = irq >> CHUNK_SHIFT < CHUNKS ? chunks[irq >> CHUNK_SHIFT] : NULL;
+
+	return c ? &c[irq & (CHUNK - 1)] : NULL;
+}
+
+static bool deliverable(const struct irq_desc *d)
+{
+	return d->pending && d->nact && !d->depth;
+}
+
+/* After a change of @d (lock held): the board's count of deliverable interrupts follows it. */
+static void recount(struct irq_desc *d, bool was)
+{
+	struct dmamap_sched *s = d->dev ? d->dev->plat->sched : NULL;
+	bool now = deliverable(d);
+
+	if (!s || was == now)
+		return;
+	if (now)
+		__atomic_fetch_add(&s->pending, 1, __ATOMIC_RELAXED);
+	else
+		__atomic_fetch_sub(&s->pending, 1, __ATOMIC_RELAXED);
+}
 
 int dmamap__irq_alloc(struct device *dev)
 {
@@ -44,15 +77,26 @@ int dmamap__irq_alloc(struct device *dev)
 	if (!n)
 		return 0;
 	pthread_mutex_lock(&irq_lock);
-	for (unsigned int i = 1; i <= MAX_IRQS; i++) {
-		run = descs[i].dev ? 0 : run + 1;
-		if (run == n) {
-			unsigned int first = i - n + 1;
+	for (unsigned int i = 1; i < CHUNKS * CHUNK; i++) {
+		struct irq_desc *d;
 
-			for (unsigned int k = first; k <= i; k++)
-				descs[k] = (struct irq_desc){ .dev = dev };
+		if (!chunks[i >> CHUNK_SHIFT] &&
+		    (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC) ||
+		     !(chunks[i >> CHUNK_SHIFT] = calloc(CHUNK, sizeof(struct irq_desc))))) {
+			pthread_mutex_unlock(&irq_lock);
+			return -ENOMEM;
+		}
+		d = slot(i);
+		/* A run never spans two chunks: the numbers of one device are one array. */
+		run = d->dev || !(i & (CHUNK - 1)) ? 0 : run + 1;
+		if (run == n) {
+			for (unsigned int k = i - n + 1; k <= i; k++) {
+				struct irq_desc *e = slot(k);
+
+				*e = (struct irq_desc){ .dev = dev, .gen = e->gen };
+			}
 			irq_high = MAX(irq_high, i);
-			dev->irq_first = (int)first;
+			dev->irq_first = (int)(i - n + 1);
 			pthread_mutex_unlock(&irq_lock);
 			return 0;
 		}
@@ -63,29 +107,29 @@ int dmamap__irq_alloc(struct device *dev)
 
 void dmamap__irq_release(struct device *dev)
 {
-	struct dmamap_sched *s = dev->plat->sched;
-
 	if (!dev->irq_first)
 		return;
-	/* Nothing may be delivered once the model is gone: wait out a running handler. */
 	for (unsigned int k = 0; k < dev->model->nr_irqs; k++) {
-		struct irq_desc *d = &descs[dev->irq_first + k];
+		unsigned int irq = (unsigned int)dev->irq_first + k;
+		struct irq_desc *d;
+		bool was;
 
 		pthread_mutex_lock(&irq_lock);
+		d = slot(irq);
 		if (d->nact)
 			dmamap__report(dev->plat, dev, DMAMAP_DBG_IRQ_MISUSE,
 				       "device removed with a handler (%s) still on irq %u: free_irq() missing",
-				       d->act[0].name ? d->act[0].name : "?",
-				       dev->irq_first + k);
+				       d->act[0].name ? d->act[0].name : "?", irq);
+		was = deliverable(d);
 		d->nact = 0;
-		while (d->running && handling != (unsigned int)dev->irq_first + k) {
+		recount(d, was);
+		/* Nothing may run once the model is gone: wait out a handler on another thread. */
+		while (d->running && handling != irq) {
 			pthread_mutex_unlock(&irq_lock);
 			sched_yield();
 			pthread_mutex_lock(&irq_lock);
 		}
-		if (d->pending && s)
-			__atomic_fetch_sub(&s->pending, 1, __ATOMIC_RELAXED);
-		*d = (struct irq_desc){ 0 };
+		*d = (struct irq_desc){ .gen = d->gen + 1 };
 		pthread_mutex_unlock(&irq_lock);
 	}
 	dev->irq_first = 0;
@@ -93,24 +137,25 @@ void dmamap__irq_release(struct device *dev)
 
 static struct irq_desc *desc_of(unsigned int irq)
 {
-	if (!irq || irq > MAX_IRQS || !descs[irq].dev)
-		return NULL;
-	return &descs[irq];
+	struct irq_desc *d = irq ? slot(irq) : NULL;
+
+	return d && d->dev ? d : NULL;
 }
 
 void dmamap__irq_raise_locked(struct device *dev, unsigned int line)
 {
 	struct dmamap_sched *s = dev->plat->sched;
-	struct irq_desc *d = &descs[dev->irq_first + line];
+	struct irq_desc *d;
+	bool was;
 
 	pthread_mutex_lock(&irq_lock);
-	if (!d->pending) {
-		d->pending = true;
-		__atomic_fetch_add(&s->pending, 1, __ATOMIC_RELAXED);
-	}
+	d = slot((unsigned int)dev->irq_first + line);
+	was = deliverable(d);
+	d->pending = true;
+	recount(d, was);
 	pthread_mutex_unlock(&irq_lock);
 	s->stats.irqs_raised++;
-	__atomic_store_n(&s->plat->yield_on, !s->threaded, __ATOMIC_RELAXED);
+	dmamap__sched_rearm_locked(s);
 	if (s->threaded)
 		pthread_cond_signal(&s->wake);
 }
@@ -132,19 +177,20 @@ int dmamap_model_raise_irq(struct device *dev, unsigned int line)
 	return 0;
 }
 
-/* The first pending, enabled, handled interrupt of @s's board, claimed; 0 if none. */
+/* The first deliverable interrupt of @s's board, claimed; 0 if none. */
 static unsigned int claim_pending(struct dmamap_sched *s, struct irq_action *act,
-				  unsigned int *nact)
+				  unsigned int *nact, unsigned int *gen)
 {
 	for (unsigned int i = 1; i <= irq_high; i++) {
-		struct irq_desc *d = &descs[i];
+		struct irq_desc *d = slot(i);
 
-		if (!d->pending || !d->dev || d->dev->plat != s->plat || d->depth || !d->nact)
+		if (!d || !d->dev || d->dev->plat != s->plat || !deliverable(d))
 			continue;
 		d->pending = false;
-		__atomic_fetch_sub(&s->pending, 1, __ATOMIC_RELAXED);
+		recount(d, true);
 		d->running++;
 		*nact = d->nact;
+		*gen = d->gen;
 		memcpy(act, d->act, d->nact * sizeof(*act));
 		return i;
 	}
@@ -154,15 +200,16 @@ static unsigned int claim_pending(struct dmamap_sched *s, struct irq_action *act
 void dmamap__irq_deliver(struct dmamap_sched *s)
 {
 	struct irq_action act[MAX_ACTIONS];
-	unsigned int irq, nact;
+	unsigned int irq, nact, gen;
 
 	if (irqs_off)
 		return;
 	for (;;) {
+		struct irq_desc *d;
 		bool handled = false;
 
 		pthread_mutex_lock(&irq_lock);
-		irq = claim_pending(s, act, &nact);
+		irq = claim_pending(s, act, &nact, &gen);
 		pthread_mutex_unlock(&irq_lock);
 		if (!irq)
 			return;
@@ -176,7 +223,10 @@ void dmamap__irq_deliver(struct dmamap_sched *s)
 		if (!handled)
 			__atomic_fetch_add(&s->stats.irqs_unhandled, 1, __ATOMIC_RELAXED);
 		pthread_mutex_lock(&irq_lock);
-		descs[irq].running--;
+		/* The handler may have destroyed its own device: then the number is no longer its. */
+		d = slot(irq);
+		if (d->gen == gen)
+			d->running--;
 		pthread_mutex_unlock(&irq_lock);
 	}
 }
@@ -188,6 +238,10 @@ static void poke(struct device *dev)
 
 	if (!s)
 		return;
+	if (dmamap__model_ctx == s) {
+		dmamap__sched_rearm_locked(s);
+		return;
+	}
 	pthread_mutex_lock(&s->lock);
 	dmamap__sched_rearm_locked(s);
 	if (s->threaded)
@@ -204,8 +258,8 @@ int dmamap_device_irq(struct device *dev, unsigned int index)
 	return dev->irq_first + (int)index;
 }
 
-int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
-		const char *name, void *dev_id)
+int dmamap_request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
+		       const char *name, void *dev_id)
 {
 	struct irq_desc *d;
 	struct device *dev;
@@ -215,14 +269,18 @@ int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
 		return -EINVAL;
 	pthread_mutex_lock(&irq_lock);
 	d = desc_of(irq);
-	if (!d)
+	if (!d) {
 		ret = -EINVAL;
-	else if (d->nact && (!(flags & IRQF_SHARED) || !(d->act[0].flags & IRQF_SHARED)))
+	} else if (d->nact && (!(flags & IRQF_SHARED) || !(d->act[0].flags & IRQF_SHARED))) {
 		ret = -EBUSY;
-	else if (d->nact == MAX_ACTIONS)
+	} else if (d->nact == MAX_ACTIONS) {
 		ret = -ENOMEM;
-	else
+	} else {
+		bool was = deliverable(d);
+
 		d->act[d->nact++] = (struct irq_action){ handler, dev_id, name, flags };
+		recount(d, was);
+	}
 	dev = d ? d->dev : NULL;
 	pthread_mutex_unlock(&irq_lock);
 	if (!ret)
@@ -230,7 +288,7 @@ int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
 	return ret;
 }
 
-const void *free_irq(unsigned int irq, void *dev_id)
+const void *dmamap_free_irq(unsigned int irq, void *dev_id)
 {
 	struct irq_desc *d;
 	const char *name = NULL;
@@ -241,14 +299,17 @@ const void *free_irq(unsigned int irq, void *dev_id)
 	if (d) {
 		dev = d->dev;
 		for (unsigned int k = 0; k < d->nact; k++) {
+			bool was = deliverable(d);
+
 			if (d->act[k].dev_id != dev_id)
 				continue;
 			name = d->act[k].name ? d->act[k].name : "";
 			memmove(&d->act[k], &d->act[k + 1], (d->nact - k - 1) * sizeof(d->act[0]));
 			d->nact--;
+			recount(d, was);
 			break;
 		}
-		while (name && d->running && handling != irq) {
+		while (name && (d = desc_of(irq)) && d->running && handling != irq) {
 			pthread_mutex_unlock(&irq_lock);
 			sched_yield();
 			pthread_mutex_lock(&irq_lock);
@@ -261,13 +322,12 @@ const void *free_irq(unsigned int irq, void *dev_id)
 	return name;
 }
 
-void synchronize_irq(unsigned int irq)
+void dmamap_synchronize_irq(unsigned int irq)
 {
 	struct irq_desc *d;
 
 	pthread_mutex_lock(&irq_lock);
-	d = desc_of(irq);
-	while (d && d->running && handling != irq) {
+	while ((d = desc_of(irq)) && d->running && handling != irq) {
 		pthread_mutex_unlock(&irq_lock);
 		sched_yield();
 		pthread_mutex_lock(&irq_lock);
@@ -275,24 +335,28 @@ void synchronize_irq(unsigned int irq)
 	pthread_mutex_unlock(&irq_lock);
 }
 
-void disable_irq_nosync(unsigned int irq)
+void dmamap_disable_irq_nosync(unsigned int irq)
 {
 	struct irq_desc *d;
 
 	pthread_mutex_lock(&irq_lock);
 	d = desc_of(irq);
-	if (d)
+	if (d) {
+		bool was = deliverable(d);
+
 		d->depth++;
+		recount(d, was);
+	}
 	pthread_mutex_unlock(&irq_lock);
 }
 
-void disable_irq(unsigned int irq)
+void dmamap_disable_irq(unsigned int irq)
 {
-	disable_irq_nosync(irq);
-	synchronize_irq(irq);
+	dmamap_disable_irq_nosync(irq);
+	dmamap_synchronize_irq(irq);
 }
 
-void enable_irq(unsigned int irq)
+void dmamap_enable_irq(unsigned int irq)
 {
 	struct irq_desc *d;
 	struct device *dev = NULL;
@@ -301,11 +365,14 @@ void enable_irq(unsigned int irq)
 	pthread_mutex_lock(&irq_lock);
 	d = desc_of(irq);
 	if (d) {
+		bool was = deliverable(d);
+
 		dev = d->dev;
 		if (d->depth)
 			d->depth--;
 		else
 			unbalanced = true;
+		recount(d, was);
 	}
 	pthread_mutex_unlock(&irq_lock);
 	if (unbalanced)
@@ -315,12 +382,12 @@ void enable_irq(unsigned int irq)
 		poke(dev);
 }
 
-void local_irq_disable(void)
+void dmamap_local_irq_disable(void)
 {
 	irqs_off = true;
 }
 
-void local_irq_enable(void)
+void dmamap_local_irq_enable(void)
 {
 	irqs_off = false;
 }

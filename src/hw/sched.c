@@ -15,10 +15,9 @@
 #include "hw.h"
 
 /* Boards with a scheduler, for the yield points that name no device (barriers, delays). */
-#define MAX_LIVE 64
 static pthread_rwlock_t live_lock = PTHREAD_RWLOCK_INITIALIZER;
-static struct dmamap_sched *live[MAX_LIVE];
-static unsigned int nr_live;
+static struct dmamap_sched **live;
+static unsigned int nr_live, live_cap;
 /* Of those, the boards whose devices step at yield points (not threaded): their time is device time. */
 static unsigned int nr_stepped;
 /* This thread is inside dmamap__sched_yield_all(): a nested one walks without the lock. */
@@ -45,10 +44,17 @@ static struct dmamap_sched *sched_create(struct dmamap_platform *p)
 	if (dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC) || !(s = calloc(1, sizeof(*s))))
 		return NULL;
 	pthread_rwlock_wrlock(&live_lock);
-	if (nr_live == MAX_LIVE) {
-		pthread_rwlock_unlock(&live_lock);
-		free(s);
-		return NULL;
+	if (nr_live == live_cap) {
+		unsigned int cap = live_cap ? 2 * live_cap : 16;
+		struct dmamap_sched **grown = realloc(live, cap * sizeof(*live));
+
+		if (!grown) {
+			pthread_rwlock_unlock(&live_lock);
+			free(s);
+			return NULL;
+		}
+		live = grown;
+		live_cap = cap;
 	}
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->wake, NULL);
@@ -71,9 +77,17 @@ int dmamap__sched_add(struct device *dev)
 		p->sched = s;
 	}
 	pthread_mutex_lock(&s->lock);
-	if (s->n == DMAMAP_MAX_DEVICES_STEPPED) {
-		pthread_mutex_unlock(&s->lock);
-		return -ENOSPC;
+	if (s->n == s->cap) {
+		unsigned int cap = s->cap ? 2 * s->cap : 16;
+		struct device **grown = dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC) ? NULL :
+					realloc(s->devs, cap * sizeof(*s->devs));
+
+		if (!grown) {
+			pthread_mutex_unlock(&s->lock);
+			return -ENOMEM;
+		}
+		s->devs = grown;
+		s->cap = cap;
 	}
 	s->devs[s->n++] = dev;
 	pthread_mutex_unlock(&s->lock);
@@ -99,12 +113,17 @@ void dmamap__sched_remove(struct device *dev)
 	pthread_mutex_unlock(&s->lock);
 }
 
-static void stop_thread(struct dmamap_sched *s)
+static int stop_thread(struct dmamap_sched *s)
 {
 	pthread_mutex_lock(&s->lock);
 	if (!s->threaded) {
 		pthread_mutex_unlock(&s->lock);
-		return;
+		return 0;
+	}
+	/* From a handler on the device thread: it cannot wait for itself. */
+	if (pthread_equal(pthread_self(), s->thread)) {
+		pthread_mutex_unlock(&s->lock);
+		return -EDEADLK;
 	}
 	s->stop = true;
 	pthread_cond_signal(&s->wake);
@@ -116,6 +135,7 @@ static void stop_thread(struct dmamap_sched *s)
 	__atomic_fetch_add(&nr_stepped, 1, __ATOMIC_RELAXED);
 	dmamap__sched_rearm_locked(s);
 	pthread_mutex_unlock(&s->lock);
+	return 0;
 }
 
 void dmamap__sched_destroy(struct dmamap_platform *p)
@@ -136,6 +156,7 @@ void dmamap__sched_destroy(struct dmamap_platform *p)
 	pthread_rwlock_unlock(&live_lock);
 	pthread_cond_destroy(&s->wake);
 	pthread_mutex_destroy(&s->lock);
+	free(s->devs);
 	free(s);
 	p->sched = NULL;
 	p->yield_on = false;
@@ -235,7 +256,11 @@ void dmamap__sched_yield(struct dmamap_platform *p, unsigned long budget)
 {
 	struct dmamap_sched *s = p->sched;
 
-	if (!s || s->threaded)
+	/*
+	 * Nothing steps from inside a model callback (a report hook the
+	 * model's access set off may call the DMA API): the lock is held.
+	 */
+	if (!s || s->threaded || dmamap__model_ctx)
 		return;
 	pthread_mutex_lock(&s->lock);
 	if (!s->threaded)
@@ -334,10 +359,8 @@ int dmamap_sim_set_threaded(struct dmamap_platform *p, bool on)
 		return -EINVAL;
 	if (!(s = sched_of(p)))
 		return -ENOMEM;
-	if (!on) {
-		stop_thread(s);
-		return 0;
-	}
+	if (!on)
+		return stop_thread(s);
 	pthread_mutex_lock(&s->lock);
 	if (!s->threaded) {
 		s->threaded = true;

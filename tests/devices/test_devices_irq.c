@@ -265,3 +265,83 @@ TEST(irq_thread_delivers_on_the_device_thread)
 	free_irq((unsigned int)irq, &c);
 	dmamap_platform_destroy(p);
 }
+
+struct doomed {
+	struct device *dev;
+	int irq;
+	unsigned int calls;
+};
+
+/* A handler that unbinds its own device (as a driver's remove on a fatal error would). */
+static irqreturn_t destroy_self(int irq, void *dev_id)
+{
+	struct doomed *d = dev_id;
+
+	(void)irq;
+	d->calls++;
+	dmamap_device_destroy(d->dev);
+	return IRQ_HANDLED;
+}
+
+TEST(irq_a_handler_may_destroy_its_own_device)
+{
+	struct device *t;
+	void __iomem *r;
+	int irq;
+	struct dmamap_platform *p = setup(&t, &r, &irq);
+	struct doomed d = { t, irq, 0 };
+	struct device *t2;
+	int irq2;
+
+	REQUIRE(p && r);
+	CHECK_EQ(request_irq((unsigned int)irq, destroy_self, 0, "doomed", &d), 0);
+	writel(0, r + TICK_RAISE);
+	cpu_relax();
+	CHECK_EQ(d.calls, 1);
+	/* The number is free again and nothing waits for a handler that is gone. */
+	synchronize_irq((unsigned int)irq);
+	CHECK(free_irq((unsigned int)irq, &d) == NULL);
+	t2 = add_ticker(p, "ticker2");
+	REQUIRE(t2);
+	irq2 = dmamap_device_irq(t2, 0);
+	CHECK_EQ(irq2, irq); /* the same number, for the next device */
+	synchronize_irq((unsigned int)irq2);
+	dmamap_platform_destroy(p);
+}
+
+static int stop_ret;
+
+static int load_stop(int *v)
+{
+	return __atomic_load_n(v, __ATOMIC_RELAXED);
+}
+
+static irqreturn_t stop_thread_from_handler(int irq, void *dev_id)
+{
+	struct dmamap_platform *p = dev_id;
+
+	(void)irq;
+	__atomic_store_n(&stop_ret, dmamap_sim_set_threaded(p, false), __ATOMIC_RELAXED);
+	return IRQ_HANDLED;
+}
+
+TEST(irq_thread_cannot_stop_itself_from_a_handler)
+{
+	struct device *t;
+	void __iomem *r;
+	int irq, v;
+	struct dmamap_platform *p = setup(&t, &r, &irq);
+
+	REQUIRE(p && r);
+	stop_ret = 1;
+	CHECK_EQ(request_irq((unsigned int)irq, stop_thread_from_handler, 0, "stop", p), 0);
+	CHECK_EQ(dmamap_sim_set_threaded(p, true), 0);
+	local_irq_disable();
+	writel(0, r + TICK_RAISE);
+	CHECK_EQ(readx_poll_timeout(load_stop, &stop_ret, v, v != 1, 10, 10000000), 0);
+	local_irq_enable();
+	CHECK_EQ(v, -EDEADLK);
+	CHECK_EQ(dmamap_sim_set_threaded(p, false), 0);
+	free_irq((unsigned int)irq, p);
+	dmamap_platform_destroy(p);
+}

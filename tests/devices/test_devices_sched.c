@@ -4,8 +4,10 @@
  * point on the fixed schedule, in a replayable seeded order otherwise, or
  * on its own thread.
  */
+#include <dmamap/interrupt.h>
 #include <dmamap/io.h>
 #include <dmamap/sim.h>
+#include "../../drivers/memcpy_dma.h"
 #include "../helpers.h"
 
 static struct dmamap_platform *board_with_ticker(struct device **t, void __iomem **regs)
@@ -172,4 +174,83 @@ TEST(sched_threaded_mode_steps_on_the_device_thread)
 	CHECK_EQ(dmamap_sim_set_threaded(p, true), 0);
 	writel(1, r + TICK_FOREVER);
 	dmamap_platform_destroy(p);
+}
+
+static struct device *hook_dev;
+static uint8_t *hook_buf;
+static unsigned int hook_calls;
+
+/* A report hook that maps and unmaps: the reports a model's step sets off reach it inside the step. */
+static void mapping_hook(void *ctx, const struct dmamap_report *r)
+{
+	dma_addr_t h;
+
+	(void)ctx;
+	(void)r;
+	hook_calls++;
+	h = dma_map_single(hook_dev, hook_buf, 64, DMA_TO_DEVICE);
+	if (!dma_mapping_error(hook_dev, h))
+		dma_unmap_single(hook_dev, h, 64, DMA_TO_DEVICE);
+}
+
+TEST(sched_a_report_hook_may_call_the_dma_api_from_a_model_step)
+{
+	struct dmamap_platform *p = quiet_board();
+	struct device *dev;
+	struct mcdma m;
+
+	REQUIRE(p && (dev = lookup(p, "dma-iommu")) && (hook_dev = lookup(p, "dma-nc")));
+	hook_buf = dmamap_kmalloc(p, 64, DMAMAP_GFP_DMA_ALIGN);
+	REQUIRE(hook_buf && mcdma_probe(&m, dev, 8) == 0);
+	dmamap_set_report_hook(p, mapping_hook, NULL);
+	/* The engine's read of an IOVA nobody mapped faults in its step: a report. */
+	CHECK_EQ(mcdma_copy_dma(&m, 0x7000000, 0x7001000, 64), -EIO);
+	CHECK(hook_calls > 0);
+	dmamap_set_report_hook(p, NULL, NULL);
+	mcdma_remove(&m);
+	dmamap_kfree(p, hook_buf);
+	dmamap_platform_destroy(p);
+}
+
+/* An interrupt nobody handles does not keep the board's DMA API on its slow path. */
+TEST(sched_an_unhandled_interrupt_costs_nothing)
+{
+	struct device *t, *dev;
+	void __iomem *r;
+	struct dmamap_platform *p = board_with_ticker(&t, &r);
+	struct dmamap_sched_stats before, after;
+	uint8_t *buf;
+
+	REQUIRE(p && r && (dev = lookup(p, "dma-nc")));
+	buf = dmamap_kmalloc(p, 64, DMAMAP_GFP_DMA_ALIGN);
+	REQUIRE(buf);
+	writel(0, r + TICK_RAISE); /* line 0, no handler: it waits for one */
+	readl(r + TICK_DONE);      /* the write woke the ticker: its one idle step */
+	CHECK_EQ(dmamap_sim_sched_stats(p, &before), 0);
+	for (int i = 0; i < 100; i++) {
+		dma_addr_t h = dma_map_single(dev, buf, 64, DMA_TO_DEVICE);
+
+		REQUIRE(!dma_mapping_error(dev, h));
+		dma_unmap_single(dev, h, 64, DMA_TO_DEVICE);
+	}
+	CHECK_EQ(dmamap_sim_sched_stats(p, &after), 0);
+	CHECK_EQ(after.yields, before.yields);
+	CHECK_EQ(after.irqs_raised, 1);
+	dmamap_kfree(p, buf);
+	dmamap_platform_destroy(p);
+}
+
+/* No process-wide cap on boards with devices (each of these has fourteen models). */
+TEST(sched_a_hundred_live_boards)
+{
+	struct dmamap_platform *p[100];
+
+	for (int i = 0; i < 100; i++) {
+		p[i] = quiet_board();
+		REQUIRE(p[i]);
+	}
+	CHECK(dmamap_device_irq(lookup(p[99], "nic-iommu"), 0) > 0);
+	CHECK(dmamap_device_ioremap(lookup(p[99], "nic-iommu")) != NULL);
+	for (int i = 0; i < 100; i++)
+		dmamap_platform_destroy(p[i]);
 }
