@@ -61,8 +61,9 @@ struct nic_run {
 	struct nicdrv n;
 	struct exercise_result *r;
 	uint64_t seed;
-	unsigned int sent, received, done;
-	uint32_t *len; /* of each frame, by number */
+	unsigned int sent, received, done, unknown;
+	uint32_t *len;   /* of each frame, by number */
+	uint8_t *state;  /* of each frame: 0 not back, 1 intact, 2 corrupted */
 	uint8_t *want;    /* the frame being sent */
 	uint8_t *rx_want; /* the frame being checked: the handler's own, it may run on another thread */
 };
@@ -75,20 +76,39 @@ static void frame_layout(uint64_t seed, unsigned int id, uint32_t *len, unsigned
 	*nfrags = 1 + (unsigned int)(next(&s) % NIC_FRAGS);
 }
 
+/* Each frame carries its number at bytes 12-15 (where an EtherType would be): a lost one shifts nothing. */
+#define ID_AT 12
+
+static void put_id(uint8_t *frame, unsigned int id)
+{
+	for (int i = 0; i < 4; i++)
+		frame[ID_AT + i] = (uint8_t)(id >> (8 * i));
+}
+
+static unsigned int get_id(const uint8_t *frame)
+{
+	return (unsigned int)frame[ID_AT] | (unsigned int)frame[ID_AT + 1] << 8 |
+	       (unsigned int)frame[ID_AT + 2] << 16 | (unsigned int)frame[ID_AT + 3] << 24;
+}
+
 static void nic_rx(void *ctx, uint8_t *frame, size_t len, bool error)
 {
 	struct nic_run *run = ctx;
-	unsigned int id = run->received++;
+	unsigned int id = len >= ID_AT + 4 ? get_id(frame) : ~0u;
 	unsigned long long wrong;
 
-	if (error || id >= __atomic_load_n(&run->sent, __ATOMIC_ACQUIRE) || len != run->len[id]) {
-		run->r->corrupted++;
+	run->received++;
+	if (error || id >= __atomic_load_n(&run->sent, __ATOMIC_ACQUIRE) || run->state[id] ||
+	    len != run->len[id]) {
+		run->unknown++; /* a frame no sent one matches: its own is counted lost */
 		return;
 	}
 	pattern(run->rx_want, len, run->seed + id);
+	put_id(run->rx_want, id);
 	wrong = count_wrong(run->rx_want, frame, len);
 	run->r->bytes += len;
 	run->r->wrong_bytes += wrong;
+	run->state[id] = wrong ? 2 : 1;
 	if (wrong)
 		run->r->corrupted++;
 	else
@@ -123,7 +143,8 @@ static bool nic_settled(void *ctx)
 	/* What the handler updates (maybe on the device thread) is read under the driver's lock. */
 	spin_lock_irqsave(&run->n.lock, flags);
 	more = run->n.napi_more;
-	all = run->received >= run->sent && run->n.tx_clean == run->n.tx_next;
+	all = run->r->ok + run->r->corrupted + run->unknown >= run->sent &&
+	      run->n.tx_clean == run->n.tx_next;
 	spin_unlock_irqrestore(&run->n.lock, flags);
 	if (more)
 		nicdrv_poll(&run->n, 64);
@@ -141,6 +162,7 @@ static struct tx_frame *tx_frame_make(struct nic_run *run, unsigned int id,
 	frame_layout(run->seed, id, &len, &f->nfrags);
 	run->len[id] = len;
 	pattern(run->want, len, run->seed + id);
+	put_id(run->want, id);
 	for (unsigned int k = 0; k < f->nfrags; k++) {
 		uint32_t part = k == f->nfrags - 1 ? len - off : len / f->nfrags;
 
@@ -171,15 +193,18 @@ int exercise_nic(struct device *dev, unsigned int frames, enum nicdrv_bug bug, u
 	run->r = r;
 	run->seed = seed;
 	run->len = calloc(frames + 1, sizeof(*run->len));
+	run->state = calloc(frames + 1, 1);
 	run->want = malloc(NIC_MAX_FRAME);
 	run->rx_want = malloc(NIC_MAX_FRAME);
-	ret = run->len && run->want && run->rx_want ? 0 : -ENOMEM;
+	ret = run->len && run->state && run->want && run->rx_want ? 0 : -ENOMEM;
+	/* A small ring and a small NAPI budget: full rings and repolls happen, as under load. */
 	if (!ret)
-		ret = nicdrv_probe(&run->n, dev, 64, true, bug, nic_rx, nic_tx_done, run);
+		ret = nicdrv_probe(&run->n, dev, 16, true, bug, nic_rx, nic_tx_done, run);
 	if (ret) {
 		r->probe_error = ret;
 		goto out;
 	}
+	run->n.napi_budget = 8;
 	for (unsigned int id = 0; id < frames; id++) {
 		struct nicdrv_frag frags[NIC_FRAGS];
 		struct tx_frame *f = tx_frame_make(run, id, frags);
@@ -212,7 +237,11 @@ int exercise_nic(struct device *dev, unsigned int frames, enum nicdrv_bug bug, u
 	r->irqs = run->n.stats.irqs;
 	ret = 0;
 out:
+	/* Frames that came back as no sent one count as corrupted, within what was sent. */
+	r->corrupted += run->unknown < r->units - r->ok - r->corrupted ? run->unknown :
+									 r->units - r->ok - r->corrupted;
 	r->lost = r->units - r->ok - r->corrupted;
+	free(run->state);
 	free(run->len);
 	free(run->want);
 	free(run->rx_want);
@@ -280,6 +309,42 @@ static unsigned long long blk_io_wrong(const struct blk_io *io, const uint8_t *w
 	return wrong;
 }
 
+#define BLK_BATCH 4
+
+static void blk_done(void *ctx, int status)
+{
+	__atomic_store_n((int *)ctx, status, __ATOMIC_RELEASE);
+}
+
+static uint64_t blk_sector(unsigned int id)
+{
+	return (uint64_t)id * 64 % (BLK_CAPACITY_SECTORS - 64);
+}
+
+/*
+ * Requests @id0.. of @io[0..n) in flight together: all but the last queued
+ * behind each other, the last waited for. The device completes in order,
+ * so when it is done they all are (or were failed by a reset).
+ */
+static void blk_batch(struct blkdrv *b, int op, unsigned int id0, struct blk_io *io,
+		      unsigned int n, int *st)
+{
+	for (unsigned int k = 0; k < n; k++) {
+		if (!io[k].nsegs) {
+			st[k] = -ENOMEM;
+			continue;
+		}
+		st[k] = 1;
+		if (k + 1 < n && !blkdrv_submit(b, op, blk_sector(id0 + k), io[k].sg,
+						(int)io[k].nsegs, blk_done, &st[k]))
+			continue;
+		st[k] = blkdrv_rw(b, op, blk_sector(id0 + k), io[k].sg, (int)io[k].nsegs);
+	}
+	for (unsigned int k = 0; k < n; k++)
+		if (__atomic_load_n(&st[k], __ATOMIC_ACQUIRE) == 1)
+			st[k] = -ETIMEDOUT;
+}
+
 int exercise_blk(struct device *dev, unsigned int requests, enum blkdrv_bug bug, uint64_t seed,
 		 struct exercise_result *r)
 {
@@ -295,37 +360,48 @@ int exercise_blk(struct device *dev, unsigned int requests, enum blkdrv_bug bug,
 		r->probe_error = ret;
 		goto out;
 	}
-	for (unsigned int id = 0; id < requests; id++) {
-		uint64_t sector = (uint64_t)id * 64 % (BLK_CAPACITY_SECTORS - 64);
-		struct blk_io io;
-		unsigned long long wrong;
-		int w, rd;
+	for (unsigned int id0 = 0; id0 < requests; id0 += BLK_BATCH) {
+		unsigned int n = requests - id0 < BLK_BATCH ? requests - id0 : BLK_BATCH;
+		struct blk_io io[BLK_BATCH] = { 0 };
+		unsigned long long wrong[BLK_BATCH] = { 0 };
+		int wst[BLK_BATCH], rst[BLK_BATCH];
 
-		r->units++;
-		if (blk_io_make(p, seed, id, true, &io, want)) {
-			r->lost++;
-			continue;
+		/* Writes, then what the device stored, byte for byte. */
+		for (unsigned int k = 0; k < n; k++)
+			if (blk_io_make(p, seed, id0 + k, true, &io[k], want))
+				io[k].nsegs = 0;
+		blk_batch(&b, BLK_OP_WRITE, id0, io, n, wst);
+		for (unsigned int k = 0; k < n; k++) {
+			size_t bytes = io[k].bytes;
+
+			blk_io_free(p, &io[k]);
+			pattern(want, bytes, seed + id0 + k);
+			wrong[k] = dmamap_blk_disk(dev, blk_sector(id0 + k) * BLK_SECTOR_SIZE, disk,
+						   bytes, false) ? bytes : count_wrong(want, disk, bytes);
 		}
-		w = blkdrv_rw(&b, BLK_OP_WRITE, sector, io.sg, (int)io.nsegs);
-		blk_io_free(p, &io);
-		/* What the device stored, byte for byte. */
-		wrong = dmamap_blk_disk(dev, sector * BLK_SECTOR_SIZE, disk, io.bytes, false) ? io.bytes :
-			count_wrong(want, disk, io.bytes);
-		if (blk_io_make(p, seed, id, false, &io, want)) {
-			r->lost++;
-			continue;
+		/* Reads into fresh buffers. */
+		for (unsigned int k = 0; k < n; k++)
+			if (blk_io_make(p, seed, id0 + k, false, &io[k], want))
+				io[k].nsegs = 0;
+		blk_batch(&b, BLK_OP_READ, id0, io, n, rst);
+		for (unsigned int k = 0; k < n; k++) {
+			size_t bytes = io[k].bytes;
+
+			r->units++;
+			if (io[k].nsegs) {
+				pattern(want, bytes, seed + id0 + k);
+				wrong[k] += blk_io_wrong(&io[k], want);
+			}
+			blk_io_free(p, &io[k]);
+			r->bytes += 2 * bytes;
+			r->wrong_bytes += wrong[k];
+			if (wst[k] || rst[k])
+				r->lost++;
+			else if (wrong[k])
+				r->corrupted++;
+			else
+				r->ok++;
 		}
-		rd = blkdrv_rw(&b, BLK_OP_READ, sector, io.sg, (int)io.nsegs);
-		wrong += blk_io_wrong(&io, want);
-		blk_io_free(p, &io);
-		r->bytes += 2 * io.bytes;
-		r->wrong_bytes += wrong;
-		if (w || rd)
-			r->lost++;
-		else if (wrong)
-			r->corrupted++;
-		else
-			r->ok++;
 	}
 	blkdrv_remove(&b);
 	r->irqs = b.stats.irqs;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <dmamap/sim.h>
+#include <dmamap/swiotlb.h>
 #include "gallery.h"
 
 const struct gallery_bug gallery_bugs[] = {
@@ -57,8 +59,14 @@ const struct gallery_bug gallery_bugs[] = {
 	  MCDMA_BUG_MAP_ERROR_UNCHECKED, NICDRV_BUG_MAP_ERROR_UNCHECKED,
 	  BLKDRV_BUG_MAP_ERROR_UNCHECKED,
 	  { DMAMAP_DBG_MAP_ERR_NOT_CHECKED, DMAMAP_DBG_DEVICE_ACCESS_UNMAPPED } },
-	{ "no-bounce",
-	  "gives the device virt_to_phys() addresses: no bounce for a 24-bit device, no window offset, no IOMMU mapping",
+	{ "24bit-no-bounce",
+	  "a 24-bit device on a board without a bounce path (swiotlb=noforce): mappings above 16 MiB fail, and the driver never checks",
+	  "check dma_mapping_error() and fail the request (or allocate below the limit: GFP_DMA, dma_alloc_*)",
+	  MCDMA_BUG_MAP_ERROR_UNCHECKED, NICDRV_BUG_MAP_ERROR_UNCHECKED,
+	  BLKDRV_BUG_MAP_ERROR_UNCHECKED,
+	  { DMAMAP_DBG_UNREACHABLE, DMAMAP_DBG_DEVICE_FAULT, DMAMAP_DBG_MAP_ERR_NOT_CHECKED } },
+	{ "no-dma-api",
+	  "gives the device virt_to_phys() addresses: no bounce, no window offset, no IOMMU mapping, no cache maintenance",
 	  "dma_map_single()/dma_map_sg(): the device's ops bounce, offset or translate as its bus needs",
 	  MCDMA_BUG_NO_DMA_API, NICDRV_BUG_NO_DMA_API, BLKDRV_BUG_NO_DMA_API,
 	  { DMAMAP_DBG_DEVICE_ACCESS_UNMAPPED, DMAMAP_DBG_DEVICE_FAULT } },
@@ -78,16 +86,21 @@ const struct gallery_bug *gallery_find(const char *name)
 	return NULL;
 }
 
+/* Reports come from the device thread too (threaded mode). */
+static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void count_report(void *ctx, const struct dmamap_report *rep)
 {
 	struct gallery_result *g = ctx;
 
+	pthread_mutex_lock(&count_lock);
 	if ((unsigned int)rep->kind < DMAMAP_DBG_KIND_COUNT)
 		g->by_kind[rep->kind]++;
 	if (g->reports < 3)
 		snprintf(g->first[g->reports], sizeof(g->first[0]), "%s: %s",
 			 dmamap_dbg_kind_name(rep->kind), rep->text);
 	g->reports++;
+	pthread_mutex_unlock(&count_lock);
 }
 
 const char *gallery_driver(struct device *dev)
@@ -128,7 +141,10 @@ int gallery_run(struct device *dev, const struct gallery_bug *bug, unsigned int 
 	dmamap_set_report_hook(p, count_report, out);
 	/* The one failed mapping the unchecked handle then carries to the device (past the NIC's RX buffers). */
 	if (bug && !strcmp(bug->name, "map-error-unchecked"))
-		dmamap_fault_inject(p, DMAMAP_FAULT_MAP, strcmp(model, "nic") ? 3 : 64 + 3);
+		dmamap_fault_inject(p, DMAMAP_FAULT_MAP, strcmp(model, "nic") ? 3 : 16 + 3);
+	/* No bounce path: what a device cannot reach fails to map. */
+	if (bug && !strcmp(bug->name, "24bit-no-bounce"))
+		dmamap_swiotlb_set_mode(p, DMAMAP_SWIOTLB_NOFORCE);
 	if (!strcmp(model, "nic")) {
 		out->applies = !bug || bug->nic;
 		ret = exercise_nic(dev, 256 * scale, bug ? bug->nic : 0, seed, &out->r);
@@ -140,6 +156,8 @@ int gallery_run(struct device *dev, const struct gallery_bug *bug, unsigned int 
 		ret = exercise_memcpy(dev, 48 * scale, bug ? bug->mcdma : 0, seed, &out->r);
 	}
 	dmamap_fault_inject(p, 0, 0);
+	if (bug && !strcmp(bug->name, "24bit-no-bounce"))
+		dmamap_swiotlb_set_mode(p, DMAMAP_SWIOTLB_ON);
 	dmamap_device_stats(dev, &out->st);
 	out->leaked = dmamap_debug_live(dev, NULL);
 	dmamap_set_report_hook(p, NULL, NULL);

@@ -132,7 +132,7 @@ static irqreturn_t nic_irq(int irq, void *data)
 	writel(status, n->regs + NIC_REG_INT_STATUS);
 	/* napi_schedule(): quiet until the poll has caught up. */
 	writel(0, n->regs + NIC_REG_INT_MASK);
-	nicdrv_poll(n, 64);
+	nicdrv_poll(n, n->napi_budget);
 	return IRQ_HANDLED;
 }
 
@@ -280,6 +280,7 @@ int nicdrv_probe(struct nicdrv *n, struct device *dev, unsigned int ring_size, b
 		return -EINVAL;
 	n->dev = dev;
 	n->ring_size = ring_size;
+	n->napi_budget = 64;
 	n->bug = bug;
 	n->rx_fn = rx;
 	n->tx_done_fn = tx_done;

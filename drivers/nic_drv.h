@@ -37,7 +37,7 @@ enum nicdrv_bug {
 	NICDRV_BUG_COUNT
 };
 
-#define NICDRV_RX_BUF 2048
+#define NICDRV_RX_BUF 4096 /* a page each, as page_pool gives them */
 #define NICDRV_MAX_FRAGS 8
 
 struct nicdrv_frag {
@@ -80,6 +80,7 @@ struct nicdrv {
 	uint32_t tx_next, tx_clean, rx_clean;
 	spinlock_t lock;
 	bool napi_more; /* the last poll ran out of budget: the device stays masked */
+	int napi_budget; /* frames the interrupt's poll takes (64; smaller makes NAPI repoll) */
 	enum nicdrv_bug bug;
 	nicdrv_rx_fn rx_fn;
 	nicdrv_tx_done_fn tx_done_fn;

@@ -50,18 +50,39 @@ static bool lost_cpu_bytes(const struct row *r)
 	return r->g.by_kind[DMAMAP_DBG_CPU_DATA_LOST] || r->g.by_kind[DMAMAP_DBG_DEVICE_DATA_LOST];
 }
 
-/* Why a device came through a bug with its data intact. */
+/* Why a device came through a bug with its data intact: the bug's own reason first. */
 static const char *why_survived(const struct row *r, const struct gallery_bug *bug)
 {
+	bool bounced = r->g.st.bytes_bounced || r->has_db;
+
 	if (!strcmp(bug->name, "map-error-unchecked") && !r->g.by_kind[DMAMAP_DBG_MAP_ERR_NOT_CHECKED])
-		return "no mapping failed on this device's path";
+		return "no single mapping failed on its path (an IOMMU maps a whole list at once)";
+	if (!strcmp(bug->name, "24bit-no-bounce"))
+		return "it reaches every buffer: nothing needed a bounce, so no mapping failed";
+	if (!strcmp(bug->name, "unmap-before-done"))
+		return bounced ? "the bounce slot was not reused before the device's late read" :
+				 "a direct mapping leaves the memory where it was: the late read found the bytes (only the checker knows)";
+	if (!strcmp(bug->name, "no-dma-api"))
+		return "its port is identity-mapped and coherent: the physical address is the device address and no cache is in the way";
 	if (r->coherent)
 		return "cache-coherent: no cache maintenance to miss, the CPU and device see the same bytes";
-	if (r->g.st.bytes_bounced || r->has_db)
-		return "bounced: the device worked on a copy, and the copy was made at the right time";
+	if (bounced)
+		return "bounced: the device worked on a copy of its own, made at the map or sync";
 	if (lost_cpu_bytes(r))
 		return "the device's data was intact; what was lost were the CPU's own bytes";
-	return "the memory happened to hold the right bytes here; another board or schedule breaks it";
+	return "the memory happened to hold the right bytes here; another board or seed breaks it";
+}
+
+/* What the bug did to the data, in one word. */
+static const char *damage(const struct row *r)
+{
+	const struct exercise_result *x = &r->g.r;
+
+	if (x->corrupted || x->wrong_bytes)
+		return "CORRUPTED by the bug";
+	if (x->lost || x->probe_error)
+		return "LOST to the bug";
+	return "LEAKED by the bug";
 }
 
 static void print_text(const struct row *r, const struct gallery_bug *bug)
@@ -110,7 +131,7 @@ static void print_text(const struct row *r, const struct gallery_bug *bug)
 	printf("  data:     %llu bytes verified, %llu wrong; %lu of %lu %s intact, %lu corrupted, %lu lost%s  [%s]\n",
 	       x->bytes, x->wrong_bytes, x->ok, x->units, r->unit, x->corrupted, x->lost,
 	       r->g.leaked ? ", mappings left after remove" : "",
-	       broke(r) ? (bug ? "CORRUPTED by the bug" : "FAILED") :
+	       broke(r) ? (bug ? damage(r) : "FAILED") :
 			  (bug ? "survived the bug on this device" : "OK"));
 	if (bug && !broke(r))
 		printf("  why:      %s\n", why_survived(r, bug));

@@ -78,7 +78,7 @@ int cli_sweep(int argc, char **argv)
 		if (r.bad_units || r.reports) {
 			bad_seeds++;
 			printf("seed %llu: %lu units lost or wrong, %lu reports; first: %s\n"
-			       "  replay: dmamap demo --board %s --chaos %llu\n",
+			       "  replay: dmamap sweep --board %s --first %llu --seeds 1\n",
 			       (unsigned long long)seed, r.bad_units, r.reports, r.first_bad, board,
 			       (unsigned long long)seed);
 		}

@@ -19,7 +19,7 @@ static void sweep(const char *board, uint64_t first, unsigned int n)
 		dmamap_platform_destroy(p);
 		CHECK_MSG(r.devices > 0 && r.units > 0, "%s: nothing ran", board);
 		CHECK_MSG(!r.bad_units && !r.reports,
-			  "%s seed %llu: %lu units bad, %lu reports: %s (dmamap demo --board %s --chaos %llu)",
+			  "%s seed %llu: %lu units bad, %lu reports: %s (dmamap sweep --board %s --first %llu --seeds 1)",
 			  board, (unsigned long long)seed, r.bad_units, r.reports, r.first_bad, board,
 			  (unsigned long long)seed);
 	}
