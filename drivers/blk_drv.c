@@ -162,13 +162,9 @@ static int load_status(int *st)
 	return __atomic_load_n(st, __ATOMIC_ACQUIRE);
 }
 
-/* Stop the device and fail what it still holds, as a driver's timeout handler resets the controller. */
-static void fail_outstanding(struct blkdrv *b)
+/* Fail what the device still holds (lock held; the device is stopped). */
+static void fail_outstanding_locked(struct blkdrv *b)
 {
-	unsigned long flags;
-
-	writel(BLK_CTRL_RESET, b->regs + BLK_REG_CTRL);
-	spin_lock_irqsave(&b->lock, flags);
 	while (b->clean != b->next) {
 		struct blkdrv_slot *s = &b->slots[b->clean & mask(b)];
 
@@ -179,15 +175,31 @@ static void fail_outstanding(struct blkdrv *b)
 		if (s->done)
 			s->done(s->ctx, -EIO);
 	}
+}
+
+/* Stop the device and fail what it still holds, as a driver's timeout handler resets the controller. */
+static void fail_outstanding(struct blkdrv *b)
+{
+	unsigned long flags;
+
+	writel(BLK_CTRL_RESET, b->regs + BLK_REG_CTRL);
+	spin_lock_irqsave(&b->lock, flags);
+	fail_outstanding_locked(b);
 	spin_unlock_irqrestore(&b->lock, flags);
 }
 
 /* Reset the controller after a timeout: outstanding requests fail, the ring starts again. */
 static void reset(struct blkdrv *b)
 {
-	fail_outstanding(b);
+	unsigned long flags;
+
+	writel(BLK_CTRL_RESET, b->regs + BLK_REG_CTRL);
+	/* Under the lock: the handler (on the device thread, maybe) must not reap meanwhile. */
+	spin_lock_irqsave(&b->lock, flags);
+	fail_outstanding_locked(b);
 	b->next = b->clean = 0;
 	memset(b->ring, 0, b->ring_size * sizeof(struct blk_req));
+	spin_unlock_irqrestore(&b->lock, flags);
 	writel((uint32_t)b->ring_dma, b->regs + BLK_REG_RING_LO);
 	writel((uint32_t)(b->ring_dma >> 32), b->regs + BLK_REG_RING_HI);
 	writel(b->ring_size, b->regs + BLK_REG_RING_SIZE);

@@ -293,6 +293,7 @@ void *dmamap__alloc_noncoherent(struct device *dev, size_t size, dma_addr_t *dma
 
 	if (bad_alloc_args(dev, dma_handle, size, func))
 		return NULL;
+	dmamap__api_yield(dev);
 	if (!valid_dma_direction(dir)) {
 		dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_DIR,
 				  DMAMAP_DBG_INVALID_DIRECTION, "invalid DMA direction %d",
@@ -320,6 +321,7 @@ void dmamap__free_noncoherent(struct device *dev, size_t size, void *vaddr,
 		return;
 	if (bad_alloc_args(dev, vaddr, size, func))
 		return;
+	dmamap__api_yield(dev);
 	dmamap__stat_add(dev, ST_FREES, 1);
 	if (tracked && dmamap__dbg_on(dev))
 		dbg_free(dev, DBG_NONCOHERENT, dma_handle, size, dir, vaddr, 0);

@@ -85,6 +85,7 @@ int dma_iova_link(struct device *dev, struct dma_iova_state *state, phys_addr_t 
 
 	if (!piece_ok(dev, state, offset, size, dir, __func__))
 		return -EINVAL;
+	dmamap__api_yield(dev);
 	if (dmamap__coherence_refused(dev, attrs)) {
 		dmamap__not_coherent(dev, __func__);
 		return -EOPNOTSUPP;
@@ -153,6 +154,7 @@ void dma_iova_unlink(struct device *dev, struct dma_iova_state *state, size_t of
 {
 	if (!piece_ok(dev, state, offset, size, dir, __func__))
 		return;
+	dmamap__api_yield(dev);
 	if (dmamap__dbg_on(dev))
 		dmamap__dbg_unmap_range(dev, DBG_IOVA, state->addr + offset, size, true);
 	dmamap__iommu_iova_unlink(dev, state->addr + offset, size, dir,

@@ -164,6 +164,7 @@ void *dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle)
 
 	if (!pool || !handle)
 		return NULL;
+	dmamap__api_yield(pool->dev); /* before the pool's lock: a handler may use the pool */
 	pthread_mutex_lock(&pool->lock);
 	for (c = pool->chunks; c && !c->nfree; c = c->next)
 		;
@@ -238,6 +239,7 @@ void dma_pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t addr)
 
 	if (!pool || !vaddr)
 		return;
+	dmamap__api_yield(pool->dev);
 	pthread_mutex_lock(&pool->lock);
 	c = find_block(pool, vaddr, &b);
 	if (!c)

@@ -356,6 +356,7 @@ static dma_addr_t map_resource(struct device *dev, phys_addr_t phys_addr, size_t
 	if (unlikely(!dmamap__call_args_ok(dev, size, dir) &&
 		     dmamap__bad_call_args(dev, size, dir, func)))
 		return DMA_MAPPING_ERROR;
+	dmamap__api_yield(dev);
 	/* On a board its RAM is no resource; on the host any address may be a device's. */
 	if (!dmamap__port_identity(dev->plat) && dmamap__port_is_ram(dev->plat, phys_addr, 1)) {
 		dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_ARG,
@@ -405,6 +406,7 @@ void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
 		dmamap__bad_handle(dev, addr, size, dir, __func__);
 		return;
 	}
+	dmamap__api_yield(dev);
 	if (dmamap__dbg_on(dev))
 		dbg_unmap(dev, DBG_RESOURCE, addr, size, dir);
 	ops = get_dma_ops(dev);

@@ -60,8 +60,8 @@ TEST(devices_every_driver_on_every_builtin_board)
 	CHECK_MSG(ran >= 2 * 14 + 3 * 3, "%u driver runs", ran);
 }
 
-/* The NIC completes in batches: coalescing gives fewer interrupts than frames. */
-TEST(devices_nic_interrupts_are_coalesced)
+/* The NIC completes in batches: NAPI and coalescing give fewer interrupts than frames. */
+TEST(devices_nic_completes_in_batches)
 {
 	struct dmamap_platform *p = sim_board("default");
 	struct exercise_result r;

@@ -40,11 +40,14 @@ int main(void)
 		writel((uint32_t)(ring_dma >> 32), regs + MCE_REG_RING_HI);
 		writel(1, regs + MCE_REG_RING_SIZE);
 		writel(MCE_CTRL_ENABLE, regs + MCE_REG_CTRL);
-		for (int k = 0; k < 5000; k++)
-			src[k] = (uint8_t)(k * 7 + i);
-		if (copy(dev, regs, ring, dst, src, 5000) || memcmp(src, dst, 5000)) {
-			printf("readme.sh: copy on %s failed\n", dev_name(dev));
-			return 1;
+		/* Three copies through the same ring: it must be reusable. */
+		for (int round = 0; round < 3; round++) {
+			for (int k = 0; k < 5000; k++)
+				src[k] = (uint8_t)(k * 7 + i + round);
+			if (copy(dev, regs, ring, dst, src, 5000) || memcmp(src, dst, 5000)) {
+				printf("readme.sh: copy %d on %s failed\n", round, dev_name(dev));
+				return 1;
+			}
 		}
 		writel(0, regs + MCE_REG_CTRL);
 		dma_free_coherent(dev, sizeof(*ring), ring, ring_dma);

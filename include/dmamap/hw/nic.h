@@ -89,7 +89,8 @@ struct nic_desc {
  *
  * Return: 0; -EINVAL for a NULL or non-nic @dev, a NULL @frame or a bad
  * @len; -ENOBUFS when NIC_WIRE_FRAMES frames already wait (the frame is
- * dropped and counted in RX_DROPPED).
+ * dropped and counted in RX_DROPPED); -ENOMEM if the frame cannot be
+ * stored.
  */
 DMAMAP_API int dmamap_nic_wire_inject(struct device *dev, const void *frame, size_t len);
 

@@ -134,12 +134,14 @@ static bool blk_step(struct device *dev, void *priv)
 		b->seg_addr = le(raw, 8);
 		b->seg_len = (uint32_t)le(raw + 8, 4);
 		b->seg_off = 0;
+		if ((le(raw + 12, 4) & BLK_SEG_END) && b->seg + 1 < b->nsegs)
+			b->nsegs = b->seg + 1; /* the table ends early: believe the END mark */
 		if (b->pos + b->seg_len > (uint64_t)BLK_CAPACITY_SECTORS * BLK_SECTOR_SIZE)
 			fail(b);
-		else
-			b->phase = b->seg_len ? DATA : STATUS;
-		if (b->phase != STATUS && (le(raw + 12, 4) & BLK_SEG_END) && b->seg + 1 != b->nsegs)
-			b->nsegs = b->seg + 1; /* the table ends early: believe the END mark */
+		else if (b->seg_len)
+			b->phase = DATA;
+		else /* an empty segment moves nothing: on to the next one */
+			b->phase = ++b->seg == b->nsegs ? STATUS : FETCH_SEG;
 		return true;
 	case DATA:
 		n = b->seg_len - b->seg_off < BURST ? b->seg_len - b->seg_off : BURST;

@@ -243,7 +243,8 @@ static bool rx_step(struct device *dev, struct nic *n)
 		return fetch(dev, n, r);
 	case DATA:
 		len = f->len < r->len ? f->len : r->len;
-		if (f->len > r->len || dmamap_device_write(dev, r->addr, f->data, len))
+		/* Too long for the buffer: what fits is written, and the descriptor says ERR. */
+		if (dmamap_device_write(dev, r->addr, f->data, len) || f->len > r->len)
 			r->error = true;
 		r->phase = WRITEBACK;
 		return true;
