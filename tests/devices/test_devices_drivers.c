@@ -52,12 +52,14 @@ static void every_device(const char *board, unsigned int *ran)
 TEST(devices_every_driver_on_every_builtin_board)
 {
 	const char *const *names = dmamap_platform_builtin_names();
-	unsigned int ran = 0;
+	unsigned int ran = 0, want = 0;
 
-	for (unsigned int b = 0; names[b]; b++)
-		every_device(names[b], &ran);
 	/* default and armv5: 6 engines, 4 NICs, 4 disks each; the others at least one of each. */
-	CHECK_MSG(ran >= 2 * 14 + 3 * 3, "%u driver runs", ran);
+	for (unsigned int b = 0; names[b]; b++) {
+		every_device(names[b], &ran);
+		want += !strcmp(names[b], "default") || !strcmp(names[b], "armv5") ? 14 : 3;
+	}
+	CHECK_MSG(ran >= want, "%u driver runs, %u at least", ran, want);
 }
 
 /* The NIC completes in batches: NAPI and coalescing give fewer interrupts than frames. */

@@ -240,17 +240,32 @@ TEST(sched_an_unhandled_interrupt_costs_nothing)
 	dmamap_platform_destroy(p);
 }
 
-/* No process-wide cap on boards with devices (each of these has fourteen models). */
+/* No process-wide cap on boards with devices, or on interrupt numbers (100 x 8 x 2 of them). */
 TEST(sched_a_hundred_live_boards)
 {
+	const struct dmamap_board b = {
+		.name = "small",
+		.swiotlb_size = ~0ULL,
+		.nr_banks = 1,
+		.banks = { { RAM0, 4 * MiB } },
+	};
 	struct dmamap_platform *p[100];
+	struct device *t = NULL;
 
 	for (int i = 0; i < 100; i++) {
-		p[i] = quiet_board();
+		p[i] = quiet(dmamap_platform_create(&b, NULL));
 		REQUIRE(p[i]);
+		for (int k = 0; k < 8; k++) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "t%d", k);
+			t = add_ticker(p[i], name);
+			REQUIRE(t);
+		}
 	}
-	CHECK(dmamap_device_irq(lookup(p[99], "nic-iommu"), 0) > 0);
-	CHECK(dmamap_device_ioremap(lookup(p[99], "nic-iommu")) != NULL);
+	CHECK(dmamap_device_irq(t, 1) > 1024);
+	CHECK(dmamap_device_ioremap(t) != NULL);
+	CHECK_EQ(dmamap_sim_set_schedule(p[99], 3), 0);
 	for (int i = 0; i < 100; i++)
 		dmamap_platform_destroy(p[i]);
 }
