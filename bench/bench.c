@@ -339,12 +339,14 @@ static double time_memcpy(uint8_t *dst, const uint8_t *src, size_t len)
  * The device side alone: map, the device's memory-to-memory copy
  * (dmamap_device_transfer(), in the engine's 16 KiB bursts), unmap.
  */
-static double time_device_copy(struct device *dev, uint8_t *src, uint8_t *dst, size_t len)
+static double time_device_copy(struct device *dev, uint8_t *src, uint8_t *dst,
+			       uint8_t *tmp, size_t len)
 {
 	double t0 = now_ns();
 	dma_addr_t s = dma_map_single(dev, src, len, DMA_TO_DEVICE);
 	dma_addr_t d = dma_map_single(dev, dst, len, DMA_FROM_DEVICE);
 
+	(void)tmp;
 	for (size_t off = 0; off < len; off += 16384) {
 		size_t n = len - off < 16384 ? len - off : 16384;
 
@@ -375,36 +377,32 @@ static int bench_sim_bw(struct dmamap_platform *p, size_t len, struct bw *out)
 	struct device *coh = dmamap_device_lookup(p, "dma-coh");
 	struct device *nc = dmamap_device_lookup(p, "dma-nc");
 	struct mcdma mc, mn;
-	/*
-	 * Each device its own pair of buffers, as drivers have: one buffer
-	 * passed back and forth between a snooping and a non-snooping device
-	 * costs cache work of its own, which is not what this measures.
-	 */
-	uint8_t *csrc = dmamap_kmalloc(p, len, DMAMAP_GFP_DMA_ALIGN);
-	uint8_t *cdst = dmamap_kmalloc(p, len, DMAMAP_GFP_DMA_ALIGN);
-	uint8_t *nsrc = dmamap_kmalloc(p, len, DMAMAP_GFP_DMA_ALIGN);
-	uint8_t *ndst = dmamap_kmalloc(p, len, DMAMAP_GFP_DMA_ALIGN);
+	uint8_t *src = dmamap_kmalloc(p, len, DMAMAP_GFP_DMA_ALIGN);
+	uint8_t *dst = dmamap_kmalloc(p, len, DMAMAP_GFP_DMA_ALIGN);
 	/*
 	 * Page-aligned, as the board's buffers are: from malloc the baseline
 	 * moved by a third with where the heap happened to put them (memcpy
 	 * between buffers at the same offset in a page, or not).
 	 */
 	uint8_t *a = aligned_alloc(4096, len), *b = aligned_alloc(4096, len);
-	double tm = 1e30, tc = 1e30, tn = 1e30, te = 1e30, tf = 1e30;
+	uint8_t *tmp = aligned_alloc(4096, len);
+	double tm = 1e30, tc = 1e30, tn = 1e30;
 
-	if (!coh || !nc || !csrc || !cdst || !nsrc || !ndst || !a || !b ||
-	    mcdma_probe(&mc, coh, 16) || mcdma_probe(&mn, nc, 16))
+	double te = 1e30, tf = 1e30;
+
+	if (!coh || !nc || !src || !dst || !a || !b || !tmp || mcdma_probe(&mc, coh, 16) ||
+	    mcdma_probe(&mn, nc, 16))
 		return -1;
-	memset(csrc, 7, len);
-	memset(nsrc, 7, len);
+	memset(src, 7, len);
 	memset(a, 7, len);
 	memset(b, 1, len);
+	memset(tmp, 1, len);
 	for (int r = 0; r < 20; r++) {
 		tm = min_d(tm, time_memcpy(b, a, len));
-		tc = min_d(tc, time_device_copy(coh, csrc, cdst, len));
-		tn = min_d(tn, time_device_copy(nc, nsrc, ndst, len));
-		te = min_d(te, time_engine_copy(&mc, csrc, cdst, len));
-		tf = min_d(tf, time_engine_copy(&mn, nsrc, ndst, len));
+		tc = min_d(tc, time_device_copy(coh, src, dst, tmp, len));
+		tn = min_d(tn, time_device_copy(nc, src, dst, tmp, len));
+		te = min_d(te, time_engine_copy(&mc, src, dst, len));
+		tf = min_d(tf, time_engine_copy(&mn, src, dst, len));
 	}
 	mcdma_remove(&mc);
 	mcdma_remove(&mn);
@@ -413,12 +411,11 @@ static int bench_sim_bw(struct dmamap_platform *p, size_t len, struct bw *out)
 	out->noncoherent_gbs = len / tn;
 	out->engine_coherent_gbs = len / te;
 	out->engine_noncoherent_gbs = len / tf;
-	dmamap_kfree(p, csrc);
-	dmamap_kfree(p, cdst);
-	dmamap_kfree(p, nsrc);
-	dmamap_kfree(p, ndst);
+	dmamap_kfree(p, src);
+	dmamap_kfree(p, dst);
 	free(a);
 	free(b);
+	free(tmp);
 	return 0;
 }
 

@@ -24,21 +24,11 @@ static void device_wrote(struct dmamap_platform *p, struct device *dev, struct d
 
 	uint16_t writer = (uint16_t)(dev->id + 1);
 	uint16_t *w = sb->line_writer + l0;
-	unsigned int mask = p->mach.line_size - 1;
 
 	/* memmove: the compiler would inline memcpy here as rep movsq, a third slower. */
 	if (dev->coherent) {
 		memmove(b->cpu + off, b->mem + off, chunk);
-		/* Whole lines borrow memory as their snapshot; the partial ends get a copy. */
-		for (size_t li = l0; li <= l1; li++) {
-			u64 lo = MAX(off, (u64)li << p->mach.line_shift);
-			u64 hi = MIN(off + chunk, ((u64)li + 1) << p->mach.line_shift);
-
-			if (!(lo & mask) && !(hi & mask))
-				sb->line_flags[li] |= LINE_SNAP_MEM;
-			else
-				memmove(sb->snap + lo, b->mem + lo, (size_t)(hi - lo));
-		}
+		memmove(sb->snap + off, b->mem + off, chunk);
 	}
 	for (size_t n = l1 - l0 + 1; n; n--)
 		*w++ = writer;
@@ -64,8 +54,6 @@ int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf,
 
 		pthread_mutex_lock(lock);
 		if (write) {
-			if (!dev->coherent)
-				dmamap__sim_snap_real(p, b, off, chunk);
 			memcpy(b->mem + off, io, chunk);
 			/*
 			 * Were the snapshot of a snooped write left behind, a later
@@ -116,8 +104,6 @@ int dmamap__sim_device_transfer(struct device *dev, phys_addr_t dst, phys_addr_t
 		pthread_mutex_lock(ls < ld ? ls : ld);
 		if (ls != ld)
 			pthread_mutex_lock(ls < ld ? ld : ls);
-		if (!dev->coherent)
-			dmamap__sim_snap_real(p, bd, doff, chunk);
 		memmove(bd->mem + doff, from, chunk);
 		device_wrote(p, dev, bd, sd, doff, chunk);
 		if (ls != ld)
@@ -146,7 +132,6 @@ long dmamap__sim_cpu_dirty_offset(struct dmamap_platform *p, phys_addr_t phys, s
 		long found = -1;
 
 		pthread_mutex_lock(lock);
-		dmamap__sim_snap_real(p, b, off, n);
 		/* A guarded page cannot be dirty: a CPU write to it would have trapped. */
 		if (!sim_page_guarded(sb, off) && memcmp(b->cpu + off, sb->snap + off, (size_t)n) != 0) {
 			for (u64 i = 0; i < n; i++) {

@@ -94,21 +94,6 @@ bool dmamap__sim_diff_span(const uint8_t *a, const uint8_t *b, const uint8_t *c,
 	return true;
 }
 
-void dmamap__sim_snap_real(struct dmamap_platform *p, struct dmamap_bank *b, u64 off, u64 len)
-{
-	struct sim_bank *sb = sim_bank(p, b);
-	size_t l0 = (size_t)(off >> p->mach.line_shift);
-	size_t l1 = (size_t)((off + len - 1) >> p->mach.line_shift);
-
-	for (size_t li = l0; li <= l1; li++) {
-		if (!(sb->line_flags[li] & LINE_SNAP_MEM))
-			continue;
-		memcpy(sb->snap + ((u64)li << p->mach.line_shift),
-		       b->mem + ((u64)li << p->mach.line_shift), p->mach.line_size);
-		sb->line_flags[li] &= (uint8_t)~LINE_SNAP_MEM;
-	}
-}
-
 void dmamap__sim_writeback(struct dmamap_platform *p, struct device *dev,
 			   struct dmamap_bank *b, u64 off, const char *cause)
 {
@@ -117,7 +102,6 @@ void dmamap__sim_writeback(struct dmamap_platform *p, struct device *dev,
 	uint8_t *cpu = b->cpu + off, *mem = b->mem + off, *snap = sb->snap + off;
 	size_t li = (size_t)(off >> p->mach.line_shift);
 
-	dmamap__sim_snap_real(p, b, off, n);
 	/* Device bytes that the stale CPU copy is about to overwrite. */
 	if (dmamap__sim_diff_span(mem, snap, cpu, n, &first, &count))
 		record(p, dev, DMAMAP_SIM_DEVICE_DATA_LOST, b->start + off, first,
@@ -134,7 +118,7 @@ void dmamap__sim_refill(struct dmamap_platform *p, struct dmamap_bank *b, u64 of
 
 	memcpy(b->cpu + off, b->mem + off, p->mach.line_size);
 	memcpy(sb->snap + off, b->mem + off, p->mach.line_size);
-	sb->line_flags[off >> p->mach.line_shift] &= (uint8_t)~(LINE_WRITTEN | LINE_SNAP_MEM);
+	sb->line_flags[off >> p->mach.line_shift] &= (uint8_t)~LINE_WRITTEN;
 }
 
 static void do_line(struct range_ctx *c, struct dmamap_bank *b, u64 off,
@@ -146,10 +130,7 @@ static void do_line(struct range_ctx *c, struct dmamap_bank *b, u64 off,
 	uint8_t *cpu = b->cpu + off, *snap = sb->snap + off;
 	size_t li = (size_t)(off >> p->mach.line_shift);
 	phys_addr_t line = b->start + off;
-	bool dirty;
-
-	dmamap__sim_snap_real(p, b, off, n);
-	dirty = (sb->line_flags[li] & LINE_WRITTEN) || memcmp(cpu, snap, n) != 0;
+	bool dirty = (sb->line_flags[li] & LINE_WRITTEN) || memcmp(cpu, snap, n) != 0;
 	bool partial = line < c->start || line + n > c->end;
 	bool armv5 = p->sim->arch == DMAMAP_CACHE_ARMV5;
 
@@ -206,10 +187,8 @@ static bool whole_clean_page(struct range_ctx *c, struct dmamap_bank *b, u64 off
 	unsigned int lines = PAGE_SIZE >> p->mach.line_shift;
 
 	if (op == LINE_REFILL_ABSENT || p->sim->arch == DMAMAP_CACHE_ARMV5 ||
-	    c->start > b->start + off || c->end < b->start + off + PAGE_SIZE)
-		return false;
-	dmamap__sim_snap_real(p, b, off, PAGE_SIZE);
-	if (memcmp(b->cpu + off, sb->snap + off, PAGE_SIZE) != 0)
+	    c->start > b->start + off || c->end < b->start + off + PAGE_SIZE ||
+	    memcmp(b->cpu + off, sb->snap + off, PAGE_SIZE) != 0)
 		return false;
 	for (unsigned int i = 0; i < lines; i++)
 		if (flags[i] & LINE_WRITTEN)

@@ -57,7 +57,6 @@ void dmamap__sim_chaos_tick_slow(struct dmamap_platform *p, phys_addr_t phys, si
 		return;
 	li = (size_t)(off >> p->mach.line_shift);
 	pthread_mutex_lock(sim_stripe(p, line));
-	dmamap__sim_snap_real(p, b, off, p->mach.line_size);
 	if ((sb->line_flags[li] & LINE_WRITTEN) ||
 	    memcmp(b->cpu + off, sb->snap + off, p->mach.line_size) != 0) {
 		dmamap__sim_writeback(p, NULL, b, off, "chaos eviction");

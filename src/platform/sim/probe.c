@@ -72,7 +72,6 @@ int dmamap_sim_line_state(struct dmamap_platform *p, phys_addr_t phys,
 	sb = sim_bank(p, b);
 	off = phys - b->start;
 	pthread_mutex_lock(sim_stripe(p, phys));
-	dmamap__sim_snap_real(p, b, off, p->mach.line_size);
 	/* Bytes a snooping device wrote to both views count as neither. */
 	*cpu_dirty = dmamap__sim_diff_span(b->cpu + off, sb->snap + off, b->mem + off,
 					   p->mach.line_size, &first, &count);

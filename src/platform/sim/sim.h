@@ -21,13 +21,6 @@
  * it wrote the bytes the line already held, as hardware marks it.
  */
 #define LINE_WRITTEN 0x2
-/*
- * A snooping device wrote the whole line: CPU view, memory and snapshot
- * hold the same bytes, so the snapshot is not copied; memory stands in for
- * it until someone reads it or memory changes under it
- * (dmamap__sim_snap_real()). Saves a copy per byte of every snooped write.
- */
-#define LINE_SNAP_MEM 0x4
 
 /* What the cache model keeps beside a RAM bank (same index as the platform's bank). */
 struct sim_bank {
@@ -84,13 +77,6 @@ void dmamap__sim_refill(struct dmamap_platform *p, struct dmamap_bank *b, u64 of
 /* First offset and span of the bytes where @a differs from @b and (if @c) from @c. */
 bool dmamap__sim_diff_span(const uint8_t *a, const uint8_t *b, const uint8_t *c,
 			   unsigned int n, unsigned int *first, unsigned int *count);
-
-/*
- * Copy memory into the snapshot of the lines of [@off, +@len) that borrow
- * it (LINE_SNAP_MEM): before anything compares against the snapshot or
- * changes memory under it. Stripe lock held.
- */
-void dmamap__sim_snap_real(struct dmamap_platform *p, struct dmamap_bank *b, u64 off, u64 len);
 
 /* The CPU and the bus masters (access.c). */
 int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf, size_t len,
