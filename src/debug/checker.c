@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include "../lib/lib.h"
 #include "../base/observer.h"
@@ -441,6 +442,21 @@ static struct dbg_entry **find_best(struct bucket *b, const struct device *dev,
 }
 
 /*
+ * Copy an entry under its bucket's lock. map_err is stored without that
+ * lock by dma_mapping_error()'s fast path, from any thread (a driver's
+ * thread while a device thread reads the entry): it is read atomically and
+ * the bytes around it copied apart, so the copy never reads it plainly.
+ */
+static void entry_copy(struct dbg_entry *out, const struct dbg_entry *e)
+{
+	size_t at = offsetof(struct dbg_entry, map_err);
+
+	memcpy(out, e, at);
+	out->map_err = __atomic_load_n(&e->map_err, __ATOMIC_RELAXED);
+	memcpy((uint8_t *)out + at + 1, (const uint8_t *)e + at + 1, sizeof(*e) - at - 1);
+}
+
+/*
  * Find the entry of @dev containing @addr and copy it to @out. The walk goes
  * back one page at a time, no further than the largest live mapping.
  */
@@ -451,7 +467,7 @@ static void consider(const struct dbg_entry *e, const struct device *dev,
 	if (e->dev != dev || addr < e->addr || addr - e->addr >= e->size)
 		return;
 	if (!*found || len <= e->size - (addr - e->addr)) {
-		*out = *e;
+		entry_copy(out, e);
 		*found = true;
 		*whole = len <= e->size - (addr - e->addr);
 	}
@@ -850,7 +866,7 @@ static void sync_ownership(struct device *dev, dma_addr_t addr, u64 size, bool t
 			 (off = dmamap__cpu_dirty_offset(dev->plat, e->phys, e->size)) >= 0)
 			said = true;
 	}
-	copy = *e;
+	entry_copy(&copy, e);
 	e->cpu_owns = to_cpu;
 	dmamap__spin_unlock(&b->lock);
 	if (said)
@@ -959,7 +975,7 @@ bool dmamap__dbg_entry_of_cpu(struct dmamap_platform *p, const void *addr, struc
 			    a - (uintptr_t)e->cpu < e->size && streaming(e->type)) {
 				/* One mistake, one report: the unmap will not say it again. */
 				e->cpu_write_said = 1;
-				*out = *e;
+				entry_copy(out, e);
 				found = true;
 			}
 		}
@@ -1008,7 +1024,7 @@ static void device_read_check(struct device *dev, dma_addr_t addr, u64 len)
 	}
 	if (stale)
 		e->cpu_write_said = 1;
-	copy = *e;
+	entry_copy(&copy, e);
 	dmamap__spin_unlock(&b->lock);
 	if (stale)
 		dmamap__report_at(dev->plat, dev, DMAMAP_DBG_MISSING_SYNC_FOR_DEVICE, copy.addr,
@@ -1654,7 +1670,7 @@ void dmamap__dbg_device_gone(struct device *dev)
 			*pp = e->next;
 			__atomic_store_n(&b->n, b->n - 1, __ATOMIC_RELAXED);
 			if (!count++)
-				example = *e;
+				entry_copy(&example, e);
 			e->next = gone;
 			gone = e;
 		}
