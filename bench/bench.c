@@ -339,14 +339,12 @@ static double time_memcpy(uint8_t *dst, const uint8_t *src, size_t len)
  * The device side alone: map, the device's memory-to-memory copy
  * (dmamap_device_transfer(), in the engine's 16 KiB bursts), unmap.
  */
-static double time_device_copy(struct device *dev, uint8_t *src, uint8_t *dst,
-			       uint8_t *tmp, size_t len)
+static double time_device_copy(struct device *dev, uint8_t *src, uint8_t *dst, size_t len)
 {
 	double t0 = now_ns();
 	dma_addr_t s = dma_map_single(dev, src, len, DMA_TO_DEVICE);
 	dma_addr_t d = dma_map_single(dev, dst, len, DMA_FROM_DEVICE);
 
-	(void)tmp;
 	for (size_t off = 0; off < len; off += 16384) {
 		size_t n = len - off < 16384 ? len - off : 16384;
 
@@ -385,23 +383,21 @@ static int bench_sim_bw(struct dmamap_platform *p, size_t len, struct bw *out)
 	 * between buffers at the same offset in a page, or not).
 	 */
 	uint8_t *a = aligned_alloc(4096, len), *b = aligned_alloc(4096, len);
-	uint8_t *tmp = aligned_alloc(4096, len);
 	double tm = 1e30, tc = 1e30, tn = 1e30;
 
 	double te = 1e30, tf = 1e30;
 
-	if (!coh || !nc || !src || !dst || !a || !b || !tmp || mcdma_probe(&mc, coh, 16) ||
+	if (!coh || !nc || !src || !dst || !a || !b || mcdma_probe(&mc, coh, 16) ||
 	    mcdma_probe(&mn, nc, 16))
 		return -1;
 	memset(src, 7, len);
 	memset(a, 7, len);
 	memset(b, 1, len);
-	memset(tmp, 1, len);
 	/* Best of 100, interleaved: a short copy finds a quiet moment more easily than a long one. */
 	for (int r = 0; r < 100; r++) {
 		tm = min_d(tm, time_memcpy(b, a, len));
-		tc = min_d(tc, time_device_copy(coh, src, dst, tmp, len));
-		tn = min_d(tn, time_device_copy(nc, src, dst, tmp, len));
+		tc = min_d(tc, time_device_copy(coh, src, dst, len));
+		tn = min_d(tn, time_device_copy(nc, src, dst, len));
 		te = min_d(te, time_engine_copy(&mc, src, dst, len));
 		tf = min_d(tf, time_engine_copy(&mn, src, dst, len));
 	}
@@ -416,18 +412,10 @@ static int bench_sim_bw(struct dmamap_platform *p, size_t len, struct bw *out)
 	dmamap_kfree(p, dst);
 	free(a);
 	free(b);
-	free(tmp);
 	return 0;
 }
 
 /* ---- the workbench: seeds per second --------------------------------------------- */
-
-static void quiet_line(void *ctx, int level, const char *line)
-{
-	(void)ctx;
-	(void)level;
-	(void)line;
-}
 
 /*
  * One seed of the NIC scenario as a sweep runs it: a fresh board, cache
@@ -446,7 +434,7 @@ static double nic_seed(uint64_t seed, double *board_s)
 		dmamap_platform_destroy(p);
 		return -1;
 	}
-	dmamap_set_log_hook(p, quiet_line, NULL);
+	dmamap_set_log_hook(p, cli_drop_line, NULL);
 	dmamap_debug_enable(p, true);
 	dmamap_sim_set_chaos(p, seed, 0);
 	dmamap_sim_set_schedule(p, seed);

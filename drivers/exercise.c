@@ -61,7 +61,7 @@ struct nic_run {
 	struct nicdrv n;
 	struct exercise_result *r;
 	uint64_t seed;
-	unsigned int sent, received, done, unknown;
+	unsigned int sent, unknown;
 	uint32_t *len;   /* of each frame, by number */
 	uint8_t *state;  /* of each frame: 0 not back, 1 intact, 2 corrupted */
 	uint8_t *want;    /* the frame being sent */
@@ -97,7 +97,6 @@ static void nic_rx(void *ctx, uint8_t *frame, size_t len, bool error)
 	unsigned int id = len >= ID_AT + 4 ? get_id(frame) : ~0u;
 	unsigned long long wrong;
 
-	run->received++;
 	if (error || id >= __atomic_load_n(&run->sent, __ATOMIC_ACQUIRE) || run->state[id] ||
 	    len != run->len[id]) {
 		run->unknown++; /* a frame no sent one matches: its own is counted lost */
@@ -131,7 +130,6 @@ static void nic_tx_done(void *ctx, void *cookie, bool error)
 	for (unsigned int k = 0; k < f->nfrags; k++)
 		dmamap_kfree(run->p, f->frag[k]);
 	free(f);
-	run->done++;
 }
 
 static bool nic_settled(void *ctx)
@@ -322,13 +320,19 @@ static uint64_t blk_sector(unsigned int id)
 }
 
 /*
- * Requests @id0.. of @io[0..n) in flight together: all but the last queued
- * behind each other, the last waited for. The device completes in order,
- * so when it is done they all are (or were failed by a reset).
+ * Requests @id0.. made into @io[0..n) (written from their pattern, or read
+ * into zeroes) and in flight together: all but the last queued behind
+ * each other, the last waited for. The device completes in order, so when
+ * it is done they all are (or were failed by a reset).
  */
-static void blk_batch(struct blkdrv *b, int op, unsigned int id0, struct blk_io *io,
-		      unsigned int n, int *st)
+static void blk_batch(struct blkdrv *b, int op, uint64_t seed, unsigned int id0,
+		      struct blk_io *io, unsigned int n, int *st, uint8_t *scratch)
 {
+	struct dmamap_platform *p = dmamap_device_platform(b->dev);
+
+	for (unsigned int k = 0; k < n; k++)
+		if (blk_io_make(p, seed, id0 + k, op == BLK_OP_WRITE, &io[k], scratch))
+			io[k].nsegs = 0;
 	for (unsigned int k = 0; k < n; k++) {
 		if (!io[k].nsegs) {
 			st[k] = -ENOMEM;
@@ -367,10 +371,7 @@ int exercise_blk(struct device *dev, unsigned int requests, enum blkdrv_bug bug,
 		int wst[BLK_BATCH], rst[BLK_BATCH];
 
 		/* Writes, then what the device stored, byte for byte. */
-		for (unsigned int k = 0; k < n; k++)
-			if (blk_io_make(p, seed, id0 + k, true, &io[k], want))
-				io[k].nsegs = 0;
-		blk_batch(&b, BLK_OP_WRITE, id0, io, n, wst);
+		blk_batch(&b, BLK_OP_WRITE, seed, id0, io, n, wst, want);
 		for (unsigned int k = 0; k < n; k++) {
 			size_t bytes = io[k].bytes;
 
@@ -380,10 +381,7 @@ int exercise_blk(struct device *dev, unsigned int requests, enum blkdrv_bug bug,
 						   bytes, false) ? bytes : count_wrong(want, disk, bytes);
 		}
 		/* Reads into fresh buffers. */
-		for (unsigned int k = 0; k < n; k++)
-			if (blk_io_make(p, seed, id0 + k, false, &io[k], want))
-				io[k].nsegs = 0;
-		blk_batch(&b, BLK_OP_READ, id0, io, n, rst);
+		blk_batch(&b, BLK_OP_READ, seed, id0, io, n, rst, want);
 		for (unsigned int k = 0; k < n; k++) {
 			size_t bytes = io[k].bytes;
 

@@ -465,6 +465,8 @@ size_t board_blob(uint8_t *blob, size_t cap);
 #define TICK_RAISE 0xc  /* WO: raise this line now */
 #define TICK_FOREVER 0x10 /* WO: 1: never idle */
 
+/* Steps of work the tickers find with no register write (for dmamap_model_wake()). */
+extern unsigned int ticker_outside_work;
 /* A "ticker" device called @name on @p (registering the model on first use). */
 struct device *add_ticker(struct dmamap_platform *p, const char *name);
 

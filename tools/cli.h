@@ -14,6 +14,10 @@ int cli_sweep(int argc, char **argv);
  * .dts/.dtb suffix); @ram ("START+SIZE,...", or NULL) replaces its /memory.
  */
 struct dmamap_platform *cli_open_board(const char *name, const char *ram);
+/* A log hook for boards whose reports the command sums up itself. */
+void cli_drop_line(void *ctx, int level, const char *line);
+/* Seconds of the monotonic clock. */
+double cli_now_s(void);
 /* One line saying which ops a device uses and why. */
 void cli_describe_ops(struct device *dev, char *buf, size_t len);
 

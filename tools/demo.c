@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <dmamap/sim.h>
 #include "../drivers/gallery.h"
@@ -283,21 +282,6 @@ static int parse(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-static void drop_line(void *ctx, int level, const char *line)
-{
-	(void)ctx;
-	(void)level;
-	(void)line;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int cli_demo(int argc, char **argv)
 {
 	struct opts o = { .board = "default", .scale = 1 };
@@ -307,7 +291,7 @@ int cli_demo(int argc, char **argv)
 	unsigned int n, nrows = 0;
 	unsigned long bad = 0;
 	bool progress = isatty(2);
-	double start = now_s();
+	double start = cli_now_s();
 	int ret = parse(argc, argv, &o);
 
 	if (ret)
@@ -320,7 +304,7 @@ int cli_demo(int argc, char **argv)
 		return 1;
 	/* Each device's reports are summed up below; --verbose keeps every line on stderr too. */
 	if (!o.verbose)
-		dmamap_set_log_hook(p, drop_line, NULL);
+		dmamap_set_log_hook(p, cli_drop_line, NULL);
 	if (o.chaos) {
 		dmamap_sim_set_chaos(p, o.chaos, 0);
 		dmamap_sim_set_schedule(p, o.chaos);
@@ -358,7 +342,7 @@ int cli_demo(int argc, char **argv)
 		r->unit = gallery_unit(dev);
 		r->coherent = dev_is_dma_coherent(dev);
 		cli_describe_ops(dev, r->ops, sizeof(r->ops));
-		if (progress && now_s() - start > 1)
+		if (progress && cli_now_s() - start > 1)
 			fprintf(stderr, "\r  %s: running %s...%20s", r->name, gallery_driver(dev), "");
 		gallery_run(dev, o.bug, o.scale, o.chaos ? o.chaos : 1, &r->g);
 		r->has_db = !dmamap_dmabounce_stats(dev, &r->db);
@@ -372,7 +356,7 @@ int cli_demo(int argc, char **argv)
 		else if (!o.bug || r->g.applies)
 			print_text(r, o.bug), putchar('\n');
 	}
-	if (progress && now_s() - start > 1)
+	if (progress && cli_now_s() - start > 1)
 		fprintf(stderr, "\r%60s\r", "");
 	if (o.json) {
 		struct dmamap_swiotlb_stats sw;

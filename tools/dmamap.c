@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "cli.h"
 
 static void usage(FILE *f)
@@ -65,6 +66,21 @@ struct dmamap_platform *cli_open_board(const char *name, const char *ram)
 	if (!p)
 		fprintf(stderr, "dmamap: %s\n", err.msg);
 	return p;
+}
+
+void cli_drop_line(void *ctx, int level, const char *line)
+{
+	(void)ctx;
+	(void)level;
+	(void)line;
+}
+
+double cli_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 void cli_describe_ops(struct device *dev, char *buf, size_t len)

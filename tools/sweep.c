@@ -8,25 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "../drivers/gallery.h"
 #include "cli.h"
-
-static void drop_line(void *ctx, int level, const char *line)
-{
-	(void)ctx;
-	(void)level;
-	(void)line;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int number(const char *s, uint64_t *v)
 {
@@ -44,7 +28,7 @@ int cli_sweep(int argc, char **argv)
 	uint64_t seeds = 1000, first = 1;
 	unsigned long bad_seeds = 0, units = 0, devices = 0;
 	bool progress = isatty(2);
-	double t0 = now_s();
+	double t0 = cli_now_s();
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--board") && i + 1 < argc) {
@@ -70,7 +54,7 @@ int cli_sweep(int argc, char **argv)
 
 		if (!p)
 			return 1;
-		dmamap_set_log_hook(p, drop_line, NULL);
+		dmamap_set_log_hook(p, cli_drop_line, NULL);
 		sweep_seed(p, seed, &r);
 		dmamap_platform_destroy(p);
 		units += r.units;
@@ -90,6 +74,6 @@ int cli_sweep(int argc, char **argv)
 		fprintf(stderr, "\r%50s\r", "");
 	printf("sweep: board %s, %llu seeds from %llu, %lu drivers each, %lu units checked: %lu seeds failed (%.1f s, %.1f seeds/s)\n",
 	       board, (unsigned long long)seeds, (unsigned long long)first, devices, units, bad_seeds,
-	       now_s() - t0, seeds / (now_s() - t0));
+	       cli_now_s() - t0, seeds / (cli_now_s() - t0));
 	return bad_seeds ? 1 : 0;
 }

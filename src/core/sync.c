@@ -41,9 +41,12 @@ sync_single(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_dire
 		dmamap__bad_handle(dev, addr, size, dir, func);
 		return;
 	}
-	dmamap__api_yield(dev);
-	if (dmamap__dbg_on(dev))
-		after = dbg_sync(dev, addr, size, dir, for_cpu);
+	/* One test of the word both hooks share: busy devices step, then the checker looks. */
+	if (dmamap__hooks_on(dev)) {
+		dmamap__api_yield(dev);
+		if (dmamap__dbg_on(dev))
+			after = dbg_sync(dev, addr, size, dir, for_cpu);
+	}
 	sync_one(dev, addr, size, dir, for_cpu);
 	/* After the backend's copy or maintenance: what the checker follows changed hands. */
 	if (unlikely(after))

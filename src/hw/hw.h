@@ -43,6 +43,14 @@ struct dmamap_sched {
 /* The scheduler whose lock this thread holds for a model callback, else NULL. */
 extern __thread struct dmamap_sched *dmamap__model_ctx;
 
+/*
+ * Take @s's lock, unless this thread holds it already (it runs a model
+ * callback, whose helpers call back in): whether it was taken, for
+ * dmamap__sched_leave().
+ */
+bool dmamap__sched_enter(struct dmamap_sched *s);
+void dmamap__sched_leave(struct dmamap_sched *s, bool taken);
+
 /* Add @dev (it has a model) to its board's scheduler, made on first use; -ENOMEM. */
 int dmamap__sched_add(struct device *dev);
 void dmamap__sched_remove(struct device *dev);

@@ -163,17 +163,14 @@ void dmamap__irq_raise_locked(struct device *dev, unsigned int line)
 int dmamap_model_raise_irq(struct device *dev, unsigned int line)
 {
 	struct dmamap_sched *s;
+	bool taken;
 
 	if (!dev || !dev->model || line >= dev->model->nr_irqs || !dev->irq_first ||
 	    !(s = dev->plat->sched))
 		return -EINVAL;
-	if (dmamap__model_ctx == s) {
-		dmamap__irq_raise_locked(dev, line);
-		return 0;
-	}
-	pthread_mutex_lock(&s->lock);
+	taken = dmamap__sched_enter(s);
 	dmamap__irq_raise_locked(dev, line);
-	pthread_mutex_unlock(&s->lock);
+	dmamap__sched_leave(s, taken);
 	return 0;
 }
 
@@ -235,18 +232,15 @@ void dmamap__irq_deliver(struct dmamap_sched *s)
 static void poke(struct device *dev)
 {
 	struct dmamap_sched *s = dev->plat->sched;
+	bool taken;
 
 	if (!s)
 		return;
-	if (dmamap__model_ctx == s) {
-		dmamap__sched_rearm_locked(s);
-		return;
-	}
-	pthread_mutex_lock(&s->lock);
+	taken = dmamap__sched_enter(s);
 	dmamap__sched_rearm_locked(s);
 	if (s->threaded)
 		pthread_cond_signal(&s->wake);
-	pthread_mutex_unlock(&s->lock);
+	dmamap__sched_leave(s, taken);
 }
 
 int dmamap_device_irq(struct device *dev, unsigned int index)

@@ -119,21 +119,18 @@ int dmamap_model_call(struct device *dev, int (*fn)(struct device *dev, void *pr
 		      void *arg)
 {
 	struct dmamap_sched *s;
+	bool taken;
 	int ret;
 
 	if (!dev || !fn || !dev->model || !(s = dev->plat->sched))
 		return -EINVAL;
-	if (dmamap__model_ctx == s) {
-		ret = fn(dev, dev->model_priv, arg);
-		dmamap__sched_busy_locked(dev);
-		return ret;
-	}
-	pthread_mutex_lock(&s->lock);
+	taken = dmamap__sched_enter(s);
 	dmamap__model_ctx = s;
 	ret = fn(dev, dev->model_priv, arg);
 	dmamap__sched_busy_locked(dev);
-	dmamap__model_ctx = NULL;
-	pthread_mutex_unlock(&s->lock);
+	if (taken)
+		dmamap__model_ctx = NULL;
+	dmamap__sched_leave(s, taken);
 	return ret;
 }
 

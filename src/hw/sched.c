@@ -438,17 +438,28 @@ uint64_t dmamap_model_now(struct device *dev)
 	return __atomic_load_n(&dev->plat->sched->now, __ATOMIC_RELAXED);
 }
 
+bool dmamap__sched_enter(struct dmamap_sched *s)
+{
+	if (dmamap__model_ctx == s)
+		return false;
+	pthread_mutex_lock(&s->lock);
+	return true;
+}
+
+void dmamap__sched_leave(struct dmamap_sched *s, bool taken)
+{
+	if (taken)
+		pthread_mutex_unlock(&s->lock);
+}
+
 void dmamap_model_wake(struct device *dev)
 {
 	struct dmamap_sched *s;
+	bool taken;
 
 	if (!dev || !(s = dev->plat->sched))
 		return;
-	if (dmamap__model_ctx == s) {
-		dmamap__sched_busy_locked(dev);
-		return;
-	}
-	pthread_mutex_lock(&s->lock);
+	taken = dmamap__sched_enter(s);
 	dmamap__sched_busy_locked(dev);
-	pthread_mutex_unlock(&s->lock);
+	dmamap__sched_leave(s, taken);
 }

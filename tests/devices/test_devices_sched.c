@@ -121,6 +121,17 @@ TEST(sched_run_devices_drains_and_gives_up_on_a_device_that_never_idles)
 	dmamap_platform_destroy(p);
 }
 
+/* A hundred map+unmap pairs of @buf: two hundred DMA API calls, each a yield point. */
+static void map_unmap_100(struct device *dev, uint8_t *buf)
+{
+	for (int i = 0; i < 100; i++) {
+		dma_addr_t h = dma_map_single(dev, buf, 64, DMA_TO_DEVICE);
+
+		REQUIRE(!dma_mapping_error(dev, h));
+		dma_unmap_single(dev, h, 64, DMA_TO_DEVICE);
+	}
+}
+
 /* An idle board costs the DMA API nothing: no yield is taken. */
 TEST(sched_idle_devices_are_not_stepped)
 {
@@ -133,12 +144,7 @@ TEST(sched_idle_devices_are_not_stepped)
 	buf = dmamap_kmalloc(p, 64, DMAMAP_GFP_DMA_ALIGN);
 	REQUIRE(buf);
 	CHECK_EQ(dmamap_sim_sched_stats(p, &before), 0);
-	for (int i = 0; i < 100; i++) {
-		dma_addr_t h = dma_map_single(dev, buf, 64, DMA_TO_DEVICE);
-
-		REQUIRE(!dma_mapping_error(dev, h));
-		dma_unmap_single(dev, h, 64, DMA_TO_DEVICE);
-	}
+	map_unmap_100(dev, buf);
 	CHECK_EQ(dmamap_sim_sched_stats(p, &after), 0);
 	CHECK_EQ(after.yields, before.yields);
 	CHECK_EQ(after.steps, before.steps);
@@ -227,12 +233,7 @@ TEST(sched_an_unhandled_interrupt_costs_nothing)
 	writel(0, r + TICK_RAISE); /* line 0, no handler: it waits for one */
 	readl(r + TICK_DONE);      /* the write woke the ticker: its one idle step */
 	CHECK_EQ(dmamap_sim_sched_stats(p, &before), 0);
-	for (int i = 0; i < 100; i++) {
-		dma_addr_t h = dma_map_single(dev, buf, 64, DMA_TO_DEVICE);
-
-		REQUIRE(!dma_mapping_error(dev, h));
-		dma_unmap_single(dev, h, 64, DMA_TO_DEVICE);
-	}
+	map_unmap_100(dev, buf);
 	CHECK_EQ(dmamap_sim_sched_stats(p, &after), 0);
 	CHECK_EQ(after.yields, before.yields);
 	CHECK_EQ(after.irqs_raised, 1);
@@ -268,4 +269,27 @@ TEST(sched_a_hundred_live_boards)
 	CHECK_EQ(dmamap_sim_set_schedule(p[99], 3), 0);
 	for (int i = 0; i < 100; i++)
 		dmamap_platform_destroy(p[i]);
+}
+
+/* Work that arrives with no register write is stepped only once the model says so. */
+TEST(sched_a_woken_device_steps_again)
+{
+	struct device *t;
+	void __iomem *r;
+	struct dmamap_platform *p = board_with_ticker(&t, &r);
+	struct dmamap_sched_stats before, after;
+
+	REQUIRE(p && r);
+	CHECK(dmamap_sim_run_devices(p, 0) >= 0); /* idle */
+	ticker_outside_work = 3;
+	CHECK_EQ(dmamap_sim_sched_stats(p, &before), 0);
+	cpu_relax();
+	CHECK_EQ(dmamap_sim_sched_stats(p, &after), 0);
+	CHECK_EQ(after.steps, before.steps); /* idle devices are not looked at */
+	dmamap_model_wake(t);
+	dmamap_model_wake(NULL);
+	CHECK_EQ(dmamap_sim_run_devices(p, 0), 3 + 1);
+	CHECK_EQ(ticker_outside_work, 0);
+	CHECK_EQ(readl(r + TICK_DONE), 3);
+	dmamap_platform_destroy(p);
 }

@@ -4,10 +4,14 @@
  * of N to TICK_TODO gives it N steps of work; TICK_DONE counts the steps
  * taken; when DONE reaches TICK_TARGET it raises line 0; a write of L to
  * TICK_RAISE raises line L at once. TICK_FOREVER makes it never idle.
+ * ticker_outside_work is work that arrives with no register write: the
+ * test says so with dmamap_model_wake().
  */
 #include <stdlib.h>
 #include <dmamap/model.h>
 #include "../helpers.h"
+
+unsigned int ticker_outside_work;
 
 struct ticker {
 	uint32_t todo, done, target;
@@ -31,10 +35,12 @@ static bool t_step(struct device *dev, void *priv)
 {
 	struct ticker *t = priv;
 
-	if (!t->todo && !t->forever)
+	if (!t->todo && !t->forever && !ticker_outside_work)
 		return false;
 	if (t->todo)
 		t->todo--;
+	else if (ticker_outside_work)
+		ticker_outside_work--;
 	if (++t->done == t->target)
 		dmamap_model_raise_irq(dev, 0);
 	return true;

@@ -70,6 +70,4 @@ int main(void)
 }
 MAIN
 . tests/sh/lib/link_flags.sh
-${CC:-cc} -std=gnu11 -Wall -Wextra -Werror $san -Iinclude -o "$tmp/model" "$tmp/model.c" \
-	"$build/libdmamap.a" -pthread -lm -ldl $fdt
-"$tmp/model"
+build_and_run "$tmp/model.c" "$tmp/model"

@@ -64,6 +64,4 @@ int main(void)
 }
 MAIN
 . tests/sh/lib/link_flags.sh
-${CC:-cc} -std=gnu11 -Wall -Wextra -Werror $san -Iinclude -o "$tmp/readme" "$tmp/readme.c" \
-	"$build/libdmamap.a" -pthread -lm -ldl $fdt
-"$tmp/readme"
+build_and_run "$tmp/readme.c" "$tmp/readme"
