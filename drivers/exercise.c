@@ -34,6 +34,17 @@ static unsigned long long count_wrong(const uint8_t *want, const uint8_t *got, s
 	return w;
 }
 
+/* One unit checked: @bytes of payload, @wrong of them wrong. */
+static void tally(struct exercise_result *r, size_t bytes, unsigned long long wrong)
+{
+	r->bytes += bytes;
+	r->wrong_bytes += wrong;
+	if (wrong)
+		r->corrupted++;
+	else
+		r->ok++;
+}
+
 /* Wait in device time until @done(@ctx) or about a second of it has passed. */
 static bool wait_for(bool (*done)(void *ctx), void *ctx)
 {
@@ -105,13 +116,8 @@ static void nic_rx(void *ctx, uint8_t *frame, size_t len, bool error)
 	pattern(run->rx_want, len, run->seed + id);
 	put_id(run->rx_want, id);
 	wrong = count_wrong(run->rx_want, frame, len);
-	run->r->bytes += len;
-	run->r->wrong_bytes += wrong;
 	run->state[id] = wrong ? 2 : 1;
-	if (wrong)
-		run->r->corrupted++;
-	else
-		run->r->ok++;
+	tally(run->r, len, wrong);
 	/* An XDP reflector swaps the MAC addresses in place before the buffer is recycled. */
 	for (int i = 0; i < 6 && len >= 12; i++) {
 		uint8_t t = frame[i];
@@ -421,7 +427,6 @@ static void memcpy_single(struct mcdma *m, struct dmamap_platform *p, size_t siz
 	uint8_t *src = dmamap_kmalloc(p, size, DMAMAP_GFP_DMA_ALIGN);
 	uint8_t *dst = dmamap_kmalloc(p, size, align | __GFP_ZERO);
 	uint8_t *want = malloc(len), *seen = malloc(len);
-	unsigned long long wrong;
 
 	r->units++;
 	if (!src || !dst || !want || !seen) {
@@ -436,13 +441,7 @@ static void memcpy_single(struct mcdma *m, struct dmamap_platform *p, size_t siz
 	/* That bug's stamp is what the driver meant the result to hold. */
 	if (bug == MCDMA_BUG_CPU_WRITE_WHILE_MAPPED)
 		memset(want, MCDMA_STAMP, len < MCDMA_STAMP_LEN ? len : MCDMA_STAMP_LEN);
-	wrong = count_wrong(want, seen, len);
-	r->bytes += len;
-	r->wrong_bytes += wrong;
-	if (wrong)
-		r->corrupted++;
-	else
-		r->ok++;
+	tally(r, len, count_wrong(want, seen, len));
 out:
 	free(want);
 	free(seen);
@@ -479,12 +478,7 @@ static void memcpy_sg(struct mcdma *m, struct dmamap_platform *p, uint64_t id,
 	}
 	for (int i = 0; i < N; i++)
 		wrong += count_wrong(want[i], dst[i], SEG);
-	r->bytes += N * SEG;
-	r->wrong_bytes += wrong;
-	if (wrong)
-		r->corrupted++;
-	else
-		r->ok++;
+	tally(r, N * SEG, wrong);
 out:
 	for (int i = 0; i < N; i++) {
 		dmamap_kfree(p, src[i]);
