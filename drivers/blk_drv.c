@@ -63,6 +63,12 @@ static irqreturn_t blk_irq(int irq, void *data)
 		return IRQ_NONE;
 	b->stats.irqs++;
 	writel(status, b->regs + BLK_REG_INT_STATUS);
+	/*
+	 * Read back: the clear also wiped a completion that came after the
+	 * first read, and only an ordered read makes its status (written
+	 * before the bit was set) visible to the reap's plain loads.
+	 */
+	readl(b->regs + BLK_REG_INT_STATUS);
 	blkdrv_reap(b);
 	return IRQ_HANDLED;
 }

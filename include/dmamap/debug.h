@@ -68,6 +68,9 @@ enum dmamap_dbg_kind {
 	DMAMAP_DBG_MMIO_ERROR,      /* a register access the device refused, or outside its block */
 	DMAMAP_DBG_DEVICE_ACCESS_CPU_OWNS, /* device wrote a mapping a sync gave to the CPU, with no sync back */
 	DMAMAP_DBG_DESCRIPTOR_WHILE_DEVICE_OWNS, /* the model saw a descriptor change while it owned it */
+	DMAMAP_DBG_UNORDERED_DESCRIPTOR, /* device took a descriptor whose stores were not ordered before its ownership word's */
+	DMAMAP_DBG_UNORDERED_DOORBELL,   /* device read a store a relaxed register write overtook */
+	DMAMAP_DBG_UNORDERED_COMPLETION, /* CPU reused a descriptor before a read barrier after its completion */
 	DMAMAP_DBG_KIND_COUNT
 };
 

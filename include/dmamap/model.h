@@ -43,6 +43,31 @@ struct dmamap_device_model {
 };
 
 /**
+ * dmamap_device_read_desc() - fetch a descriptor its ownership word hands over
+ * @dev: the device, from the model's callbacks
+ * @dma_addr: the descriptor's device address
+ * @dst: receives its bytes
+ * @len: its size
+ * @own_off: offset in it of the ownership word: a little-endian u32,
+ *           4-byte aligned, inside @len
+ * @own_mask: the word's bits that say who owns the descriptor
+ * @own_val: their value when the device does (@own_mask for an OWN bit
+ *           set, 0 for a bit the driver clears)
+ *
+ * What hardware polling a ring does: read the descriptor, test the word.
+ * The same bytes as dmamap_device_read() on a board whose memory is
+ * in order. On a weakly-ordered board (docs/ordering.md) a store to the
+ * ownership word that no barrier kept behind the CPU's earlier stores
+ * reaches the device first, as a store buffer may let it, and the checker
+ * reports the device taking such a descriptor.
+ *
+ * Return: 1 if the device owns the descriptor, 0 if not; the errors of
+ * dmamap_device_read(), and -EINVAL for an @own_off that does not fit.
+ */
+DMAMAP_API int dmamap_device_read_desc(struct device *dev, dma_addr_t dma_addr, void *dst,
+				       size_t len, size_t own_off, uint32_t own_mask,
+				       uint32_t own_val);
+/**
  * dmamap_model_raise_irq() - raise one of the device's interrupt lines
  * @dev: the device, from the model's callbacks
  * @line: below the model's nr_irqs

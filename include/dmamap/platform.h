@@ -81,6 +81,16 @@ enum dmamap_cache_arch {
 	DMAMAP_CACHE_ARMV5 = 1, /* non-speculating: all work at for_device */
 };
 
+/*
+ * In which order the CPU's stores to memory devices read without cache
+ * maintenance (coherent allocations) reach them, and device writes reach
+ * the CPU's loads (docs/ordering.md).
+ */
+enum dmamap_memory_model {
+	DMAMAP_MEMORY_WEAK = 0, /* ARMv8: any order barriers allow; the default */
+	DMAMAP_MEMORY_TSO = 1,  /* x86: program order, every store at once */
+};
+
 /* What an invalidate does with a partial line at a buffer's edge. */
 enum dmamap_edge_policy {
 	DMAMAP_EDGE_CLEAN_INVALIDATE = 0, /* arm64 dcache_inval_poc: write back first */
@@ -98,6 +108,7 @@ struct dmamap_board {
 	unsigned int cache_line_size; /* 0: 64 */
 	enum dmamap_cache_arch arch;
 	enum dmamap_edge_policy edge_policy;
+	enum dmamap_memory_model memory_model;
 	unsigned int nr_banks;
 	struct dmamap_ram_bank banks[DMAMAP_MAX_BANKS];
 	phys_addr_t zone_dma_limit; /* last byte of ZONE_DMA; 0: no DMA zone */

@@ -171,6 +171,43 @@ struct dmamap_sched_stats {
  */
 DMAMAP_API int dmamap_sim_sched_stats(struct dmamap_platform *p, struct dmamap_sched_stats *s);
 
+/* ---- memory order (docs/ordering.md) -------------------------------------- */
+
+/**
+ * dmamap_sim_set_memory_model() - how the board orders CPU stores and device writes
+ * @p: a simulated platform
+ * @model: DMAMAP_MEMORY_WEAK (the store buffer and out-of-order loads of
+ *         ARMv8) or DMAMAP_MEMORY_TSO (program order: what x86 gives)
+ *
+ * The board's description sets it (dmamap,memory-model in a device tree);
+ * this changes it for the coherent allocations made from now on. Going to
+ * TSO first lets every store and device write through. Ignored while the
+ * board's devices run threaded (their thread sees the host's own order).
+ *
+ * Return: 0; -EINVAL for a NULL @p, the host or an unknown @model;
+ * -ENOMEM if the model's state cannot be made.
+ */
+DMAMAP_API int dmamap_sim_set_memory_model(struct dmamap_platform *p,
+					   enum dmamap_memory_model model);
+
+struct dmamap_sim_order_stats {
+	uint64_t regions;         /* coherent allocations the model follows now */
+	uint64_t stores_early;    /* ownership words a polling device saw before earlier stores */
+	uint64_t stale_reads;     /* device reads that missed a CPU store still buffered */
+	uint64_t writes_held;     /* device writes the CPU saw after a newer one */
+	uint64_t barriers;        /* barriers and ordered register accesses that drained */
+	uint64_t drains;          /* times the buffer drained on its own (no barrier came) */
+};
+
+/**
+ * dmamap_sim_order_stats() - what the memory-order model did on @p
+ * @p: platform
+ * @s: receives the counters (all zero on a TSO board or the host)
+ *
+ * Return: 0, or -EINVAL for a NULL argument.
+ */
+DMAMAP_API int dmamap_sim_order_stats(struct dmamap_platform *p, struct dmamap_sim_order_stats *s);
+
 #ifdef __cplusplus
 }
 #endif

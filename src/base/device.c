@@ -7,6 +7,8 @@
 #include "bus.h"
 #include "report.h"
 
+__thread bool dmamap__in_model;
+
 void dmamap__device_refresh(struct device *dev)
 {
 	dev->map_limit = dmamap__reach_limit(dev, *dev->dma_mask);

@@ -70,6 +70,21 @@ struct dmamap_swiotlb;  /* ops/swiotlb */
 struct dmamap_iommu;    /* ops/iommu */
 struct dmamap_sched;    /* hw/ */
 
+/*
+ * Whether this thread runs a device model's callback (hw/ sets it): its
+ * memory accesses are the hardware's, which the memory-order model orders;
+ * the others are a test playing the device by hand.
+ */
+extern __thread bool dmamap__in_model;
+
+/* What the CPU did that moves its stores and device writes across (docs/ordering.md). */
+enum dmamap_order_event {
+	ORDER_WMB,  /* earlier stores before later ones: the buffer drains */
+	ORDER_RMB,  /* later loads after earlier ones: they see every device write */
+	ORDER_MB,   /* both */
+	ORDER_TICK, /* a yield point: no order, but time passes */
+};
+
 struct dmamap_platform {
 	/* Read by every map and unmap: one cache line, kept together. */
 	/* What hooks an API call, read as one word by the identity fast paths. */

@@ -10,6 +10,7 @@
 #include "../debug/checker.h"
 #include "../hw/hw.h"
 #include "../mm/mm.h"
+#include "../platform/port.h"
 #include "core.h"
 
 static bool bad_alloc_args(struct device *dev, const void *out, size_t size,
@@ -101,6 +102,9 @@ static void *alloc_backend(struct device *dev, size_t size, dma_addr_t *dma_hand
 		if (ops->alloc)
 			cpu = ops->alloc(dev, size, dma_handle, gfp, attrs);
 	}
+	/* A model's coherent memory on a weakly-ordered board: its stores go through a store buffer. */
+	if (unlikely(dev->model) && cpu && !(attrs & DMA_ATTR_NO_KERNEL_MAPPING))
+		dmamap__port_order_track(dev, cpu, size);
 	return cpu;
 }
 
@@ -109,6 +113,8 @@ static void free_backend(struct device *dev, size_t size, void *cpu_addr,
 {
 	const struct dma_map_ops *ops;
 
+	if (unlikely(dev->model) && !(attrs & DMA_ATTR_NO_KERNEL_MAPPING))
+		dmamap__port_order_untrack(dev, cpu_addr);
 	if (dmamap__pool_free(dev, size, cpu_addr))
 		return;
 	ops = get_dma_ops(dev);

@@ -93,6 +93,31 @@ int dmamap_device_write(struct device *dev, dma_addr_t dma_addr,
 	return access(dev, dma_addr, (void *)src, len, true);
 }
 
+int dmamap_device_read_desc(struct device *dev, dma_addr_t dma_addr, void *dst, size_t len,
+			    size_t own_off, uint32_t own_mask, uint32_t own_val)
+{
+	const uint8_t *w;
+	phys_addr_t phys;
+	uint32_t word;
+	bool owned;
+	int ret;
+
+	if (!dev || !dst || own_off % 4 || own_off + 4 > len || own_off + 4 < own_off)
+		return -EINVAL;
+	phys = dmamap__dev_dma_to_phys(dev, dma_addr, len);
+	if (phys != PHYS_NONE)
+		dmamap__port_order_fetch(dev, phys, len, own_off, false, dma_addr);
+	ret = dmamap_device_read(dev, dma_addr, dst, len);
+	if (ret)
+		return ret;
+	w = (const uint8_t *)dst + own_off;
+	word = (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
+	owned = (word & own_mask) == own_val;
+	if (owned && phys != PHYS_NONE)
+		dmamap__port_order_fetch(dev, phys, len, own_off, true, dma_addr);
+	return owned;
+}
+
 /* Whether [@addr, +@len) goes straight to RAM through the bus window (no IOMMU, no fault to raise). */
 static phys_addr_t direct_phys(struct device *dev, dma_addr_t addr, size_t len)
 {

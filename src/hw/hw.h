@@ -66,6 +66,11 @@ void dmamap__sched_destroy(struct dmamap_platform *p);
 void dmamap__sched_yield(struct dmamap_platform *p, unsigned long budget);
 /* The same for every board with devices (barriers, cpu_relax(), delays). */
 void dmamap__sched_yield_all(unsigned long budget);
+/*
+ * A barrier of the CPU reaches every board with devices: @ev
+ * (enum dmamap_order_event) on each, under its scheduler's lock.
+ */
+void dmamap__sched_order_all(int ev);
 /* Whether any board has a scheduler (yield points must look at them). */
 bool dmamap__sched_any(void);
 /*
@@ -102,7 +107,13 @@ void dmamap__irq_deliver(struct dmamap_sched *s);
  * access after iounmap() is).
  */
 void dmamap__io_release(struct device *dev);
-/* A register access of @dev's model, a yield point. 0 or the model's -errno. */
-int dmamap__mmio(struct device *dev, uint32_t reg, uint32_t *val, bool write);
+/*
+ * A register access of @dev's model, a yield point: 0 or the model's
+ * -errno. An @ordered write drains the CPU's store buffer first (writel()),
+ * an unordered one overtakes it (writel_relaxed(), from @site); an
+ * @ordered read lets the CPU's later loads see what the device wrote.
+ */
+int dmamap__mmio(struct device *dev, uint32_t reg, uint32_t *val, bool write, bool ordered,
+		 const void *site);
 
 #endif

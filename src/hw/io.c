@@ -14,6 +14,7 @@
 #include <dmamap/io.h>
 #include "../lib/lib.h"
 #include "../base/report.h"
+#include "../platform/port.h"
 #include "hw.h"
 
 /* 4 KiB a block (every model's registers fit), 16,384 blocks in 64 MiB of address space. */
@@ -25,7 +26,8 @@ static uint8_t *slots_base; /* reserved on first use, never released */
 static struct device *slot_dev[SLOTS];
 static unsigned int slot_next; /* handed out in turn: a freed block is the last to come back */
 
-int dmamap__mmio(struct device *dev, uint32_t reg, uint32_t *val, bool write)
+int dmamap__mmio(struct device *dev, uint32_t reg, uint32_t *val, bool write, bool ordered,
+		 const void *site)
 {
 	struct dmamap_sched *s = dev->plat->sched;
 	int ret;
@@ -36,7 +38,14 @@ int dmamap__mmio(struct device *dev, uint32_t reg, uint32_t *val, bool write)
 	pthread_mutex_lock(&s->lock);
 	if (!s->threaded)
 		dmamap__sched_run_locked(s, 1);
+	/*
+	 * The devices stepped first, seeing memory as the store buffer left
+	 * it; now writel()'s barrier drains it, or writel_relaxed() overtakes.
+	 */
+	if (write)
+		dmamap__port_order_mmio_write(dev, reg, ordered, site);
 	dmamap__model_ctx = s;
+	dmamap__in_model = true;
 	if (write) {
 		ret = dev->model->mmio_write(dev, dev->model_priv, reg, *val);
 		dmamap__sched_busy_locked(dev);
@@ -44,6 +53,10 @@ int dmamap__mmio(struct device *dev, uint32_t reg, uint32_t *val, bool write)
 		ret = dev->model->mmio_read(dev, dev->model_priv, reg, val);
 	}
 	dmamap__model_ctx = NULL;
+	dmamap__in_model = false;
+	/* readl(): what the device wrote before the register said so is seen after it. */
+	if (!write && ordered)
+		dmamap__port_order_event(dev->plat, ORDER_RMB);
 	pthread_mutex_unlock(&s->lock);
 	if (__atomic_load_n(&s->pending, __ATOMIC_RELAXED))
 		dmamap__irq_deliver(s);
@@ -124,13 +137,14 @@ static void refused(struct device *dev, const volatile void *addr, uint32_t off,
 			       write ? "write" : "read", off, dev->model->name, err);
 }
 
-static uint32_t reg_read(struct device *dev, const volatile void *addr, uint32_t off)
+static uint32_t reg_read(struct device *dev, const volatile void *addr, uint32_t off,
+			 bool ordered)
 {
 	uint32_t v = ~0u;
 	int ret = -ENODEV;
 
 	if (dev && dev->model->mmio_read)
-		ret = dmamap__mmio(dev, off, &v, false);
+		ret = dmamap__mmio(dev, off, &v, false, ordered, NULL);
 	if (ret) {
 		refused(dev, addr, off, false, ret);
 		v = ~0u;
@@ -138,12 +152,13 @@ static uint32_t reg_read(struct device *dev, const volatile void *addr, uint32_t
 	return v;
 }
 
-static void reg_write(struct device *dev, volatile void *addr, uint32_t off, uint32_t v)
+static void reg_write(struct device *dev, volatile void *addr, uint32_t off, uint32_t v,
+		      bool ordered, const void *site)
 {
 	int ret = -ENODEV;
 
 	if (dev && dev->model->mmio_write)
-		ret = dmamap__mmio(dev, off, &v, true);
+		ret = dmamap__mmio(dev, off, &v, true, ordered, site);
 	if (ret)
 		refused(dev, addr, off, true, ret);
 }
@@ -186,15 +201,16 @@ uint64_t dmamap_io_read(const volatile void __iomem *addr, unsigned int size, bo
 	switch (size) {
 	case 1:
 	case 2:
-		v = reg_read(dev, addr, off & ~3u) >> (8 * (off & 3));
+		v = reg_read(dev, addr, off & ~3u, ordered) >> (8 * (off & 3));
 		v &= size == 1 ? 0xff : 0xffff;
 		break;
 	case 4:
-		v = reg_read(dev, addr, off);
+		v = reg_read(dev, addr, off, ordered);
 		break;
 	case 8:
-		v = reg_read(dev, addr, off);
-		v |= (uint64_t)reg_read(dev, (const volatile uint8_t *)addr + 4, off + 4) << 32;
+		v = reg_read(dev, addr, off, false);
+		v |= (uint64_t)reg_read(dev, (const volatile uint8_t *)addr + 4, off + 4, ordered)
+		     << 32;
 		break;
 	default:
 		refused(dev, addr, off, false, -EINVAL);
@@ -206,6 +222,7 @@ uint64_t dmamap_io_read(const volatile void __iomem *addr, unsigned int size, bo
 
 void dmamap_io_write(volatile void __iomem *addr, uint64_t val, unsigned int size, bool ordered)
 {
+	const void *site = __builtin_return_address(0);
 	struct device *dev = NULL;
 	uint32_t off = 0;
 
@@ -225,17 +242,19 @@ void dmamap_io_write(volatile void __iomem *addr, uint64_t val, unsigned int siz
 	case 2: {
 		unsigned int shift = 8 * (off & 3);
 		uint32_t mask = (size == 1 ? 0xffu : 0xffffu) << shift;
-		uint32_t old = reg_read(dev, addr, off & ~3u);
+		uint32_t old = reg_read(dev, addr, off & ~3u, false);
 
-		reg_write(dev, addr, off & ~3u, (old & ~mask) | ((uint32_t)val << shift & mask));
+		reg_write(dev, addr, off & ~3u, (old & ~mask) | ((uint32_t)val << shift & mask),
+			  ordered, site);
 		break;
 	}
 	case 4:
-		reg_write(dev, addr, off, (uint32_t)val);
+		reg_write(dev, addr, off, (uint32_t)val, ordered, site);
 		break;
 	case 8:
-		reg_write(dev, addr, off, (uint32_t)val);
-		reg_write(dev, (volatile uint8_t *)addr + 4, off + 4, (uint32_t)(val >> 32));
+		reg_write(dev, addr, off, (uint32_t)val, ordered, site);
+		reg_write(dev, (volatile uint8_t *)addr + 4, off + 4, (uint32_t)(val >> 32), false,
+			  site);
 		break;
 	default:
 		refused(dev, addr, off, true, -EINVAL);
@@ -258,7 +277,11 @@ void dmamap_barrier(enum dmamap_barrier kind)
 	default:
 		FENCE(__ATOMIC_SEQ_CST);
 	}
+	/* The devices step first, seeing memory as it was before the barrier: then it takes effect. */
 	dmamap__sched_yield_all(1);
+	dmamap__sched_order_all(kind == DMAMAP_RMB || kind == DMAMAP_DMA_RMB ? ORDER_RMB
+				: kind == DMAMAP_WMB || kind == DMAMAP_DMA_WMB ? ORDER_WMB
+				: ORDER_MB);
 }
 
 static void arch_relax(void)

@@ -103,7 +103,7 @@ int dmamap_mmio_write32(struct device *dev, uint32_t reg, uint32_t val)
 		return -EINVAL;
 	if (!dev->model || !dev->model->mmio_write)
 		return -ENODEV;
-	return dmamap__mmio(dev, reg, &val, true);
+	return dmamap__mmio(dev, reg, &val, true, true, __builtin_return_address(0));
 }
 
 int dmamap_mmio_read32(struct device *dev, uint32_t reg, uint32_t *val)
@@ -112,7 +112,7 @@ int dmamap_mmio_read32(struct device *dev, uint32_t reg, uint32_t *val)
 		return -EINVAL;
 	if (!dev->model || !dev->model->mmio_read)
 		return -ENODEV;
-	return dmamap__mmio(dev, reg, val, false);
+	return dmamap__mmio(dev, reg, val, false, true, NULL);
 }
 
 int dmamap_model_call(struct device *dev, int (*fn)(struct device *dev, void *priv, void *arg),
@@ -126,10 +126,13 @@ int dmamap_model_call(struct device *dev, int (*fn)(struct device *dev, void *pr
 		return -EINVAL;
 	taken = dmamap__sched_enter(s);
 	dmamap__model_ctx = s;
+	dmamap__in_model = true;
 	ret = fn(dev, dev->model_priv, arg);
 	dmamap__sched_busy_locked(dev);
-	if (taken)
+	if (taken) {
 		dmamap__model_ctx = NULL;
+		dmamap__in_model = false;
+	}
 	dmamap__sched_leave(s, taken);
 	return ret;
 }

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <sched.h>
 #include "../lib/lib.h"
+#include "../platform/port.h"
 #include "hw.h"
 
 /* Boards with a scheduler, for the yield points that name no device (barriers, delays). */
@@ -174,7 +175,8 @@ bool dmamap__device_time(void)
 
 void dmamap__sched_rearm_locked(struct dmamap_sched *s)
 {
-	bool busy = s->pending != 0;
+	/* Device writes the CPU's loads have not caught up with need yield points to get there. */
+	bool busy = s->pending != 0 || dmamap__port_order_busy(s->plat);
 
 	for (unsigned int i = 0; i < s->n && !busy; i++)
 		busy = s->devs[i]->model_busy;
@@ -224,6 +226,7 @@ __thread struct dmamap_sched *dmamap__model_ctx;
 static void step_device(struct dmamap_sched *s, struct device *dev, unsigned long budget)
 {
 	dmamap__model_ctx = s;
+	dmamap__in_model = true;
 	while (budget-- && dev->model_busy) {
 		if (!dev->model->step(dev, dev->model_priv))
 			dev->model_busy = false;
@@ -231,6 +234,7 @@ static void step_device(struct dmamap_sched *s, struct device *dev, unsigned lon
 		s->stats.steps++;
 	}
 	dmamap__model_ctx = NULL;
+	dmamap__in_model = false;
 }
 
 void dmamap__sched_run_locked(struct dmamap_sched *s, unsigned long budget)
@@ -263,8 +267,12 @@ void dmamap__sched_yield(struct dmamap_platform *p, unsigned long budget)
 	if (!s || s->threaded || dmamap__model_ctx)
 		return;
 	pthread_mutex_lock(&s->lock);
-	if (!s->threaded)
+	if (!s->threaded) {
 		dmamap__sched_run_locked(s, budget);
+		/* Time passed for the memory too: the CPU's loads catch up a little. */
+		dmamap__port_order_event(p, ORDER_TICK);
+		dmamap__sched_rearm_locked(s);
+	}
 	pthread_mutex_unlock(&s->lock);
 	if (__atomic_load_n(&s->pending, __ATOMIC_RELAXED))
 		dmamap__irq_deliver(s);
@@ -283,6 +291,33 @@ void dmamap__sched_yield_all(unsigned long budget)
 	for (unsigned int i = 0; i < nr_live; i++)
 		if (__atomic_load_n(&live[i]->plat->yield_on, __ATOMIC_RELAXED))
 			dmamap__sched_yield(live[i]->plat, budget);
+	if (outer) {
+		walking_live = false;
+		pthread_rwlock_unlock(&live_lock);
+	}
+}
+
+void dmamap__sched_order_all(int ev)
+{
+	bool outer = !walking_live;
+
+	if (!dmamap__sched_any())
+		return;
+	if (outer) {
+		pthread_rwlock_rdlock(&live_lock);
+		walking_live = true;
+	}
+	for (unsigned int i = 0; i < nr_live; i++) {
+		struct dmamap_sched *s = live[i];
+		bool taken;
+
+		if (s->threaded)
+			continue;
+		taken = dmamap__sched_enter(s);
+		dmamap__port_order_event(s->plat, (enum dmamap_order_event)ev);
+		dmamap__sched_rearm_locked(s);
+		dmamap__sched_leave(s, taken);
+	}
 	if (outer) {
 		walking_live = false;
 		pthread_rwlock_unlock(&live_lock);
@@ -344,6 +379,7 @@ int dmamap_sim_set_schedule(struct dmamap_platform *p, uint64_t seed)
 	pthread_mutex_lock(&s->lock);
 	s->seed = seed;
 	s->rng = seed ? seed * 0x9e3779b97f4a7c15ULL | 1 : 0;
+	dmamap__port_order_seed(p, seed);
 	for (unsigned int i = 0; i < s->n; i++)
 		s->devs[i]->model_stall = 0;
 	pthread_mutex_unlock(&s->lock);
@@ -359,10 +395,16 @@ int dmamap_sim_set_threaded(struct dmamap_platform *p, bool on)
 		return -EINVAL;
 	if (!(s = sched_of(p)))
 		return -ENOMEM;
-	if (!on)
-		return stop_thread(s);
+	if (!on) {
+		ret = stop_thread(s);
+		if (!ret)
+			dmamap__port_order_pause(p, false);
+		return ret;
+	}
 	pthread_mutex_lock(&s->lock);
 	if (!s->threaded) {
+		/* The device thread sees the host's own memory order: the model steps aside. */
+		dmamap__port_order_pause(p, true);
 		s->threaded = true;
 		if (pthread_create(&s->thread, NULL, device_thread, s)) {
 			s->threaded = false;

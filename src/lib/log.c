@@ -55,6 +55,9 @@ static const char *const kind_names[DMAMAP_DBG_KIND_COUNT] = {
 	[DMAMAP_DBG_MMIO_ERROR] = "mmio-error",
 	[DMAMAP_DBG_DEVICE_ACCESS_CPU_OWNS] = "device-access-while-cpu-owns",
 	[DMAMAP_DBG_DESCRIPTOR_WHILE_DEVICE_OWNS] = "descriptor-touched-while-device-owns",
+	[DMAMAP_DBG_UNORDERED_DESCRIPTOR] = "unordered-descriptor",
+	[DMAMAP_DBG_UNORDERED_DOORBELL] = "unordered-doorbell",
+	[DMAMAP_DBG_UNORDERED_COMPLETION] = "unordered-completion",
 };
 
 const char *dmamap_dbg_kind_name(enum dmamap_dbg_kind kind)

@@ -495,6 +495,11 @@ static int board_props(struct parse *ps)
 		ps->board.arch = DMAMAP_CACHE_ARMV5;
 	else if (s && strcmp(s, "arm64"))
 		return fail(ps, 0, "dmamap,cache-arch", "unknown architecture '%s'", s);
+	s = fdt_getprop(ps->fdt, 0, "dmamap,memory-model", NULL);
+	if (s && !strcmp(s, "tso"))
+		ps->board.memory_model = DMAMAP_MEMORY_TSO;
+	else if (s && strcmp(s, "weak"))
+		return fail(ps, 0, "dmamap,memory-model", "unknown memory model '%s' (weak or tso)", s);
 	/* The d-cache line: the cpus say it; a board property may override. */
 	ps->board.cache_line_size = 64;
 	cpus = fdt_path_offset(ps->fdt, "/cpus");

@@ -193,3 +193,69 @@ int dmamap_ram_bank(struct dmamap_platform *p, unsigned int i,
 	bank->size = p->mach.banks[i].size;
 	return 0;
 }
+
+/* ---- memory order: only a weak simulated board has any ------------------------- */
+
+void dmamap__port_order_track(struct device *dev, const void *cpu, size_t size)
+{
+	struct dmamap_platform *p = dev->plat;
+	enum dmamap_view view;
+	phys_addr_t phys;
+
+	if (p->mach.kind != MACHINE_SIM)
+		return;
+	phys = dmamap__addr_to_phys(p, cpu, &view);
+	/* Not followed (no memory for the copies): it simply stays in order. */
+	if (phys != PHYS_NONE)
+		(void)dmamap__sim_order_track(dev, phys, size, view == VIEW_CPU);
+}
+
+void dmamap__port_order_untrack(struct device *dev, const void *cpu)
+{
+	struct dmamap_platform *p = dev->plat;
+	enum dmamap_view view;
+	phys_addr_t phys;
+
+	if (p->mach.kind != MACHINE_SIM)
+		return;
+	phys = dmamap__addr_to_phys(p, cpu, &view);
+	if (phys != PHYS_NONE)
+		dmamap__sim_order_untrack(p, phys);
+}
+
+void dmamap__port_order_event(struct dmamap_platform *p, enum dmamap_order_event ev)
+{
+	if (p->mach.kind == MACHINE_SIM)
+		dmamap__sim_order_event(p, ev);
+}
+
+void dmamap__port_order_mmio_write(struct device *dev, uint32_t reg, bool ordered,
+				   const void *site)
+{
+	if (dev->plat->mach.kind == MACHINE_SIM)
+		dmamap__sim_order_mmio_write(dev, reg, ordered, site);
+}
+
+bool dmamap__port_order_busy(struct dmamap_platform *p)
+{
+	return p->mach.kind == MACHINE_SIM && dmamap__sim_order_busy(p);
+}
+
+void dmamap__port_order_fetch(struct device *dev, phys_addr_t desc, size_t len, size_t own_off,
+			      bool owned, dma_addr_t dma)
+{
+	if (dev->plat->mach.kind == MACHINE_SIM)
+		dmamap__sim_order_fetch(dev, desc, len, own_off, owned, dma);
+}
+
+void dmamap__port_order_seed(struct dmamap_platform *p, uint64_t seed)
+{
+	if (p->mach.kind == MACHINE_SIM)
+		dmamap__sim_order_seed(p, seed);
+}
+
+void dmamap__port_order_pause(struct dmamap_platform *p, bool paused)
+{
+	if (p->mach.kind == MACHINE_SIM)
+		dmamap__sim_order_pause(p, paused);
+}

@@ -177,4 +177,31 @@ int dmamap__device_copy(struct device *dev, phys_addr_t phys, void *buf, size_t 
  */
 int dmamap__device_transfer(struct device *dev, phys_addr_t dst, phys_addr_t src, size_t len);
 
+/* ---- memory order (weak boards: docs/ordering.md) ---------------------------- */
+/* enum dmamap_order_event is in base/device.h: hw/ and platform/sim/ both speak it. */
+/*
+ * A coherent allocation of @dev at CPU address @cpu (a device with a model
+ * on a weak board): from now on its stores and device writes go through
+ * the model. Anything it cannot follow (no RAM behind @cpu) stays in order.
+ */
+void dmamap__port_order_track(struct device *dev, const void *cpu, size_t size);
+/* Before the allocation at @cpu goes: everything buffered goes through. */
+void dmamap__port_order_untrack(struct device *dev, const void *cpu);
+/* @ev on @p (its scheduler's lock held, or no scheduler). */
+void dmamap__port_order_event(struct dmamap_platform *p, enum dmamap_order_event ev);
+/* A register write reaches @dev: after the buffer drains (@ordered, writel()), or overtaking it. */
+void dmamap__port_order_mmio_write(struct device *dev, uint32_t reg, bool ordered,
+				   const void *site);
+/* Whether device writes are held from the CPU's loads: yield points must go on. */
+bool dmamap__port_order_busy(struct dmamap_platform *p);
+/*
+ * A device fetches the descriptor at [@desc, +@len) (device address @dma)
+ * guarded by the word at @own_off: called before the read (@owned false)
+ * and, if the device takes it, after (@owned true).
+ */
+void dmamap__port_order_fetch(struct device *dev, phys_addr_t desc, size_t len, size_t own_off,
+			      bool owned, dma_addr_t dma);
+/* The schedule's seed (0: the weakest fixed order), and threaded devices (the host's order). */
+void dmamap__port_order_seed(struct dmamap_platform *p, uint64_t seed);
+void dmamap__port_order_pause(struct dmamap_platform *p, bool paused);
 #endif

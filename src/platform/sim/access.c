@@ -34,8 +34,32 @@ static void device_wrote(struct dmamap_platform *p, struct device *dev, struct d
 		*w++ = writer;
 }
 
+void dmamap__sim_note_device_write(struct dmamap_platform *p, struct device *dev,
+				   phys_addr_t phys, size_t len)
+{
+	struct dmamap_bank *b = dmamap__bank_of_phys(p, phys, len);
+	struct sim_bank *sb;
+	u64 off;
+
+	if (!b || !len)
+		return;
+	sb = sim_bank(p, b);
+	off = phys - b->start;
+	for (u64 l = off >> p->mach.line_shift; l <= (off + len - 1) >> p->mach.line_shift; l++)
+		__atomic_store_n(&sb->line_writer[l], (uint16_t)(dev->id + 1), __ATOMIC_RELAXED);
+}
+
 int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf,
 			      size_t len, bool write)
+{
+	/* One branch when the board is in order, or no coherent memory is followed. */
+	if (unlikely(dev->plat->sim->order) && dmamap__sim_order_covers(dev->plat, phys, len))
+		return dmamap__sim_order_access(dev, phys, buf, len, write, dmamap__in_model);
+	return dmamap__sim_device_access_plain(dev, phys, buf, len, write);
+}
+
+int dmamap__sim_device_access_plain(struct device *dev, phys_addr_t phys, void *buf,
+				    size_t len, bool write)
 {
 	struct dmamap_platform *p = dev->plat;
 	struct dmamap_bank *b = dmamap__bank_of_phys(p, phys, len);
@@ -88,6 +112,10 @@ int dmamap__sim_device_transfer(struct device *dev, phys_addr_t dst, phys_addr_t
 
 	if (!bs || !bd)
 		return -EFAULT;
+	/* Followed coherent memory: the caller goes burst by burst, through the model. */
+	if (unlikely(p->sim->order) && (dmamap__sim_order_covers(p, src, len) ||
+					dmamap__sim_order_covers(p, dst, len)))
+		return -EAGAIN;
 	sd = sim_bank(p, bd);
 	dmamap__sim_chaos_tick(p, src, len);
 	dmamap__sim_chaos_tick(p, dst, len);

@@ -80,3 +80,22 @@ int dmamap_sim_line_state(struct dmamap_platform *p, phys_addr_t phys,
 	pthread_mutex_unlock(sim_stripe(p, phys));
 	return 0;
 }
+
+int dmamap_sim_set_memory_model(struct dmamap_platform *p, enum dmamap_memory_model model)
+{
+	if (!p || !p->sim || !p->sim->order)
+		return -EINVAL;
+	return dmamap__sim_order_set_model(p, model);
+}
+
+int dmamap_sim_order_stats(struct dmamap_platform *p, struct dmamap_sim_order_stats *s)
+{
+	if (!p || !s)
+		return -EINVAL;
+	if (!p->sim) {
+		memset(s, 0, sizeof(*s));
+		return 0;
+	}
+	dmamap__sim_order_stats(p, s);
+	return 0;
+}

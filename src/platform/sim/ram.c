@@ -101,6 +101,10 @@ int dmamap__sim_init(struct dmamap_platform *p, const struct dmamap_board *board
 	for (unsigned int i = 0; i < STRIPE_LOCKS; i++)
 		pthread_mutex_init(&s->stripe[i], NULL);
 	p->sim = s;
+	if (dmamap__sim_order_init(p, board->memory_model)) {
+		dmamap__set_error(err, -ENOMEM, "board %s: out of memory", p->name);
+		return -ENOMEM;
+	}
 	for (unsigned int i = 0; i < board->nr_banks; i++) {
 		struct dmamap_bank *b = &p->mach.banks[i];
 		int ret;
@@ -125,6 +129,7 @@ void dmamap__sim_fini(struct dmamap_platform *p)
 
 	if (!s)
 		return;
+	dmamap__sim_order_fini(p);
 	for (unsigned int i = 0; i < p->mach.nr_banks; i++)
 		bank_fini(&p->mach.banks[i], &s->banks[i]);
 	p->mach.nr_banks = 0;

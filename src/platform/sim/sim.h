@@ -46,6 +46,7 @@ struct dmamap_sim {
 	struct dmamap_sim_event events[SIM_EVENTS];
 	unsigned int ev_head, ev_count;
 	struct dmamap_sim_cache_stats cstats;
+	struct dmamap_order *order; /* order.c: the memory-order model's state */
 };
 
 /* RAM, views and cache state for @board's banks (ram.c). */
@@ -81,6 +82,12 @@ bool dmamap__sim_diff_span(const uint8_t *a, const uint8_t *b, const uint8_t *c,
 /* The CPU and the bus masters (access.c). */
 int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf, size_t len,
 			      bool write);
+/* The same, straight to memory: what an access outside the memory-order model's regions does. */
+int dmamap__sim_device_access_plain(struct device *dev, phys_addr_t phys, void *buf,
+				    size_t len, bool write);
+/* A device wrote [@phys, +@len) somewhere the cache model does not see: its lines name it. */
+void dmamap__sim_note_device_write(struct dmamap_platform *p, struct device *dev,
+				   phys_addr_t phys, size_t len);
 void dmamap__sim_cpu_write(struct dmamap_platform *p, phys_addr_t dst, const void *src,
 			   size_t len);
 /* A memory-to-memory copy by @dev: its read of @src and write of @dst, with nothing in between. */
@@ -114,4 +121,29 @@ static inline void dmamap__sim_chaos_tick(struct dmamap_platform *p, phys_addr_t
 		dmamap__sim_chaos_tick_slow(p, phys, size);
 }
 
+
+/* ---- memory order (order.c, docs/ordering.md) ------------------------------- */
+int dmamap__sim_order_init(struct dmamap_platform *p, enum dmamap_memory_model model);
+void dmamap__sim_order_fini(struct dmamap_platform *p);
+int dmamap__sim_order_set_model(struct dmamap_platform *p, enum dmamap_memory_model model);
+/* Threaded devices: everything goes through, and stays so until resumed. */
+void dmamap__sim_order_pause(struct dmamap_platform *p, bool paused);
+void dmamap__sim_order_seed(struct dmamap_platform *p, uint64_t seed);
+void dmamap__sim_order_stats(struct dmamap_platform *p, struct dmamap_sim_order_stats *s);
+/*
+ * A coherent allocation of @dev at [@phys, +@size), the CPU reaching it
+ * through its cache (@cached) or memory: 0, or -ENOMEM (it stays in order).
+ */
+int dmamap__sim_order_track(struct device *dev, phys_addr_t phys, size_t size, bool cached);
+void dmamap__sim_order_untrack(struct dmamap_platform *p, phys_addr_t phys);
+void dmamap__sim_order_event(struct dmamap_platform *p, enum dmamap_order_event ev);
+void dmamap__sim_order_mmio_write(struct device *dev, uint32_t reg, bool ordered,
+				  const void *site);
+bool dmamap__sim_order_busy(struct dmamap_platform *p);
+/* Whether [@phys, +@len) touches a region: then accesses go through dmamap__sim_order_access(). */
+bool dmamap__sim_order_covers(struct dmamap_platform *p, phys_addr_t phys, size_t len);
+int dmamap__sim_order_access(struct device *dev, phys_addr_t phys, void *buf, size_t len,
+			     bool write, bool model);
+void dmamap__sim_order_fetch(struct device *dev, phys_addr_t desc, size_t len, size_t own_off,
+			     bool owned, dma_addr_t dma);
 #endif

@@ -1,0 +1,695 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Weakly-ordered memory (docs/ordering.md). CPU stores are plain C stores:
+ * nothing sees them one by one. So on a weak board each coherent
+ * allocation of a device with a model keeps two more copies beside the
+ * CPU's view: what the devices see, and what both sides last agreed on.
+ * A byte where the CPU's view left the agreed copy is a store still in the
+ * store buffer; a byte where the devices' copy did is a device write the
+ * CPU's loads have not caught up with. Barriers, ordered register accesses
+ * and the buffer draining on its own move them across; until then the
+ * model picks what each side sees, the weakest order ARMv8 allows unless
+ * a schedule seed asks for a random one.
+ *
+ * Stores are tracked in aligned 8-byte units, the widest ARMv8 store that
+ * is single-copy atomic: two stores inside one unit never overtake each
+ * other here. Everything below runs under the model's lock, taken inside
+ * the board's scheduler lock and outside the stripe locks.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../lib/lib.h"
+#include "../../base/bus.h"
+#include "../../base/ram.h"
+#include "../../base/report.h"
+#include "sim.h"
+
+#define UNIT 8u
+#define HELD_MAX 64u
+#define SEEN_MAX 16u
+/* Yield points after which a store buffer nobody drained drains anyway: stores are not held for ever. */
+#define DRAIN_TICKS 64u
+
+struct region {
+	phys_addr_t phys;
+	size_t size;
+	struct device *owner;
+	uint8_t *cpu;    /* the CPU's view: memory, or the cache for a snooping device */
+	uint8_t *mem;    /* memory (the same bytes as cpu unless snooping) */
+	uint8_t *snap;   /* the cache model's snapshot, kept equal where a device write lands */
+	uint8_t *dev;    /* what devices read and write */
+	uint8_t *agreed; /* what both last agreed on */
+	uint8_t *raced;  /* per unit: a relaxed register write overtook its store */
+};
+
+/* A device write the CPU's loads have not seen yet. */
+struct held {
+	struct region *r;
+	size_t off;
+	uint32_t len;
+	uint64_t group; /* writes of one device between two CPU yield points */
+	struct device *dev;
+};
+
+struct dmamap_order {
+	pthread_mutex_t lock;
+	bool weak;   /* the board's model */
+	bool paused; /* threaded devices: the host's own order applies */
+	uint64_t rng; /* 0: the fixed, weakest order */
+	struct region **r;
+	unsigned int n, cap;
+	struct held held[HELD_MAX]; /* oldest first */
+	unsigned int nheld;
+	/* Writes the CPU saw while an older one of their group was still held. */
+	struct held seen[SEEN_MAX];
+	unsigned int nseen;
+	uint64_t group;
+	unsigned int ticks;
+	/* The relaxed register write that last overtook buffered stores. */
+	struct {
+		struct device *dev;
+		uint32_t reg;
+		const void *site;
+		bool reported;
+	} doorbell;
+	struct dmamap_sim_order_stats st;
+};
+
+static uint64_t next_rand(struct dmamap_order *o)
+{
+	/* splitmix64: any seed, even 1, gives a well-mixed sequence. */
+	uint64_t z = (o->rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* In seeded mode, true one time in @in. */
+static bool chance(struct dmamap_order *o, unsigned int in)
+{
+	return o->rng && next_rand(o) % in == 0;
+}
+
+static struct dmamap_order *order_of(struct dmamap_platform *p)
+{
+	struct dmamap_order *o = p->sim ? p->sim->order : NULL;
+
+	return o && o->weak && !o->paused ? o : NULL;
+}
+
+static void report(struct dmamap_platform *p, struct device *dev, enum dmamap_dbg_kind kind,
+		   dma_addr_t addr, u64 size, const void *site, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+
+static void report(struct dmamap_platform *p, struct device *dev, enum dmamap_dbg_kind kind,
+		   dma_addr_t addr, u64 size, const void *site, const char *fmt, ...)
+{
+	char text[400];
+	va_list ap;
+
+	if (!__atomic_load_n(&p->debug, __ATOMIC_RELAXED))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	dmamap__report_at(p, dev, kind, addr, size, DMA_BIDIRECTIONAL, (void *)site, "%s", text);
+}
+
+/* ---- the three copies ------------------------------------------------------ */
+
+static bool unit_pending(const struct region *r, size_t u)
+{
+	size_t off = u * UNIT, n = MIN((size_t)UNIT, r->size - off);
+
+	return memcmp(r->cpu + off, r->agreed + off, n) != 0;
+}
+
+/* The CPU's buffered stores in unit @u reach the devices. */
+static void publish_unit(struct dmamap_order *o, struct region *r, size_t u);
+
+static void publish_range(struct dmamap_order *o, struct region *r, size_t off, size_t len)
+{
+	for (size_t u = off / UNIT; u * UNIT < off + len; u++)
+		if (unit_pending(r, u))
+			publish_unit(o, r, u);
+}
+
+/* A device write reaches the CPU's loads; a byte the CPU has stored over since keeps the CPU's. */
+static void pull(struct dmamap_platform *p, struct held *h)
+{
+	struct region *r = h->r;
+	size_t end = h->off + h->len;
+
+	for (size_t off = h->off; off < end;) {
+		phys_addr_t phys = r->phys + off;
+		size_t chunk = MIN(end - off, (size_t)(PAGE_SIZE - (phys & (PAGE_SIZE - 1))));
+		pthread_mutex_t *lock = sim_stripe(p, phys);
+
+		pthread_mutex_lock(lock);
+		for (size_t i = off; i < off + chunk; i++) {
+			if (r->cpu[i] == r->agreed[i]) {
+				r->mem[i] = r->dev[i];
+				r->cpu[i] = r->dev[i];
+				r->snap[i] = r->dev[i];
+			}
+			r->agreed[i] = r->dev[i];
+		}
+		pthread_mutex_unlock(lock);
+		off += chunk;
+	}
+}
+
+static void drop_held(struct dmamap_order *o, unsigned int i)
+{
+	memmove(&o->held[i], &o->held[i + 1], (o->nheld - i - 1) * sizeof(o->held[0]));
+	o->nheld--;
+}
+
+static bool group_held(const struct dmamap_order *o, uint64_t group, const struct device *dev)
+{
+	for (unsigned int i = 0; i < o->nheld; i++)
+		if (o->held[i].group == group && o->held[i].dev == dev)
+			return true;
+	return false;
+}
+
+/* Held write @i reaches the CPU; remembered if an older write of its group stays behind. */
+static void pull_held(struct dmamap_platform *p, struct dmamap_order *o, unsigned int i)
+{
+	struct held h = o->held[i];
+
+	pull(p, &h);
+	drop_held(o, i);
+	if (group_held(o, h.group, h.dev)) {
+		o->st.writes_held++;
+		if (o->nseen == SEEN_MAX)
+			memmove(&o->seen[0], &o->seen[1], (SEEN_MAX - 1) * sizeof(o->seen[0]));
+		else
+			o->nseen++;
+		o->seen[o->nseen - 1] = h;
+	}
+}
+
+static void pull_all(struct dmamap_platform *p, struct dmamap_order *o)
+{
+	while (o->nheld)
+		pull_held(p, o, 0);
+	o->nseen = 0;
+}
+
+static struct dmamap_platform *plat_of(struct region *r)
+{
+	return r->owner->plat;
+}
+
+/*
+ * The CPU stored over a device write it had seen while an older write of
+ * the same group was still held from it: it used a descriptor the device
+ * completed, and no read barrier came between seeing the completion and
+ * the rest. Said once per group; the held writes it could not have seen
+ * are the evidence.
+ */
+static void check_seen(struct dmamap_order *o, struct region *r, size_t off)
+{
+	for (unsigned int i = 0; i < o->nseen; i++) {
+		struct held *s = &o->seen[i];
+		struct held *old = NULL;
+
+		if (s->r != r || off < s->off || off >= s->off + s->len)
+			continue;
+		for (unsigned int k = 0; k < o->nheld && !old; k++)
+			if (o->held[k].group == s->group && o->held[k].dev == s->dev)
+				old = &o->held[k];
+		if (old)
+			report(plat_of(r), s->dev, DMAMAP_DBG_UNORDERED_COMPLETION,
+			       dmamap__phys_to_dma(s->dev, r->phys + old->off), old->len, NULL,
+			       "the CPU reused a descriptor after seeing the device's write at [phys=0x%llx] with no read barrier (dma_rmb()) since: the device's earlier write of %u bytes at [phys=0x%llx] had not reached its loads, so what it read there was stale",
+			       (unsigned long long)(r->phys + s->off), old->len,
+			       (unsigned long long)(r->phys + old->off));
+		memmove(s, s + 1, (o->nseen - i - 1) * sizeof(*s));
+		o->nseen--;
+		return;
+	}
+}
+
+static void publish_unit(struct dmamap_order *o, struct region *r, size_t u)
+{
+	size_t off = u * UNIT, end = MIN(off + UNIT, r->size);
+
+	for (size_t i = off; i < end; i++) {
+		if (r->cpu[i] == r->agreed[i])
+			continue;
+		if (o->nseen)
+			check_seen(o, r, i);
+		r->dev[i] = r->cpu[i];
+		r->agreed[i] = r->cpu[i];
+	}
+	r->raced[u] = 0;
+}
+
+static void publish_all(struct dmamap_order *o)
+{
+	for (unsigned int k = 0; k < o->n; k++)
+		publish_range(o, o->r[k], 0, o->r[k]->size);
+}
+
+/* ---- regions --------------------------------------------------------------- */
+
+static struct region *region_at(struct dmamap_order *o, phys_addr_t phys)
+{
+	for (unsigned int k = 0; k < o->n; k++)
+		if (phys >= o->r[k]->phys && phys - o->r[k]->phys < o->r[k]->size)
+			return o->r[k];
+	return NULL;
+}
+
+/* The first region at or after @phys, below @end; NULL if none. */
+static struct region *region_from(struct dmamap_order *o, phys_addr_t phys, phys_addr_t end)
+{
+	struct region *best = NULL;
+
+	for (unsigned int k = 0; k < o->n; k++) {
+		struct region *r = o->r[k];
+
+		if (r->phys + r->size > phys && r->phys < end && (!best || r->phys < best->phys))
+			best = r;
+	}
+	return best;
+}
+
+static void region_free(struct region *r)
+{
+	free(r->dev);
+	free(r->agreed);
+	free(r->raced);
+	free(r);
+}
+
+int dmamap__sim_order_track(struct device *dev, phys_addr_t phys, size_t size, bool cached)
+{
+	struct dmamap_platform *p = dev->plat;
+	struct dmamap_order *o = p->sim ? p->sim->order : NULL;
+	struct dmamap_bank *b = dmamap__bank_of_phys(p, phys, size);
+	struct region *r;
+	size_t off;
+
+	if (!o || !o->weak || !b || !size)
+		return 0;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	off = (size_t)(phys - b->start);
+	r->phys = phys;
+	r->size = size;
+	r->owner = dev;
+	r->mem = b->mem + off;
+	r->cpu = cached ? b->cpu + off : r->mem;
+	r->snap = cached ? sim_bank(p, b)->snap + off : r->mem;
+	r->dev = malloc(size);
+	r->agreed = malloc(size);
+	r->raced = calloc((size + UNIT - 1) / UNIT, 1);
+	if (!r->dev || !r->agreed || !r->raced) {
+		region_free(r);
+		return -ENOMEM;
+	}
+	pthread_mutex_lock(&o->lock);
+	if (o->n == o->cap) {
+		unsigned int cap = o->cap ? o->cap * 2 : 8;
+		struct region **nr = realloc(o->r, cap * sizeof(*nr));
+
+		if (!nr) {
+			pthread_mutex_unlock(&o->lock);
+			region_free(r);
+			return -ENOMEM;
+		}
+		o->r = nr;
+		o->cap = cap;
+	}
+	memcpy(r->dev, r->cpu, size);
+	memcpy(r->agreed, r->cpu, size);
+	o->r[o->n++] = r;
+	o->st.regions++;
+	pthread_mutex_unlock(&o->lock);
+	return 0;
+}
+
+/* Everything buffered either way goes through, then the copies go. */
+static void region_forget(struct dmamap_platform *p, struct dmamap_order *o, unsigned int k)
+{
+	struct region *r = o->r[k];
+
+	publish_range(o, r, 0, r->size);
+	for (unsigned int i = o->nheld; i-- > 0;)
+		if (o->held[i].r == r)
+			pull_held(p, o, i);
+	for (unsigned int i = o->nseen; i-- > 0;)
+		if (o->seen[i].r == r) {
+			memmove(&o->seen[i], &o->seen[i + 1], (o->nseen - i - 1) * sizeof(o->seen[0]));
+			o->nseen--;
+		}
+	o->r[k] = o->r[--o->n];
+	o->st.regions--;
+	region_free(r);
+}
+
+void dmamap__sim_order_untrack(struct dmamap_platform *p, phys_addr_t phys)
+{
+	struct dmamap_order *o = p->sim ? p->sim->order : NULL;
+
+	if (!o)
+		return;
+	pthread_mutex_lock(&o->lock);
+	for (unsigned int k = 0; k < o->n; k++)
+		if (o->r[k]->phys == phys) {
+			region_forget(p, o, k);
+			break;
+		}
+	pthread_mutex_unlock(&o->lock);
+}
+
+/* ---- the CPU's side ------------------------------------------------------------ */
+
+void dmamap__sim_order_event(struct dmamap_platform *p, enum dmamap_order_event ev)
+{
+	struct dmamap_order *o = order_of(p);
+
+	if (!o || !o->n)
+		return;
+	pthread_mutex_lock(&o->lock);
+	switch (ev) {
+	case ORDER_WMB:
+		publish_all(o);
+		o->ticks = 0;
+		o->st.barriers++;
+		break;
+	case ORDER_RMB:
+		pull_all(p, o);
+		o->st.barriers++;
+		break;
+	case ORDER_MB:
+		publish_all(o);
+		pull_all(p, o);
+		o->ticks = 0;
+		o->st.barriers++;
+		break;
+	case ORDER_TICK:
+		if (++o->ticks >= DRAIN_TICKS) {
+			/* Nobody drained the buffer: it drains itself, as hardware's does in bounded time. */
+			publish_all(o);
+			pull_all(p, o);
+			o->ticks = 0;
+			o->st.drains++;
+		} else if (o->rng) {
+			for (unsigned int i = o->nheld; i-- > 0;)
+				if (chance(o, 4))
+					pull_held(p, o, i);
+			for (unsigned int k = 0; k < o->n; k++)
+				for (size_t u = 0; u * UNIT < o->r[k]->size; u++)
+					if (unit_pending(o->r[k], u) && chance(o, 4))
+						publish_unit(o, o->r[k], u);
+		} else if (o->nheld) {
+			/* The CPU's loads catch up newest first: the completion before what it completes. */
+			pull_held(p, o, o->nheld - 1);
+		}
+		break;
+	}
+	o->group++;
+	pthread_mutex_unlock(&o->lock);
+}
+
+void dmamap__sim_order_mmio_write(struct device *dev, uint32_t reg, bool ordered,
+				  const void *site)
+{
+	struct dmamap_platform *p = dev->plat;
+	struct dmamap_order *o = order_of(p);
+	bool any = false;
+
+	if (!o || !o->n)
+		return;
+	if (ordered) {
+		dmamap__sim_order_event(p, ORDER_WMB);
+		return;
+	}
+	pthread_mutex_lock(&o->lock);
+	for (unsigned int k = 0; k < o->n; k++)
+		for (size_t u = 0; u * UNIT < o->r[k]->size; u++)
+			if (unit_pending(o->r[k], u)) {
+				o->r[k]->raced[u] = 1;
+				any = true;
+			}
+	if (any) {
+		o->doorbell.dev = dev;
+		o->doorbell.reg = reg;
+		o->doorbell.site = site;
+		o->doorbell.reported = false;
+	}
+	pthread_mutex_unlock(&o->lock);
+}
+
+bool dmamap__sim_order_busy(struct dmamap_platform *p)
+{
+	struct dmamap_order *o = order_of(p);
+
+	return o && __atomic_load_n(&o->nheld, __ATOMIC_RELAXED);
+}
+
+/* ---- the devices' side --------------------------------------------------------- */
+
+/*
+ * A model's read of [@off, +@len) of @r: stores still buffered stay
+ * unseen (some of them, at random, when seeded); one a relaxed register
+ * write overtook is reported when the device reads it.
+ */
+static void model_read(struct dmamap_order *o, struct device *dev, struct region *r,
+		       size_t off, size_t len, uint8_t *buf)
+{
+	for (size_t u = off / UNIT; u * UNIT < off + len; u++) {
+		if (!unit_pending(r, u))
+			continue;
+		if (chance(o, 2)) {
+			publish_unit(o, r, u);
+			continue;
+		}
+		o->st.stale_reads++;
+		if (r->raced[u] && !o->doorbell.reported) {
+			o->doorbell.reported = true;
+			report(dev->plat, dev, DMAMAP_DBG_UNORDERED_DOORBELL,
+			       dmamap__phys_to_dma(dev, r->phys + u * UNIT), UNIT, o->doorbell.site,
+			       "device read memory at [phys=0x%llx] whose CPU store was not ordered before the relaxed register write (writel_relaxed() at %s+0x%x) that sent it there: it read the old bytes (wmb() before the doorbell, or writel())",
+			       (unsigned long long)(r->phys + u * UNIT),
+			       o->doorbell.dev ? dev_name(o->doorbell.dev) : "?", o->doorbell.reg);
+		}
+	}
+	memcpy(buf, r->dev + off, len);
+}
+
+static void model_write(struct dmamap_order *o, struct device *dev, struct region *r,
+			size_t off, size_t len, const uint8_t *buf)
+{
+	memcpy(r->dev + off, buf, len);
+	if (o->nheld == HELD_MAX)
+		pull_held(dev->plat, o, 0); /* the oldest reaches the CPU: loads are not stale for ever */
+	o->held[o->nheld++] = (struct held){ .r = r, .off = off, .len = (uint32_t)len,
+					      .group = o->group, .dev = dev };
+}
+
+/* A hand-made access (a test playing the device): both sides catch up first, and it lands at once. */
+static void hand_sync(struct dmamap_platform *p, struct dmamap_order *o, struct region *r)
+{
+	publish_range(o, r, 0, r->size);
+	for (unsigned int i = o->nheld; i-- > 0;)
+		if (o->held[i].r == r)
+			pull_held(p, o, i);
+}
+
+int dmamap__sim_order_access(struct device *dev, phys_addr_t phys, void *buf, size_t len,
+			     bool write, bool model)
+{
+	struct dmamap_platform *p = dev->plat;
+	struct dmamap_order *o = order_of(p);
+	phys_addr_t end = phys + len;
+	uint8_t *io = buf;
+	int ret = 0;
+
+	pthread_mutex_lock(&o->lock);
+	while (phys < end && !ret) {
+		struct region *r = region_from(o, phys, end);
+		phys_addr_t stop = r ? MAX(r->phys, phys) : end;
+		size_t n;
+
+		if (stop > phys) {
+			/* Outside every region: memory as usual. */
+			n = (size_t)(stop - phys);
+			ret = dmamap__sim_device_access_plain(dev, phys, io, n, write);
+		} else {
+			size_t off = (size_t)(phys - r->phys);
+
+			n = (size_t)MIN(end - phys, r->size - off);
+			if (!model) {
+				hand_sync(p, o, r);
+				ret = dmamap__sim_device_access_plain(dev, phys, io, n, write);
+				if (!ret && write) {
+					memcpy(r->dev + off, io, n);
+					memcpy(r->agreed + off, io, n);
+				}
+			} else if (write) {
+				model_write(o, dev, r, off, n, io);
+				dmamap__sim_note_device_write(p, dev, phys, n);
+			} else {
+				model_read(o, dev, r, off, n, io);
+			}
+		}
+		phys += n;
+		io += n;
+	}
+	pthread_mutex_unlock(&o->lock);
+	return ret;
+}
+
+bool dmamap__sim_order_covers(struct dmamap_platform *p, phys_addr_t phys, size_t len)
+{
+	struct dmamap_order *o = order_of(p);
+	bool any;
+
+	if (!o || !__atomic_load_n(&o->n, __ATOMIC_RELAXED))
+		return false;
+	pthread_mutex_lock(&o->lock);
+	any = region_from(o, phys, phys + len) != NULL;
+	pthread_mutex_unlock(&o->lock);
+	return any;
+}
+
+void dmamap__sim_order_fetch(struct device *dev, phys_addr_t desc, size_t len, size_t own_off,
+			     bool owned, dma_addr_t dma)
+{
+	struct dmamap_platform *p = dev->plat;
+	struct dmamap_order *o = order_of(p);
+	struct region *r;
+	size_t off, own_unit;
+
+	if (!o || !o->n)
+		return;
+	pthread_mutex_lock(&o->lock);
+	r = region_at(o, desc);
+	if (!r || desc + len > r->phys + r->size) {
+		pthread_mutex_unlock(&o->lock);
+		return;
+	}
+	off = (size_t)(desc - r->phys);
+	own_unit = (off + own_off) / UNIT;
+	if (!owned) {
+		/*
+		 * Before the read: the ownership word's store overtakes the stores
+		 * before it that no barrier ordered, the weakest order there is.
+		 * Unless a relaxed register write overtook it: then it is the one
+		 * left behind, which is how that mistake shows.
+		 */
+		if (unit_pending(r, own_unit) && !r->raced[own_unit] && (!o->rng || !chance(o, 4))) {
+			bool others = false;
+
+			for (size_t u = off / UNIT; u * UNIT < off + len; u++)
+				others |= u != own_unit && unit_pending(r, u);
+			publish_unit(o, r, own_unit);
+			o->st.stores_early += others;
+		}
+	} else {
+		/* After it, the device took the descriptor: were all its other stores ordered before? */
+		for (size_t u = off / UNIT; u * UNIT < off + len; u++) {
+			if (u == own_unit || !unit_pending(r, u))
+				continue;
+			report(p, dev, DMAMAP_DBG_UNORDERED_DESCRIPTOR, dma, len, NULL,
+			       "device took the descriptor at [device address=0x%llx] on its ownership word (offset %zu) while the CPU's store to offset %zu was still buffered: no dma_wmb() ordered it before the ownership store, and the device used the old bytes",
+			       (unsigned long long)dma, own_off, u * UNIT - off);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&o->lock);
+}
+
+/* ---- the board's switches ------------------------------------------------------- */
+
+int dmamap__sim_order_init(struct dmamap_platform *p, enum dmamap_memory_model model)
+{
+	struct dmamap_order *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return -ENOMEM;
+	pthread_mutex_init(&o->lock, NULL);
+	o->weak = model == DMAMAP_MEMORY_WEAK;
+	p->sim->order = o;
+	return 0;
+}
+
+void dmamap__sim_order_fini(struct dmamap_platform *p)
+{
+	struct dmamap_order *o = p->sim->order;
+
+	if (!o)
+		return;
+	for (unsigned int k = 0; k < o->n; k++)
+		region_free(o->r[k]);
+	free(o->r);
+	pthread_mutex_destroy(&o->lock);
+	free(o);
+	p->sim->order = NULL;
+}
+
+/* Everything through, the regions forgotten: what TSO and threaded devices start from. */
+static void let_all_through(struct dmamap_platform *p, struct dmamap_order *o)
+{
+	while (o->n)
+		region_forget(p, o, o->n - 1);
+}
+
+int dmamap__sim_order_set_model(struct dmamap_platform *p, enum dmamap_memory_model model)
+{
+	struct dmamap_order *o = p->sim->order;
+
+	if (model != DMAMAP_MEMORY_WEAK && model != DMAMAP_MEMORY_TSO)
+		return -EINVAL;
+	pthread_mutex_lock(&o->lock);
+	if (model == DMAMAP_MEMORY_TSO)
+		let_all_through(p, o);
+	o->weak = model == DMAMAP_MEMORY_WEAK;
+	pthread_mutex_unlock(&o->lock);
+	return 0;
+}
+
+void dmamap__sim_order_pause(struct dmamap_platform *p, bool paused)
+{
+	struct dmamap_order *o = p->sim ? p->sim->order : NULL;
+
+	if (!o)
+		return;
+	pthread_mutex_lock(&o->lock);
+	if (paused)
+		let_all_through(p, o);
+	o->paused = paused;
+	pthread_mutex_unlock(&o->lock);
+}
+
+void dmamap__sim_order_seed(struct dmamap_platform *p, uint64_t seed)
+{
+	struct dmamap_order *o = p->sim ? p->sim->order : NULL;
+
+	if (!o)
+		return;
+	pthread_mutex_lock(&o->lock);
+	o->rng = seed;
+	pthread_mutex_unlock(&o->lock);
+}
+
+void dmamap__sim_order_stats(struct dmamap_platform *p, struct dmamap_sim_order_stats *s)
+{
+	struct dmamap_order *o = p->sim ? p->sim->order : NULL;
+
+	memset(s, 0, sizeof(*s));
+	if (!o)
+		return;
+	pthread_mutex_lock(&o->lock);
+	*s = o->st;
+	pthread_mutex_unlock(&o->lock);
+}
