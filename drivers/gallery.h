@@ -21,6 +21,8 @@ struct gallery_bug {
 	enum blkdrv_bug blk;
 	/* The reports that name it (any of them, depending on the device). */
 	enum dmamap_dbg_kind names[3];
+	/* A missing barrier: it shows on a weakly-ordered board, and hides on a TSO one. */
+	bool ordering;
 };
 
 /* NULL-terminated, in the order `--bug list` prints them. */

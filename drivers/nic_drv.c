@@ -6,7 +6,7 @@
 static const char *const bug_names[NICDRV_BUG_COUNT] = {
 	"none", "missing-sync-for-cpu", "rx-no-sync-for-device", "wrong-direction",
 	"tx-unmap-at-doorbell", "descriptor-while-device-owns", "map-error-unchecked",
-	"no-dma-api", "leak-at-remove",
+	"no-dma-api", "leak-at-remove", "missing-dma-wmb", "relaxed-doorbell", "missing-dma-rmb",
 };
 
 const char *nicdrv_bug_name(enum nicdrv_bug bug)
@@ -39,7 +39,8 @@ static void rx_give(struct nicdrv *n, uint32_t i)
 
 	d->addr = n->rx[i & mask(n)].dma;
 	d->len = NICDRV_RX_BUF;
-	dma_wmb();
+	if (n->bug != NICDRV_BUG_MISSING_DMA_WMB)
+		dma_wmb();
 	WRITE_ONCE16(d->flags, NIC_DESC_OWN);
 }
 
@@ -132,6 +133,12 @@ static irqreturn_t nic_irq(int irq, void *data)
 	writel(status, n->regs + NIC_REG_INT_STATUS);
 	/* napi_schedule(): quiet until the poll has caught up. */
 	writel(0, n->regs + NIC_REG_INT_MASK);
+	/*
+	 * Read back: the clear also wiped a completion that came after the
+	 * first read, and only an ordered read makes its descriptor (written
+	 * before the bit was set) visible to the poll's plain loads.
+	 */
+	readl(n->regs + NIC_REG_INT_STATUS);
 	nicdrv_poll(n, n->napi_budget);
 	return IRQ_HANDLED;
 }
@@ -154,7 +161,8 @@ int nicdrv_poll(struct nicdrv *n, int budget)
 
 		if (dflags & NIC_DESC_OWN)
 			break;
-		dma_rmb(); /* len only after OWN: the device wrote it before clearing OWN */
+		if (n->bug != NICDRV_BUG_MISSING_DMA_RMB)
+			dma_rmb(); /* len only after OWN: the device wrote it before clearing OWN */
 		len = d->len;
 		err = dflags & NIC_DESC_ERR;
 		if (uses_dma_api(n) && n->bug != NICDRV_BUG_MISSING_SYNC_FOR_CPU)
@@ -232,12 +240,16 @@ int nicdrv_xmit(struct nicdrv *n, const struct nicdrv_frag *frags, unsigned int 
 	for (unsigned int k = nfrags; k-- > 0;) {
 		struct nic_desc *d = &n->tx_ring[(first + k) & mask(n)];
 
-		dma_wmb();
+		if (n->bug != NICDRV_BUG_MISSING_DMA_WMB)
+			dma_wmb();
 		WRITE_ONCE16(d->flags, d->flags | NIC_DESC_OWN);
 	}
 	n->tx_next += nfrags;
 	n->stats.tx_frames++;
-	writel(n->tx_next, n->regs + NIC_REG_TX_TAIL); /* writel: descriptors before doorbell */
+	if (n->bug == NICDRV_BUG_RELAXED_DOORBELL)
+		writel_relaxed(n->tx_next, n->regs + NIC_REG_TX_TAIL); /* no wmb(): OWN may be late */
+	else
+		writel(n->tx_next, n->regs + NIC_REG_TX_TAIL); /* writel: descriptors before doorbell */
 	if (n->bug == NICDRV_BUG_TX_UNMAP_AT_DOORBELL)
 		for (unsigned int k = 0; k < nfrags; k++)
 			tx_unmap(n, &n->tx[(first + k) & mask(n)]);
@@ -318,7 +330,10 @@ int nicdrv_probe(struct nicdrv *n, struct device *dev, unsigned int ring_size, b
 	if (ret)
 		goto fail;
 	writel(NIC_INT_TX_DONE | NIC_INT_RX_DONE, n->regs + NIC_REG_INT_MASK);
-	writel(NIC_CTRL_ENABLE | (loopback ? NIC_CTRL_LOOPBACK : 0), n->regs + NIC_REG_CTRL);
+	/* The missing barrier bites where the device polls OWN without waiting for a doorbell. */
+	writel(NIC_CTRL_ENABLE | (loopback ? NIC_CTRL_LOOPBACK : 0) |
+		       (bug == NICDRV_BUG_MISSING_DMA_WMB ? NIC_CTRL_POLL : 0),
+	       n->regs + NIC_REG_CTRL);
 	return 0;
 fail:
 	writel(NIC_CTRL_RESET, n->regs + NIC_REG_CTRL);

@@ -34,6 +34,12 @@ enum nicdrv_bug {
 	NICDRV_BUG_NO_DMA_API,
 	/* remove() frees the rings but leaves the RX buffers mapped. */
 	NICDRV_BUG_LEAK_AT_REMOVE,
+	/* Set OWN with no dma_wmb() after addr and len (the device polls its rings: NIC_CTRL_POLL). */
+	NICDRV_BUG_MISSING_DMA_WMB,
+	/* Ring the TX doorbell with writel_relaxed() and no wmb() before it. */
+	NICDRV_BUG_RELAXED_DOORBELL,
+	/* Read a received frame's len after seeing OWN clear, with no dma_rmb() between. */
+	NICDRV_BUG_MISSING_DMA_RMB,
 	NICDRV_BUG_COUNT
 };
 

@@ -54,6 +54,9 @@ static const char *why_survived(const struct row *r, const struct gallery_bug *b
 {
 	bool bounced = r->g.st.bytes_bounced || r->has_db;
 
+	if (bug->ordering)
+		return "the device never read those bytes while the store (or its own write) was still on its way: timing; other devices and seeds (--chaos N) show it";
+
 	if (!strcmp(bug->name, "map-error-unchecked") && !r->g.by_kind[DMAMAP_DBG_MAP_ERR_NOT_CHECKED])
 		return "no single mapping failed on its path (an IOMMU maps a whole list at once)";
 	if (!strcmp(bug->name, "24bit-no-bounce"))
@@ -207,9 +210,11 @@ static void list_bugs(void)
 	}
 }
 
-static void print_summary(const struct row *rows, unsigned int n, const struct gallery_bug *bug)
+static void print_summary(const struct row *rows, unsigned int n, const struct gallery_bug *bug,
+			  bool head)
 {
-	printf("\nbug %s: %s\n", bug->name, bug->what);
+	if (head)
+		printf("\nbug %s: %s\n", bug->name, bug->what);
 	printf("%-18s %-7s %-10s %-10s %s\n", "device", "model", "coherent", "result", "checker said");
 	for (unsigned int i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
@@ -221,7 +226,8 @@ static void print_summary(const struct row *rows, unsigned int n, const struct g
 		       broke(r) ? "BROKE" : "survived",
 		       k ? dmamap_dbg_kind_name(k) : "(nothing)");
 	}
-	printf("fix: %s\n", bug->fix);
+	if (head)
+		printf("fix: %s\n", bug->fix);
 }
 
 struct opts {
@@ -282,55 +288,20 @@ static int parse(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-int cli_demo(int argc, char **argv)
+/* Run every device of @p that has a driver here into @rows; the number of rows. */
+static unsigned int run_devices(struct dmamap_platform *p, const struct opts *o, struct row *rows,
+				bool print, unsigned long *bad)
 {
-	struct opts o = { .board = "default", .scale = 1 };
-	struct device *devs[MAX_DEVS];
-	struct row *rows;
-	struct dmamap_platform *p;
-	unsigned int n, nrows = 0;
-	unsigned long bad = 0;
 	bool progress = isatty(2);
 	double start = cli_now_s();
-	int ret = parse(argc, argv, &o);
+	unsigned int n = dmamap_device_count(p), nrows = 0;
+	struct device *devs[MAX_DEVS];
 
-	if (ret)
-		return ret == 1 ? 0 : ret;
-	/* A real cache evicts: the gallery runs with seeded evictions unless told a seed. */
-	if (o.bug && !o.chaos_given)
-		o.chaos = 1;
-	p = cli_open_board(o.board, o.ram);
-	if (!p)
-		return 1;
-	/* Each device's reports are summed up below; --verbose keeps every line on stderr too. */
-	if (!o.verbose)
-		dmamap_set_log_hook(p, cli_drop_line, NULL);
-	if (o.chaos) {
-		dmamap_sim_set_chaos(p, o.chaos, 0);
-		dmamap_sim_set_schedule(p, o.chaos);
-	}
-	if (o.threaded && dmamap_sim_set_threaded(p, true)) {
-		fprintf(stderr, "dmamap demo: cannot start the device thread\n");
-		dmamap_platform_destroy(p);
-		return 1;
-	}
-	n = dmamap_device_count(p);
 	if (n > MAX_DEVS)
 		n = MAX_DEVS;
+	/* Unbinding destroys a device: take them all first. */
 	for (unsigned int d = 0; d < n; d++)
 		devs[d] = dmamap_device_at(p, d);
-	rows = calloc(n ? n : 1, sizeof(*rows));
-	if (!rows) {
-		dmamap_platform_destroy(p);
-		return 1;
-	}
-	if (o.json)
-		printf("{\"board\":\"%s\",\"bug\":\"%s\",\"chaos\":%llu,\"devices\":[", o.board,
-		       o.bug ? o.bug->name : "none", (unsigned long long)o.chaos);
-	else
-		printf("dmamap demo: board %s, %u devices%s%s%s%s\n\n", o.board, n,
-		       o.bug ? ", bug " : "", o.bug ? o.bug->name : "",
-		       o.chaos ? ", chaos on" : "", o.threaded ? ", device thread" : "");
 	for (unsigned int d = 0; d < n; d++) {
 		struct device *dev = devs[d];
 		struct row *r = &rows[nrows];
@@ -344,20 +315,123 @@ int cli_demo(int argc, char **argv)
 		cli_describe_ops(dev, r->ops, sizeof(r->ops));
 		if (progress && cli_now_s() - start > 1)
 			fprintf(stderr, "\r  %s: running %s...%20s", r->name, gallery_driver(dev), "");
-		gallery_run(dev, o.bug, o.scale, o.chaos ? o.chaos : 1, &r->g);
+		gallery_run(dev, o->bug, o->scale, o->chaos ? o->chaos : 1, &r->g);
 		r->has_db = !dmamap_dmabounce_stats(dev, &r->db);
 		r->has_io = !dmamap_iommu_stats(dev, &r->io);
 		gallery_unbind(dev, &r->g);
-		if (!o.bug || r->g.applies)
-			bad += broke(r);
+		if (!o->bug || r->g.applies)
+			*bad += broke(r);
 		nrows++;
-		if (o.json)
-			print_json(r, nrows == 1, o.bug);
-		else if (!o.bug || r->g.applies)
-			print_text(r, o.bug), putchar('\n');
+		if (!print)
+			continue;
+		if (o->json)
+			print_json(r, nrows == 1, o->bug);
+		else if (!o->bug || r->g.applies)
+			print_text(r, o->bug), putchar('\n');
 	}
 	if (progress && cli_now_s() - start > 1)
 		fprintf(stderr, "\r%60s\r", "");
+	return nrows;
+}
+
+static struct dmamap_platform *open_board(const struct opts *o)
+{
+	struct dmamap_platform *p = cli_open_board(o->board, o->ram);
+
+	if (!p)
+		return NULL;
+	/* Each device's reports are summed up below; --verbose keeps every line on stderr too. */
+	if (!o->verbose)
+		dmamap_set_log_hook(p, cli_drop_line, NULL);
+	if (o->chaos)
+		dmamap_sim_set_chaos(p, o->chaos, 0);
+	/*
+	 * A missing barrier shows on every run in the model's weakest order,
+	 * the fixed schedule's; a seed asks for a random (realistic) one.
+	 */
+	if (o->chaos && (o->chaos_given || !o->bug || !o->bug->ordering))
+		dmamap_sim_set_schedule(p, o->chaos);
+	return p;
+}
+
+/*
+ * The point of an ordering bug: the same board with x86's memory order
+ * (TSO: stores in program order, loads too), where it stays hidden.
+ */
+static void compare_tso(const struct opts *o, unsigned int ndevs)
+{
+	struct dmamap_platform *p = open_board(o);
+	struct row *rows = calloc(ndevs ? ndevs : 1, sizeof(*rows));
+	unsigned long bad = 0;
+	unsigned int n;
+
+	if (!p || !rows || dmamap_sim_set_memory_model(p, DMAMAP_MEMORY_TSO)) {
+		free(rows);
+		if (p)
+			dmamap_platform_destroy(p);
+		return;
+	}
+	n = run_devices(p, o, rows, false, &bad);
+	if (o->json) {
+		printf(",\"tso\":[");
+		for (unsigned int i = 0, first = 1; i < n; i++) {
+			enum dmamap_dbg_kind k = gallery_main_kind(o->bug, &rows[i].g);
+
+			if (!rows[i].g.applies)
+				continue;
+			printf("%s{\"name\":", first ? "" : ",");
+			json_str(rows[i].name);
+			printf(",\"broke\":%s,\"checker\":\"%s\"}", broke(&rows[i]) ? "true" : "false",
+			       k ? dmamap_dbg_kind_name(k) : "");
+			first = 0;
+		}
+		printf("]");
+	} else {
+		printf("\nthe same board with x86's memory order (TSO: every store reaches the device in program order, loads see its writes in order):\n");
+		print_summary(rows, n, o->bug, false);
+	}
+	free(rows);
+	dmamap_platform_destroy(p);
+}
+
+int cli_demo(int argc, char **argv)
+{
+	struct opts o = { .board = "default", .scale = 1 };
+	struct row *rows;
+	struct dmamap_platform *p;
+	unsigned int n, nrows;
+	unsigned long bad = 0;
+	int ret = parse(argc, argv, &o);
+
+	if (ret)
+		return ret == 1 ? 0 : ret;
+	/* A real cache evicts: the gallery runs with seeded evictions unless told a seed. */
+	if (o.bug && !o.chaos_given)
+		o.chaos = 1;
+	p = open_board(&o);
+	if (!p)
+		return 1;
+	if (o.threaded && dmamap_sim_set_threaded(p, true)) {
+		fprintf(stderr, "dmamap demo: cannot start the device thread\n");
+		dmamap_platform_destroy(p);
+		return 1;
+	}
+	n = dmamap_device_count(p);
+	if (n > MAX_DEVS)
+		n = MAX_DEVS;
+	rows = calloc(n ? n : 1, sizeof(*rows));
+	if (!rows) {
+		dmamap_platform_destroy(p);
+		return 1;
+	}
+	if (o.json)
+		printf("{\"board\":\"%s\",\"bug\":\"%s\",\"chaos\":%llu,\"devices\":[", o.board,
+		       o.bug ? o.bug->name : "none", (unsigned long long)o.chaos);
+	else
+		printf("dmamap demo: board %s, %u devices%s%s%s%s\n\n", o.board, n,
+		       o.bug ? ", bug " : "", o.bug ? o.bug->name : "",
+		       o.chaos ? ", chaos on" : "", o.threaded ? ", device thread" : "");
+	nrows = run_devices(p, &o, rows, true, &bad);
 	if (o.json) {
 		struct dmamap_swiotlb_stats sw;
 
@@ -371,6 +445,8 @@ int cli_demo(int argc, char **argv)
 			       (unsigned long long)sw.bytes_to_device,
 			       (unsigned long long)sw.bytes_from_device,
 			       (unsigned long long)sw.failures);
+		if (o.bug && o.bug->ordering && !o.threaded)
+			compare_tso(&o, n);
 		printf("}\n");
 	} else {
 		struct dmamap_swiotlb_stats sw;
@@ -389,11 +465,14 @@ int cli_demo(int argc, char **argv)
 			       (unsigned long long)cs.total_pages, (unsigned long long)cs.start,
 			       (unsigned long long)cs.used_pages, (unsigned long long)cs.high_water,
 			       (unsigned long long)cs.allocs, (unsigned long long)cs.largest_free_run);
-		if (o.bug)
-			print_summary(rows, nrows, o.bug);
-		else
+		if (o.bug) {
+			print_summary(rows, nrows, o.bug, true);
+			if (o.bug->ordering && !o.threaded)
+				compare_tso(&o, n);
+		} else {
 			printf("\n%s\n", bad ? "FAILED: some bytes were wrong" :
 					      "all bytes verified on every device");
+		}
 	}
 	free(rows);
 	dmamap_platform_destroy(p);

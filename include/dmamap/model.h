@@ -68,6 +68,27 @@ DMAMAP_API int dmamap_device_read_desc(struct device *dev, dma_addr_t dma_addr, 
 				       size_t len, size_t own_off, uint32_t own_mask,
 				       uint32_t own_val);
 /**
+ * dmamap_device_write_desc() - write a descriptor back, its ownership word last
+ * @dev: the device, from the model's callbacks
+ * @dma_addr: device address of what it writes (a descriptor, or the part of it it writes back)
+ * @src: the bytes
+ * @len: how many
+ * @own_off: offset in @src of the ownership word (OWN cleared, a DONE bit set)
+ * @own_len: its size, 1 to 8 bytes, inside @len
+ *
+ * The other bytes first, then the word: what a driver may read once it
+ * sees the word. On a weakly-ordered board (docs/ordering.md) the CPU's
+ * loads can see the word before the rest, until a read barrier
+ * (dma_rmb(), or readl()), and the checker reports a driver that reuses
+ * the descriptor without one.
+ *
+ * Return: 0; the errors of dmamap_device_write() (nothing is written then
+ * past the failing part), and -EINVAL for an ownership word that does not
+ * fit.
+ */
+DMAMAP_API int dmamap_device_write_desc(struct device *dev, dma_addr_t dma_addr, const void *src,
+					size_t len, size_t own_off, size_t own_len);
+/**
  * dmamap_model_raise_irq() - raise one of the device's interrupt lines
  * @dev: the device, from the model's callbacks
  * @line: below the model's nr_irqs
@@ -84,7 +105,10 @@ DMAMAP_API int dmamap_model_raise_irq(struct device *dev, unsigned int line);
  * dmamap_model_wake() - the device has work without a register write
  * @dev: the device (a frame arrived on its wire, say)
  *
- * The scheduler steps it again from the next yield point. Any thread.
+ * The scheduler steps it again from the next yield point. Any thread; from
+ * the device's own step, which then returns false, it is how a device
+ * that polls memory says "nothing now, look again at the next yield
+ * point" without being stepped again and again at this one.
  */
 DMAMAP_API void dmamap_model_wake(struct device *dev);
 

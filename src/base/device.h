@@ -85,6 +85,13 @@ enum dmamap_order_event {
 	ORDER_TICK, /* a yield point: no order, but time passes */
 };
 
+/* What a model's next memory writes are (dmamap_device_write_desc() names a descriptor's parts). */
+enum dmamap_order_write {
+	ORDER_WRITE_PLAIN, /* a write of its own */
+	ORDER_WRITE_BODY,  /* a descriptor's fields, written before its ownership word */
+	ORDER_WRITE_OWN,   /* that ownership word: the completion the CPU polls */
+};
+
 struct dmamap_platform {
 	/* Read by every map and unmap: one cache line, kept together. */
 	/* What hooks an API call, read as one word by the identity fast paths. */
@@ -192,6 +199,7 @@ struct device {
 	void *model_priv;
 	/* hw/: its place in the scheduler, first interrupt number and register block. */
 	bool model_busy;
+	bool model_again; /* woke itself in a step: idle now, stepped again at the next yield point */
 	unsigned int model_stall; /* yield points it sits out (seeded schedule) */
 	int irq_first;            /* 0: none */
 	int io_slot;              /* its slot + 1; 0: none */

@@ -118,6 +118,27 @@ int dmamap_device_read_desc(struct device *dev, dma_addr_t dma_addr, void *dst, 
 	return owned;
 }
 
+int dmamap_device_write_desc(struct device *dev, dma_addr_t dma_addr, const void *src,
+			     size_t len, size_t own_off, size_t own_len)
+{
+	const uint8_t *b = src;
+	size_t tail = own_off + own_len;
+	int ret = 0;
+
+	if (!dev || !src || !own_len || own_len > 8 || tail > len || tail < own_off)
+		return -EINVAL;
+	dmamap__port_order_writing(dev, ORDER_WRITE_BODY);
+	if (own_off)
+		ret = dmamap_device_write(dev, dma_addr, b, own_off);
+	if (!ret && tail < len)
+		ret = dmamap_device_write(dev, dma_addr + tail, b + tail, len - tail);
+	dmamap__port_order_writing(dev, ORDER_WRITE_OWN);
+	if (!ret)
+		ret = dmamap_device_write(dev, dma_addr + own_off, b + own_off, own_len);
+	dmamap__port_order_writing(dev, ORDER_WRITE_PLAIN);
+	return ret;
+}
+
 /* Whether [@addr, +@len) goes straight to RAM through the bus window (no IOMMU, no fault to raise). */
 static phys_addr_t direct_phys(struct device *dev, dma_addr_t addr, size_t len)
 {

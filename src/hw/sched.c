@@ -228,10 +228,18 @@ static void step_device(struct dmamap_sched *s, struct device *dev, unsigned lon
 	dmamap__model_ctx = s;
 	dmamap__in_model = true;
 	while (budget-- && dev->model_busy) {
-		if (!dev->model->step(dev, dev->model_priv))
-			dev->model_busy = false;
+		bool did;
+
+		dev->model_again = false;
+		did = dev->model->step(dev, dev->model_priv);
 		s->now++;
 		s->stats.steps++;
+		if (!did) {
+			/* A device that polls woke itself: nothing more this time, but the next yield point. */
+			dev->model_busy = dev->model_again;
+			if (dev->model_again)
+				break;
+		}
 	}
 	dmamap__model_ctx = NULL;
 	dmamap__in_model = false;
@@ -502,6 +510,7 @@ void dmamap_model_wake(struct device *dev)
 	if (!dev || !(s = dev->plat->sched))
 		return;
 	taken = dmamap__sched_enter(s);
+	dev->model_again = true;
 	dmamap__sched_busy_locked(dev);
 	dmamap__sched_leave(s, taken);
 }

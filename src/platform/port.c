@@ -236,6 +236,12 @@ void dmamap__port_order_mmio_write(struct device *dev, uint32_t reg, bool ordere
 		dmamap__sim_order_mmio_write(dev, reg, ordered, site);
 }
 
+void dmamap__port_order_writing(struct device *dev, enum dmamap_order_write what)
+{
+	if (dev->plat->mach.kind == MACHINE_SIM)
+		dmamap__sim_order_writing(dev->plat, what);
+}
+
 bool dmamap__port_order_busy(struct dmamap_platform *p)
 {
 	return p->mach.kind == MACHINE_SIM && dmamap__sim_order_busy(p);

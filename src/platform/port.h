@@ -192,6 +192,8 @@ void dmamap__port_order_event(struct dmamap_platform *p, enum dmamap_order_event
 /* A register write reaches @dev: after the buffer drains (@ordered, writel()), or overtaking it. */
 void dmamap__port_order_mmio_write(struct device *dev, uint32_t reg, bool ordered,
 				   const void *site);
+/* What @dev's model writes next, until said otherwise (model callbacks only). */
+void dmamap__port_order_writing(struct device *dev, enum dmamap_order_write what);
 /* Whether device writes are held from the CPU's loads: yield points must go on. */
 bool dmamap__port_order_busy(struct dmamap_platform *p);
 /*

@@ -9,14 +9,18 @@
  * is set, as on stmmac-class hardware: the driver fills addr and len,
  * then sets OWN (after a dma_wmb(), so the device never sees OWN with an
  * old address); the device clears OWN when it is done with it, after
- * writing back len for a received frame (so the driver reads len after
- * seeing OWN clear, and a dma_rmb()).
+ * writing back len for a received frame in a write of its own (so the
+ * driver reads len after seeing OWN clear, and a dma_rmb()).
  *
  * TX: the driver writes TX_TAIL (the index after the last descriptor it
- * handed over). The device walks from TX_HEAD: fetches a descriptor,
+ * handed over), unless CTRL has POLL: then the device ignores both TAIL
+ * registers and re-reads the descriptor at each ring's head at every step
+ * until it finds OWN set, as DMA engines without a tail pointer poll
+ * their rings (the device never idles, and needs its dma_wmb() before OWN). The device walks from TX_HEAD: fetches a descriptor,
  * reads its buffer, writes it back with OWN clear; a frame is the
  * descriptors up to one with EOP (sg transmit), at most NIC_MAX_FRAME
- * bytes. It stops at a descriptor without OWN.
+ * bytes. It stops at a descriptor without OWN
+ * until the next TX_TAIL write, even one that changes nothing.
  *
  * RX: the driver hands empty buffers over the same way and writes RX_TAIL.
  * Each received frame takes one descriptor: the device writes the frame
@@ -60,6 +64,7 @@
 #define NIC_CTRL_ENABLE 0x1u
 #define NIC_CTRL_RESET 0x2u
 #define NIC_CTRL_LOOPBACK 0x4u    /* transmitted frames come back as received ones */
+#define NIC_CTRL_POLL 0x8u        /* ignore the TAIL registers: poll each ring's head for OWN */
 
 #define NIC_INT_TX_DONE 0x1u
 #define NIC_INT_RX_DONE 0x2u

@@ -33,6 +33,8 @@ struct ring {
 	uint64_t addr;
 	uint16_t len, flags;
 	bool error;
+	/* Found the head descriptor not owned, short of the tail: suspended until the next doorbell. */
+	bool stalled;
 };
 
 struct nic {
@@ -152,17 +154,25 @@ static void completed(struct device *dev, struct nic *n, uint32_t bit)
 /* Read the descriptor at the ring's head; false if there is none the device owns. */
 static bool fetch(struct device *dev, struct nic *n, struct ring *r)
 {
-	if (r->head == r->tail || !r->size)
+	int owned;
+
+	if (!r->size || (!(n->ctrl & NIC_CTRL_POLL) && (r->head == r->tail || r->stalled)))
 		return false;
-	if (dmamap_device_read(dev, desc_addr(r, r->head), r->fetched, sizeof(r->fetched))) {
+	/* OWN is bit 15 of flags: bit 31 of the little-endian word at offset 8. */
+	owned = dmamap_device_read_desc(dev, desc_addr(r, r->head), r->fetched, sizeof(r->fetched),
+					8, (uint32_t)NIC_DESC_OWN << 16, (uint32_t)NIC_DESC_OWN << 16);
+	if (owned < 0) {
 		/* The ring itself is unreachable: stop, as hardware does. */
 		n->errors++;
 		n->ctrl &= ~NIC_CTRL_ENABLE;
 		return false;
 	}
+	if (!owned) {
+		/* Not handed over: the DMA engine suspends until the next doorbell (or polls again). */
+		r->stalled = true;
+		return false;
+	}
 	r->flags = le16(r->fetched + 10);
-	if (!(r->flags & NIC_DESC_OWN))
-		return false; /* not handed over yet: wait for the next doorbell */
 	r->addr = le64(r->fetched);
 	r->len = le16(r->fetched + 8);
 	r->error = false;
@@ -184,7 +194,8 @@ static void write_back(struct device *dev, struct ring *r, const char *which, ui
 		dmamap_model_report(dev, DMAMAP_DBG_DESCRIPTOR_WHILE_DEVICE_OWNS,
 				    "%s descriptor %u [device address=0x%llx] was rewritten while the device owned it (OWN set): the device used the old contents",
 				    which, r->head & (r->size - 1), (unsigned long long)at);
-	dmamap_device_write(dev, at + 8, wb, sizeof(wb));
+	/* len, then flags with OWN clear: the driver may read len once it sees OWN clear. */
+	dmamap_device_write_desc(dev, at + 8, wb, sizeof(wb), 2, 2);
 	r->head++;
 	r->phase = FETCH;
 }
@@ -275,6 +286,9 @@ static bool nic_step(struct device *dev, void *priv)
 	else
 		did = tx_step(dev, n) || rx_step(dev, n);
 	maybe_interrupt(dev, n);
+	/* Polling: nothing to do now, but look again at the next yield point. */
+	if (!did && (n->ctrl & NIC_CTRL_POLL))
+		dmamap_model_wake(dev);
 	/* A coalescing timer keeps the device awake until it fires. */
 	return did || (n->uncounted && (n->int_status & n->int_mask) && (n->coalesce >> 16));
 }
@@ -289,7 +303,10 @@ static int ring_reg(struct ring *r, uint32_t which, uint32_t val)
 			return -EINVAL;
 		r->size = val;
 		return 0;
-	case 3: r->tail = val; return 0;
+	case 3:
+		r->tail = val;
+		r->stalled = false;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -315,7 +332,7 @@ static int nic_write(struct device *dev, void *priv, uint32_t reg, uint32_t val)
 	case NIC_REG_CTRL:
 		if (val & NIC_CTRL_RESET)
 			reset(n);
-		n->ctrl = val & (NIC_CTRL_ENABLE | NIC_CTRL_LOOPBACK);
+		n->ctrl = val & (NIC_CTRL_ENABLE | NIC_CTRL_LOOPBACK | NIC_CTRL_POLL);
 		return 0;
 	case NIC_REG_TX_RING_LO: return ring_reg(&n->tx, 0, val);
 	case NIC_REG_TX_RING_HI: return ring_reg(&n->tx, 1, val);

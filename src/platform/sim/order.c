@@ -49,7 +49,9 @@ struct held {
 	struct region *r;
 	size_t off;
 	uint32_t len;
-	uint64_t group; /* writes of one device between two CPU yield points */
+	enum dmamap_order_write kind;
+	uint64_t desc; /* a body and its ownership word share it */
+	uint64_t at;   /* the tick it was written at */
 	struct device *dev;
 };
 
@@ -62,11 +64,13 @@ struct dmamap_order {
 	unsigned int n, cap;
 	struct held held[HELD_MAX]; /* oldest first */
 	unsigned int nheld;
-	/* Writes the CPU saw while an older one of their group was still held. */
+	/* Ownership words the CPU saw while their descriptor's body was still held. */
 	struct held seen[SEEN_MAX];
 	unsigned int nseen;
-	uint64_t group;
-	unsigned int ticks;
+	enum dmamap_order_write writing; /* what the model's next writes are */
+	uint64_t desc;
+	uint64_t now;         /* ticks so far */
+	unsigned int ticks;   /* ticks since the store buffer last drained */
 	/* The relaxed register write that last overtook buffered stores. */
 	struct {
 		struct device *dev;
@@ -130,6 +134,8 @@ static bool unit_pending(const struct region *r, size_t u)
 /* The CPU's buffered stores in unit @u reach the devices. */
 static void publish_unit(struct dmamap_order *o, struct region *r, size_t u);
 
+static void publish_all(struct dmamap_order *o);
+
 static void publish_range(struct dmamap_order *o, struct region *r, size_t off, size_t len)
 {
 	for (size_t u = off / UNIT; u * UNIT < off + len; u++)
@@ -168,28 +174,74 @@ static void drop_held(struct dmamap_order *o, unsigned int i)
 	o->nheld--;
 }
 
-static bool group_held(const struct dmamap_order *o, uint64_t group, const struct device *dev)
+static int find_body(const struct dmamap_order *o, uint64_t desc)
 {
 	for (unsigned int i = 0; i < o->nheld; i++)
-		if (o->held[i].group == group && o->held[i].dev == dev)
-			return true;
-	return false;
+		if (o->held[i].kind == ORDER_WRITE_BODY && o->held[i].desc == desc)
+			return (int)i;
+	return -1;
 }
 
-/* Held write @i reaches the CPU; remembered if an older write of its group stays behind. */
+static void forget_seen(struct dmamap_order *o, unsigned int i)
+{
+	memmove(&o->seen[i], &o->seen[i + 1], (o->nseen - i - 1) * sizeof(o->seen[0]));
+	o->nseen--;
+}
+
+/*
+ * Held write @i reaches the CPU. An ownership word that gets there ahead
+ * of its descriptor's body is remembered: a CPU store over it before the
+ * body arrives means the CPU used the descriptor on the word alone.
+ */
 static void pull_held(struct dmamap_platform *p, struct dmamap_order *o, unsigned int i)
 {
 	struct held h = o->held[i];
 
 	pull(p, &h);
 	drop_held(o, i);
-	if (group_held(o, h.group, h.dev)) {
+	if (h.kind == ORDER_WRITE_BODY) {
+		for (unsigned int k = o->nseen; k-- > 0;)
+			if (o->seen[k].desc == h.desc)
+				forget_seen(o, k);
+	} else if (h.kind == ORDER_WRITE_OWN && find_body(o, h.desc) >= 0) {
 		o->st.writes_held++;
 		if (o->nseen == SEEN_MAX)
-			memmove(&o->seen[0], &o->seen[1], (SEEN_MAX - 1) * sizeof(o->seen[0]));
-		else
-			o->nseen++;
-		o->seen[o->nseen - 1] = h;
+			forget_seen(o, 0);
+		o->seen[o->nseen++] = h;
+	}
+}
+
+/*
+ * A yield point with no barrier: the CPU's loads catch up with what the
+ * devices wrote, except a descriptor's body whose ownership word went
+ * with it, the weakest order: the completion is seen, the rest only after
+ * a read barrier. Held long enough, anything goes through.
+ */
+static void tick(struct dmamap_platform *p, struct dmamap_order *o)
+{
+	o->now++;
+	if (++o->ticks >= DRAIN_TICKS) {
+		/* Nobody drained the store buffer: it drains itself, as hardware's does in bounded time. */
+		publish_all(o);
+		o->ticks = 0;
+		o->st.drains++;
+	}
+	for (unsigned int i = o->nheld; i-- > 0;) {
+		struct held *h = &o->held[i];
+		bool go;
+
+		if (i >= o->nheld)
+			continue;
+		if (o->now - h->at >= DRAIN_TICKS) {
+			o->st.drains++;
+			go = true;
+		} else if (o->rng) {
+			go = chance(o, h->kind == ORDER_WRITE_BODY ? 4 : 2);
+		} else {
+			go = h->kind != ORDER_WRITE_BODY;
+		}
+		if (go)
+			pull_held(p, o, i);
 	}
 }
 
@@ -206,31 +258,28 @@ static struct dmamap_platform *plat_of(struct region *r)
 }
 
 /*
- * The CPU stored over a device write it had seen while an older write of
- * the same group was still held from it: it used a descriptor the device
- * completed, and no read barrier came between seeing the completion and
- * the rest. Said once per group; the held writes it could not have seen
- * are the evidence.
+ * The CPU stored over an ownership word it had seen while the body of its
+ * descriptor was still held from it: it used the descriptor the device
+ * completed with no read barrier between seeing the word and reading the
+ * rest, so what it read there was stale. Said once per descriptor.
  */
 static void check_seen(struct dmamap_order *o, struct region *r, size_t off)
 {
 	for (unsigned int i = 0; i < o->nseen; i++) {
 		struct held *s = &o->seen[i];
-		struct held *old = NULL;
+		int b;
 
 		if (s->r != r || off < s->off || off >= s->off + s->len)
 			continue;
-		for (unsigned int k = 0; k < o->nheld && !old; k++)
-			if (o->held[k].group == s->group && o->held[k].dev == s->dev)
-				old = &o->held[k];
-		if (old)
+		b = find_body(o, s->desc);
+		if (b >= 0)
 			report(plat_of(r), s->dev, DMAMAP_DBG_UNORDERED_COMPLETION,
-			       dmamap__phys_to_dma(s->dev, r->phys + old->off), old->len, NULL,
-			       "the CPU reused a descriptor after seeing the device's write at [phys=0x%llx] with no read barrier (dma_rmb()) since: the device's earlier write of %u bytes at [phys=0x%llx] had not reached its loads, so what it read there was stale",
-			       (unsigned long long)(r->phys + s->off), old->len,
-			       (unsigned long long)(r->phys + old->off));
-		memmove(s, s + 1, (o->nseen - i - 1) * sizeof(*s));
-		o->nseen--;
+			       dmamap__phys_to_dma(s->dev, r->phys + o->held[b].off), o->held[b].len,
+			       NULL,
+			       "the CPU reused the descriptor whose ownership word at [phys=0x%llx] it saw the device give back, with no read barrier (dma_rmb()) since: the %u bytes the device wrote before it at [phys=0x%llx] had not reached its loads, so what it read there was stale",
+			       (unsigned long long)(r->phys + s->off), o->held[b].len,
+			       (unsigned long long)(r->phys + o->held[b].off));
+		forget_seen(o, i);
 		return;
 	}
 }
@@ -346,10 +395,8 @@ static void region_forget(struct dmamap_platform *p, struct dmamap_order *o, uns
 		if (o->held[i].r == r)
 			pull_held(p, o, i);
 	for (unsigned int i = o->nseen; i-- > 0;)
-		if (o->seen[i].r == r) {
-			memmove(&o->seen[i], &o->seen[i + 1], (o->nseen - i - 1) * sizeof(o->seen[0]));
-			o->nseen--;
-		}
+		if (o->seen[i].r == r)
+			forget_seen(o, i);
 	o->r[k] = o->r[--o->n];
 	o->st.regions--;
 	region_free(r);
@@ -396,27 +443,9 @@ void dmamap__sim_order_event(struct dmamap_platform *p, enum dmamap_order_event 
 		o->st.barriers++;
 		break;
 	case ORDER_TICK:
-		if (++o->ticks >= DRAIN_TICKS) {
-			/* Nobody drained the buffer: it drains itself, as hardware's does in bounded time. */
-			publish_all(o);
-			pull_all(p, o);
-			o->ticks = 0;
-			o->st.drains++;
-		} else if (o->rng) {
-			for (unsigned int i = o->nheld; i-- > 0;)
-				if (chance(o, 4))
-					pull_held(p, o, i);
-			for (unsigned int k = 0; k < o->n; k++)
-				for (size_t u = 0; u * UNIT < o->r[k]->size; u++)
-					if (unit_pending(o->r[k], u) && chance(o, 4))
-						publish_unit(o, o->r[k], u);
-		} else if (o->nheld) {
-			/* The CPU's loads catch up newest first: the completion before what it completes. */
-			pull_held(p, o, o->nheld - 1);
-		}
+		tick(p, o);
 		break;
 	}
-	o->group++;
 	pthread_mutex_unlock(&o->lock);
 }
 
@@ -493,7 +522,8 @@ static void model_write(struct dmamap_order *o, struct device *dev, struct regio
 	if (o->nheld == HELD_MAX)
 		pull_held(dev->plat, o, 0); /* the oldest reaches the CPU: loads are not stale for ever */
 	o->held[o->nheld++] = (struct held){ .r = r, .off = off, .len = (uint32_t)len,
-					      .group = o->group, .dev = dev };
+					      .kind = o->writing, .desc = o->desc, .at = o->now,
+					      .dev = dev };
 }
 
 /* A hand-made access (a test playing the device): both sides catch up first, and it lands at once. */
@@ -547,6 +577,19 @@ int dmamap__sim_order_access(struct device *dev, phys_addr_t phys, void *buf, si
 	}
 	pthread_mutex_unlock(&o->lock);
 	return ret;
+}
+
+void dmamap__sim_order_writing(struct dmamap_platform *p, enum dmamap_order_write what)
+{
+	struct dmamap_order *o = order_of(p);
+
+	if (!o)
+		return;
+	pthread_mutex_lock(&o->lock);
+	if (what == ORDER_WRITE_BODY)
+		o->desc++;
+	o->writing = what;
+	pthread_mutex_unlock(&o->lock);
 }
 
 bool dmamap__sim_order_covers(struct dmamap_platform *p, phys_addr_t phys, size_t len)
