@@ -470,4 +470,21 @@ extern unsigned int ticker_outside_work;
 /* A "ticker" device called @name on @p (registering the model on first use). */
 struct device *add_ticker(struct dmamap_platform *p, const char *name);
 
+/* ---- a bus master the test drives (helpers/memprobe.c) ------------------------------ */
+
+#define MP_ADDR 0x0        /* RW: device address */
+#define MP_LEN 0x4         /* RW: bytes, up to MP_DATA_MAX */
+#define MP_READ 0x8        /* WO: read them into MP_DATA now */
+#define MP_WRITE 0xc       /* WO: write MP_DATA there now */
+#define MP_WRITE_DESC 0x10 /* WO: the same as a descriptor, ownership word (4 bytes) at the offset written */
+#define MP_POLL_DESC 0x14  /* WO: fetch the descriptor at each step until owned (bit 31 of the word at the offset written) */
+#define MP_POLL_FIRST 0x18 /* WO: read at each step until the first byte is not zero */
+#define MP_OWNED 0x1c      /* RO: what the last fetch saw */
+#define MP_POLLS 0x20      /* RO: fetches since the poll was armed */
+#define MP_DATA 0x100      /* RW: the device's buffer */
+#define MP_DATA_MAX 64
+
+/* A "memprobe" device called @name on @p (registering the model on first use). */
+struct device *add_memprobe(struct dmamap_platform *p, const char *name, bool coherent);
+
 #endif

@@ -15,18 +15,25 @@ struct outcome {
 	struct gallery_result g;
 };
 
-/* Run @bug on every device of a fresh default board, chaos and schedule seeded by @seed. */
-static unsigned int run_bug_seeded(const struct gallery_bug *bug, struct outcome *out,
-				   uint64_t seed)
+/*
+ * Run @bug on every device of a fresh default board with memory model
+ * @model: chaos seeded by @seed, and the schedule too unless @fixed (the
+ * weakest memory order, as the demo runs a missing barrier).
+ */
+static unsigned int run_bug_with(const struct gallery_bug *bug, struct outcome *out, uint64_t seed,
+				 bool fixed, enum dmamap_memory_model model)
 {
 	struct dmamap_platform *p = quiet(dmamap_platform_builtin("default", NULL));
 	struct device *devs[32];
 	unsigned int n;
 
-	if (!p)
+	if (!p || dmamap_sim_set_memory_model(p, model)) {
+		dmamap_platform_destroy(p);
 		return 0;
+	}
 	dmamap_sim_set_chaos(p, seed, 0);
-	dmamap_sim_set_schedule(p, seed);
+	if (!fixed)
+		dmamap_sim_set_schedule(p, seed);
 	n = dmamap_device_count(p);
 	if (n > 32)
 		n = 32;
@@ -45,6 +52,12 @@ static unsigned int run_bug_seeded(const struct gallery_bug *bug, struct outcome
 	}
 	dmamap_platform_destroy(p);
 	return n;
+}
+
+static unsigned int run_bug_seeded(const struct gallery_bug *bug, struct outcome *out,
+				   uint64_t seed)
+{
+	return run_bug_with(bug, out, seed, false, DMAMAP_MEMORY_WEAK);
 }
 
 /* As the demo runs it: seed 1. */
@@ -266,4 +279,36 @@ TEST(gallery_24bit_device_without_bounce_path)
 			CHECK_MSG(o[i].g.by_kind[DMAMAP_DBG_UNREACHABLE] > 0, "%s: no unreachable report",
 				  o[i].name);
 	}
+}
+
+TEST(gallery_missing_barriers_break_a_weak_board_and_hide_under_tso)
+{
+	struct outcome o[32];
+	unsigned int bugs = 0;
+
+	for (const struct gallery_bug *b = gallery_bugs; b->name; b++) {
+		unsigned int n;
+
+		if (!b->ordering)
+			continue;
+		bugs++;
+		/* The weakest order (fixed schedule): every NIC breaks, and the checker says why. */
+		n = run_bug_with(b, o, 1, true, DMAMAP_MEMORY_WEAK);
+		REQUIRE(n == 14);
+		for (unsigned int i = 0; i < n; i++) {
+			if (!o[i].applies)
+				continue;
+			CHECK_MSG(o[i].broke && o[i].g.by_kind[b->names[0]],
+				  "%s on %s: %s, %u %s reports", b->name, o[i].name,
+				  o[i].broke ? "broke" : "survived", o[i].g.by_kind[b->names[0]],
+				  dmamap_dbg_kind_name(b->names[0]));
+		}
+		/* x86's order: the same driver works, and nothing is said. */
+		n = run_bug_with(b, o, 1, true, DMAMAP_MEMORY_TSO);
+		REQUIRE(n == 14);
+		for (unsigned int i = 0; i < n; i++)
+			CHECK_MSG(!o[i].broke && !o[i].g.reports, "%s on %s under TSO: %s, %u reports",
+				  b->name, o[i].name, o[i].broke ? "broke" : "survived", o[i].g.reports);
+	}
+	CHECK_EQ(bugs, 3);
 }

@@ -50,7 +50,8 @@ TEST(seeds_every_other_board_loses_nothing)
 }
 
 /* What one seed did, to the step and the cache line. */
-static void replay(uint64_t seed, struct dmamap_sched_stats *st, struct dmamap_sim_cache_stats *cs)
+static void replay(uint64_t seed, struct dmamap_sched_stats *st, struct dmamap_sim_cache_stats *cs,
+		   struct dmamap_sim_order_stats *os)
 {
 	struct dmamap_platform *p = quiet(dmamap_platform_builtin("default", NULL));
 	struct sweep_result r;
@@ -59,6 +60,7 @@ static void replay(uint64_t seed, struct dmamap_sched_stats *st, struct dmamap_s
 	sweep_seed(p, seed, &r);
 	CHECK_EQ(dmamap_sim_sched_stats(p, st), 0);
 	CHECK_EQ(dmamap_sim_cache_stats(p, cs), 0);
+	CHECK_EQ(dmamap_sim_order_stats(p, os), 0);
 	dmamap_platform_destroy(p);
 }
 
@@ -66,12 +68,18 @@ TEST(seeds_a_seed_replays_exactly)
 {
 	struct dmamap_sched_stats a, b, c;
 	struct dmamap_sim_cache_stats ca, cb, cc;
+	struct dmamap_sim_order_stats oa, ob, oc;
 
-	replay(77, &a, &ca);
-	replay(77, &b, &cb);
-	replay(78, &c, &cc);
+	replay(77, &a, &ca, &oa);
+	replay(77, &b, &cb, &ob);
+	replay(78, &c, &cc, &oc);
 	CHECK(!memcmp(&a, &b, sizeof(a)));
 	CHECK(!memcmp(&ca, &cb, sizeof(ca)));
+	/* The memory order too: the same stores held and let through at the same points. */
+	CHECK(!memcmp(&oa, &ob, sizeof(oa)));
+	CHECK(oa.barriers > 0 && oa.stale_reads + oa.writes_held > 0);
+	CHECK(oa.stale_reads != oc.stale_reads || oa.writes_held != oc.writes_held ||
+	      oa.barriers != oc.barriers);
 	CHECK(a.steps != c.steps || a.yields != c.yields || ca.chaos_evictions != cc.chaos_evictions);
 	CHECK(ca.chaos_evictions > 0 && a.irqs_delivered > 0);
 }
