@@ -67,10 +67,10 @@ void dmamap__sched_yield(struct dmamap_platform *p, unsigned long budget);
 /* The same for every board with devices (barriers, cpu_relax(), delays). */
 void dmamap__sched_yield_all(unsigned long budget);
 /*
- * A barrier of the CPU reaches every board with devices: @ev
- * (enum dmamap_order_event) on each, under its scheduler's lock.
+ * A barrier of the CPU: a yield point of every board with devices, where
+ * @ev (enum dmamap_order_event) takes effect after the devices stepped.
  */
-void dmamap__sched_order_all(int ev);
+void dmamap__sched_barrier_all(int ev);
 /* Whether any board has a scheduler (yield points must look at them). */
 bool dmamap__sched_any(void);
 /*

@@ -278,10 +278,9 @@ void dmamap_barrier(enum dmamap_barrier kind)
 		FENCE(__ATOMIC_SEQ_CST);
 	}
 	/* The devices step first, seeing memory as it was before the barrier: then it takes effect. */
-	dmamap__sched_yield_all(1);
-	dmamap__sched_order_all(kind == DMAMAP_RMB || kind == DMAMAP_DMA_RMB ? ORDER_RMB
-				: kind == DMAMAP_WMB || kind == DMAMAP_DMA_WMB ? ORDER_WMB
-				: ORDER_MB);
+	dmamap__sched_barrier_all(kind == DMAMAP_RMB || kind == DMAMAP_DMA_RMB ? ORDER_RMB
+				  : kind == DMAMAP_WMB || kind == DMAMAP_DMA_WMB ? ORDER_WMB
+				  : ORDER_MB);
 }
 
 static void arch_relax(void)

@@ -264,9 +264,14 @@ void dmamap__sched_run_locked(struct dmamap_sched *s, unsigned long budget)
 	dmamap__sched_rearm_locked(s);
 }
 
-void dmamap__sched_yield(struct dmamap_platform *p, unsigned long budget)
+/*
+ * A yield point of the CPU that is also @ev for the memory order: the
+ * devices step (if any is busy), then @ev takes effect, then interrupts.
+ */
+static void yield_ev(struct dmamap_platform *p, unsigned long budget, enum dmamap_order_event ev)
 {
 	struct dmamap_sched *s = p->sched;
+	bool step = __atomic_load_n(&p->yield_on, __ATOMIC_RELAXED);
 
 	/*
 	 * Nothing steps from inside a model callback (a report hook the
@@ -274,16 +279,25 @@ void dmamap__sched_yield(struct dmamap_platform *p, unsigned long budget)
 	 */
 	if (!s || s->threaded || dmamap__model_ctx)
 		return;
+	/* A barrier matters to an idle board only if it follows memory's order. */
+	if (!step && (ev == ORDER_TICK || !dmamap__port_order_on(p)))
+		return;
 	pthread_mutex_lock(&s->lock);
 	if (!s->threaded) {
-		dmamap__sched_run_locked(s, budget);
-		/* Time passed for the memory too: the CPU's loads catch up a little. */
-		dmamap__port_order_event(p, ORDER_TICK);
+		if (step)
+			dmamap__sched_run_locked(s, budget);
+		dmamap__port_order_event(p, ev);
 		dmamap__sched_rearm_locked(s);
 	}
 	pthread_mutex_unlock(&s->lock);
 	if (__atomic_load_n(&s->pending, __ATOMIC_RELAXED))
 		dmamap__irq_deliver(s);
+}
+
+void dmamap__sched_yield(struct dmamap_platform *p, unsigned long budget)
+{
+	/* Time passed for the memory too: the CPU's loads catch up a little. */
+	yield_ev(p, budget, ORDER_TICK);
 }
 
 void dmamap__sched_yield_all(unsigned long budget)
@@ -305,7 +319,7 @@ void dmamap__sched_yield_all(unsigned long budget)
 	}
 }
 
-void dmamap__sched_order_all(int ev)
+void dmamap__sched_barrier_all(int ev)
 {
 	bool outer = !walking_live;
 
@@ -315,17 +329,8 @@ void dmamap__sched_order_all(int ev)
 		pthread_rwlock_rdlock(&live_lock);
 		walking_live = true;
 	}
-	for (unsigned int i = 0; i < nr_live; i++) {
-		struct dmamap_sched *s = live[i];
-		bool taken;
-
-		if (s->threaded)
-			continue;
-		taken = dmamap__sched_enter(s);
-		dmamap__port_order_event(s->plat, (enum dmamap_order_event)ev);
-		dmamap__sched_rearm_locked(s);
-		dmamap__sched_leave(s, taken);
-	}
+	for (unsigned int i = 0; i < nr_live; i++)
+		yield_ev(live[i]->plat, 1, (enum dmamap_order_event)ev);
 	if (outer) {
 		walking_live = false;
 		pthread_rwlock_unlock(&live_lock);

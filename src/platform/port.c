@@ -242,6 +242,11 @@ void dmamap__port_order_writing(struct device *dev, enum dmamap_order_write what
 		dmamap__sim_order_writing(dev->plat, what);
 }
 
+bool dmamap__port_order_on(struct dmamap_platform *p)
+{
+	return p->mach.kind == MACHINE_SIM && dmamap__sim_order_on(p);
+}
+
 bool dmamap__port_order_busy(struct dmamap_platform *p)
 {
 	return p->mach.kind == MACHINE_SIM && dmamap__sim_order_busy(p);

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../lib/lib.h"
+#include "../../lib/spinlock.h"
 #include "../../base/bus.h"
 #include "../../base/ram.h"
 #include "../../base/report.h"
@@ -53,15 +54,19 @@ struct held {
 	uint64_t desc; /* a body and its ownership word share it */
 	uint64_t at;   /* the tick it was written at */
 	struct device *dev;
+	size_t body_off; /* seen: the body the ownership word went ahead of */
+	uint32_t body_len;
 };
 
 struct dmamap_order {
-	pthread_mutex_t lock;
+	int lock; /* a spinlock: taken at every barrier and device access, held briefly */
 	bool weak;   /* the board's model */
 	bool paused; /* threaded devices: the host's own order applies */
 	uint64_t rng; /* 0: the fixed, weakest order */
 	struct region **r;
 	unsigned int n, cap;
+	/* Bounds of every region, read without the lock: most device accesses fall outside. */
+	phys_addr_t lo, hi;
 	struct held held[HELD_MAX]; /* oldest first */
 	unsigned int nheld;
 	/* Ownership words the CPU saw while their descriptor's body was still held. */
@@ -127,8 +132,14 @@ static void report(struct dmamap_platform *p, struct device *dev, enum dmamap_db
 static bool unit_pending(const struct region *r, size_t u)
 {
 	size_t off = u * UNIT, n = MIN((size_t)UNIT, r->size - off);
+	uint64_t a, b;
 
-	return memcmp(r->cpu + off, r->agreed + off, n) != 0;
+	if (n < UNIT)
+		return memcmp(r->cpu + off, r->agreed + off, n) != 0;
+	/* Inline loads, not a call: a barrier scans every unit of a ring. */
+	memcpy(&a, r->cpu + off, UNIT);
+	memcpy(&b, r->agreed + off, UNIT);
+	return a != b;
 }
 
 /* The CPU's buffered stores in unit @u reach the devices. */
@@ -138,6 +149,11 @@ static void publish_all(struct dmamap_order *o);
 
 static void publish_range(struct dmamap_order *o, struct region *r, size_t off, size_t len)
 {
+	size_t from = off / UNIT * UNIT, to = MIN(r->size, (off + len + UNIT - 1) / UNIT * UNIT);
+
+	/* Most barriers find nothing buffered: one comparison says so. */
+	if (!memcmp(r->cpu + from, r->agreed + from, to - from))
+		return;
 	for (size_t u = off / UNIT; u * UNIT < off + len; u++)
 		if (unit_pending(r, u))
 			publish_unit(o, r, u);
@@ -197,16 +213,18 @@ static void pull_held(struct dmamap_platform *p, struct dmamap_order *o, unsigne
 {
 	struct held h = o->held[i];
 
+	int body;
+
 	pull(p, &h);
 	drop_held(o, i);
-	if (h.kind == ORDER_WRITE_BODY) {
-		for (unsigned int k = o->nseen; k-- > 0;)
-			if (o->seen[k].desc == h.desc)
-				forget_seen(o, k);
-	} else if (h.kind == ORDER_WRITE_OWN && find_body(o, h.desc) >= 0) {
+	body = h.kind == ORDER_WRITE_OWN ? find_body(o, h.desc) : -1;
+	if (body >= 0) {
+		/* Remembered until a read barrier, whether or not the body arrives meanwhile. */
 		o->st.writes_held++;
 		if (o->nseen == SEEN_MAX)
 			forget_seen(o, 0);
+		h.body_off = o->held[body].off;
+		h.body_len = o->held[body].len;
 		o->seen[o->nseen++] = h;
 	}
 }
@@ -243,6 +261,11 @@ static void tick(struct dmamap_platform *p, struct dmamap_order *o)
 		if (go)
 			pull_held(p, o, i);
 	}
+	/* Seeded: some buffered stores drain too, a realistic partial order. */
+	for (unsigned int k = 0; o->rng && k < o->n; k++)
+		for (size_t u = 0; u * UNIT < o->r[k]->size; u++)
+			if (unit_pending(o->r[k], u) && chance(o, 4))
+				publish_unit(o, o->r[k], u);
 }
 
 static void pull_all(struct dmamap_platform *p, struct dmamap_order *o)
@@ -259,26 +282,22 @@ static struct dmamap_platform *plat_of(struct region *r)
 
 /*
  * The CPU stored over an ownership word it had seen while the body of its
- * descriptor was still held from it: it used the descriptor the device
- * completed with no read barrier between seeing the word and reading the
- * rest, so what it read there was stale. Said once per descriptor.
+ * descriptor was still held from it, and no read barrier came since: it
+ * used the descriptor the device completed without ordering its reads of
+ * the rest after the word. Said once per descriptor.
  */
 static void check_seen(struct dmamap_order *o, struct region *r, size_t off)
 {
 	for (unsigned int i = 0; i < o->nseen; i++) {
 		struct held *s = &o->seen[i];
-		int b;
 
 		if (s->r != r || off < s->off || off >= s->off + s->len)
 			continue;
-		b = find_body(o, s->desc);
-		if (b >= 0)
-			report(plat_of(r), s->dev, DMAMAP_DBG_UNORDERED_COMPLETION,
-			       dmamap__phys_to_dma(s->dev, r->phys + o->held[b].off), o->held[b].len,
-			       NULL,
-			       "the CPU reused the descriptor whose ownership word at [phys=0x%llx] it saw the device give back, with no read barrier (dma_rmb()) since: the %u bytes the device wrote before it at [phys=0x%llx] had not reached its loads, so what it read there was stale",
-			       (unsigned long long)(r->phys + s->off), o->held[b].len,
-			       (unsigned long long)(r->phys + o->held[b].off));
+		report(plat_of(r), s->dev, DMAMAP_DBG_UNORDERED_COMPLETION,
+		       dmamap__phys_to_dma(s->dev, r->phys + s->body_off), s->body_len, NULL,
+		       "the CPU reused the descriptor whose ownership word at [phys=0x%llx] it saw the device give back, with no read barrier (dma_rmb()) since: the %u bytes the device wrote before it at [phys=0x%llx] could still have been stale to its loads",
+		       (unsigned long long)(r->phys + s->off), s->body_len,
+		       (unsigned long long)(r->phys + s->body_off));
 		forget_seen(o, i);
 		return;
 	}
@@ -329,6 +348,18 @@ static struct region *region_from(struct dmamap_order *o, phys_addr_t phys, phys
 	return best;
 }
 
+static void bounds(struct dmamap_order *o)
+{
+	phys_addr_t lo = ~(phys_addr_t)0, hi = 0;
+
+	for (unsigned int k = 0; k < o->n; k++) {
+		lo = MIN(lo, o->r[k]->phys);
+		hi = MAX(hi, o->r[k]->phys + o->r[k]->size);
+	}
+	__atomic_store_n(&o->lo, lo, __ATOMIC_RELAXED);
+	__atomic_store_n(&o->hi, hi, __ATOMIC_RELAXED);
+}
+
 static void region_free(struct region *r)
 {
 	free(r->dev);
@@ -364,13 +395,13 @@ int dmamap__sim_order_track(struct device *dev, phys_addr_t phys, size_t size, b
 		region_free(r);
 		return -ENOMEM;
 	}
-	pthread_mutex_lock(&o->lock);
+	dmamap__spin_lock(&o->lock);
 	if (o->n == o->cap) {
 		unsigned int cap = o->cap ? o->cap * 2 : 8;
 		struct region **nr = realloc(o->r, cap * sizeof(*nr));
 
 		if (!nr) {
-			pthread_mutex_unlock(&o->lock);
+			dmamap__spin_unlock(&o->lock);
 			region_free(r);
 			return -ENOMEM;
 		}
@@ -380,8 +411,9 @@ int dmamap__sim_order_track(struct device *dev, phys_addr_t phys, size_t size, b
 	memcpy(r->dev, r->cpu, size);
 	memcpy(r->agreed, r->cpu, size);
 	o->r[o->n++] = r;
+	bounds(o);
 	o->st.regions++;
-	pthread_mutex_unlock(&o->lock);
+	dmamap__spin_unlock(&o->lock);
 	return 0;
 }
 
@@ -398,6 +430,7 @@ static void region_forget(struct dmamap_platform *p, struct dmamap_order *o, uns
 		if (o->seen[i].r == r)
 			forget_seen(o, i);
 	o->r[k] = o->r[--o->n];
+	bounds(o);
 	o->st.regions--;
 	region_free(r);
 }
@@ -408,13 +441,13 @@ void dmamap__sim_order_untrack(struct dmamap_platform *p, phys_addr_t phys)
 
 	if (!o)
 		return;
-	pthread_mutex_lock(&o->lock);
+	dmamap__spin_lock(&o->lock);
 	for (unsigned int k = 0; k < o->n; k++)
 		if (o->r[k]->phys == phys) {
 			region_forget(p, o, k);
 			break;
 		}
-	pthread_mutex_unlock(&o->lock);
+	dmamap__spin_unlock(&o->lock);
 }
 
 /* ---- the CPU's side ------------------------------------------------------------ */
@@ -423,9 +456,23 @@ void dmamap__sim_order_event(struct dmamap_platform *p, enum dmamap_order_event 
 {
 	struct dmamap_order *o = order_of(p);
 
-	if (!o || !o->n)
+	if (!o || !__atomic_load_n(&o->n, __ATOMIC_RELAXED))
 		return;
-	pthread_mutex_lock(&o->lock);
+	/* A read barrier with no device write held has nothing to do: most of them. */
+	if (ev == ORDER_RMB && !__atomic_load_n(&o->nheld, __ATOMIC_RELAXED) &&
+	    !__atomic_load_n(&o->nseen, __ATOMIC_RELAXED))
+		return;
+	/*
+	 * Nor has a yield point, but count: every event of a board comes
+	 * under its scheduler's lock, which keeps the counters.
+	 */
+	if (ev == ORDER_TICK && !o->rng && !__atomic_load_n(&o->nheld, __ATOMIC_RELAXED) &&
+	    o->ticks + 1 < DRAIN_TICKS) {
+		o->ticks++;
+		o->now++;
+		return;
+	}
+	dmamap__spin_lock(&o->lock);
 	switch (ev) {
 	case ORDER_WMB:
 		publish_all(o);
@@ -446,7 +493,7 @@ void dmamap__sim_order_event(struct dmamap_platform *p, enum dmamap_order_event 
 		tick(p, o);
 		break;
 	}
-	pthread_mutex_unlock(&o->lock);
+	dmamap__spin_unlock(&o->lock);
 }
 
 void dmamap__sim_order_mmio_write(struct device *dev, uint32_t reg, bool ordered,
@@ -462,7 +509,7 @@ void dmamap__sim_order_mmio_write(struct device *dev, uint32_t reg, bool ordered
 		dmamap__sim_order_event(p, ORDER_WMB);
 		return;
 	}
-	pthread_mutex_lock(&o->lock);
+	dmamap__spin_lock(&o->lock);
 	for (unsigned int k = 0; k < o->n; k++)
 		for (size_t u = 0; u * UNIT < o->r[k]->size; u++)
 			if (unit_pending(o->r[k], u)) {
@@ -475,7 +522,14 @@ void dmamap__sim_order_mmio_write(struct device *dev, uint32_t reg, bool ordered
 		o->doorbell.site = site;
 		o->doorbell.reported = false;
 	}
-	pthread_mutex_unlock(&o->lock);
+	dmamap__spin_unlock(&o->lock);
+}
+
+bool dmamap__sim_order_on(struct dmamap_platform *p)
+{
+	struct dmamap_order *o = order_of(p);
+
+	return o && __atomic_load_n(&o->n, __ATOMIC_RELAXED);
 }
 
 bool dmamap__sim_order_busy(struct dmamap_platform *p)
@@ -495,6 +549,13 @@ bool dmamap__sim_order_busy(struct dmamap_platform *p)
 static void model_read(struct dmamap_order *o, struct device *dev, struct region *r,
 		       size_t off, size_t len, uint8_t *buf)
 {
+	size_t from = off / UNIT * UNIT, to = MIN(r->size, (off + len + UNIT - 1) / UNIT * UNIT);
+
+	/* Nothing buffered there: what the devices see is what the CPU does. */
+	if (!memcmp(r->cpu + from, r->agreed + from, to - from)) {
+		memcpy(buf, r->dev + off, len);
+		return;
+	}
 	for (size_t u = off / UNIT; u * UNIT < off + len; u++) {
 		if (!unit_pending(r, u))
 			continue;
@@ -544,7 +605,9 @@ int dmamap__sim_order_access(struct device *dev, phys_addr_t phys, void *buf, si
 	uint8_t *io = buf;
 	int ret = 0;
 
-	pthread_mutex_lock(&o->lock);
+	if (!o) /* went TSO since the caller looked */
+		return dmamap__sim_device_access_plain(dev, phys, buf, len, write);
+	dmamap__spin_lock(&o->lock);
 	while (phys < end && !ret) {
 		struct region *r = region_from(o, phys, end);
 		phys_addr_t stop = r ? MAX(r->phys, phys) : end;
@@ -575,7 +638,7 @@ int dmamap__sim_order_access(struct device *dev, phys_addr_t phys, void *buf, si
 		phys += n;
 		io += n;
 	}
-	pthread_mutex_unlock(&o->lock);
+	dmamap__spin_unlock(&o->lock);
 	return ret;
 }
 
@@ -585,24 +648,20 @@ void dmamap__sim_order_writing(struct dmamap_platform *p, enum dmamap_order_writ
 
 	if (!o)
 		return;
-	pthread_mutex_lock(&o->lock);
+	dmamap__spin_lock(&o->lock);
 	if (what == ORDER_WRITE_BODY)
 		o->desc++;
 	o->writing = what;
-	pthread_mutex_unlock(&o->lock);
+	dmamap__spin_unlock(&o->lock);
 }
 
 bool dmamap__sim_order_covers(struct dmamap_platform *p, phys_addr_t phys, size_t len)
 {
 	struct dmamap_order *o = order_of(p);
-	bool any;
 
-	if (!o || !__atomic_load_n(&o->n, __ATOMIC_RELAXED))
-		return false;
-	pthread_mutex_lock(&o->lock);
-	any = region_from(o, phys, phys + len) != NULL;
-	pthread_mutex_unlock(&o->lock);
-	return any;
+	/* Without the lock: an access outside every region's bounds goes straight to memory. */
+	return o && phys + len > __atomic_load_n(&o->lo, __ATOMIC_RELAXED) &&
+	       phys < __atomic_load_n(&o->hi, __ATOMIC_RELAXED);
 }
 
 void dmamap__sim_order_fetch(struct device *dev, phys_addr_t desc, size_t len, size_t own_off,
@@ -615,10 +674,10 @@ void dmamap__sim_order_fetch(struct device *dev, phys_addr_t desc, size_t len, s
 
 	if (!o || !o->n)
 		return;
-	pthread_mutex_lock(&o->lock);
+	dmamap__spin_lock(&o->lock);
 	r = region_at(o, desc);
 	if (!r || desc + len > r->phys + r->size) {
-		pthread_mutex_unlock(&o->lock);
+		dmamap__spin_unlock(&o->lock);
 		return;
 	}
 	off = (size_t)(desc - r->phys);
@@ -649,7 +708,7 @@ void dmamap__sim_order_fetch(struct device *dev, phys_addr_t desc, size_t len, s
 			break;
 		}
 	}
-	pthread_mutex_unlock(&o->lock);
+	dmamap__spin_unlock(&o->lock);
 }
 
 /* ---- the board's switches ------------------------------------------------------- */
@@ -660,7 +719,6 @@ int dmamap__sim_order_init(struct dmamap_platform *p, enum dmamap_memory_model m
 
 	if (!o)
 		return -ENOMEM;
-	pthread_mutex_init(&o->lock, NULL);
 	o->weak = model == DMAMAP_MEMORY_WEAK;
 	p->sim->order = o;
 	return 0;
@@ -675,7 +733,6 @@ void dmamap__sim_order_fini(struct dmamap_platform *p)
 	for (unsigned int k = 0; k < o->n; k++)
 		region_free(o->r[k]);
 	free(o->r);
-	pthread_mutex_destroy(&o->lock);
 	free(o);
 	p->sim->order = NULL;
 }
@@ -693,11 +750,11 @@ int dmamap__sim_order_set_model(struct dmamap_platform *p, enum dmamap_memory_mo
 
 	if (model != DMAMAP_MEMORY_WEAK && model != DMAMAP_MEMORY_TSO)
 		return -EINVAL;
-	pthread_mutex_lock(&o->lock);
+	dmamap__spin_lock(&o->lock);
 	if (model == DMAMAP_MEMORY_TSO)
 		let_all_through(p, o);
 	o->weak = model == DMAMAP_MEMORY_WEAK;
-	pthread_mutex_unlock(&o->lock);
+	dmamap__spin_unlock(&o->lock);
 	return 0;
 }
 
@@ -707,11 +764,11 @@ void dmamap__sim_order_pause(struct dmamap_platform *p, bool paused)
 
 	if (!o)
 		return;
-	pthread_mutex_lock(&o->lock);
+	dmamap__spin_lock(&o->lock);
 	if (paused)
 		let_all_through(p, o);
 	o->paused = paused;
-	pthread_mutex_unlock(&o->lock);
+	dmamap__spin_unlock(&o->lock);
 }
 
 void dmamap__sim_order_seed(struct dmamap_platform *p, uint64_t seed)
@@ -720,9 +777,9 @@ void dmamap__sim_order_seed(struct dmamap_platform *p, uint64_t seed)
 
 	if (!o)
 		return;
-	pthread_mutex_lock(&o->lock);
+	dmamap__spin_lock(&o->lock);
 	o->rng = seed;
-	pthread_mutex_unlock(&o->lock);
+	dmamap__spin_unlock(&o->lock);
 }
 
 void dmamap__sim_order_stats(struct dmamap_platform *p, struct dmamap_sim_order_stats *s)
@@ -732,7 +789,7 @@ void dmamap__sim_order_stats(struct dmamap_platform *p, struct dmamap_sim_order_
 	memset(s, 0, sizeof(*s));
 	if (!o)
 		return;
-	pthread_mutex_lock(&o->lock);
+	dmamap__spin_lock(&o->lock);
 	*s = o->st;
-	pthread_mutex_unlock(&o->lock);
+	dmamap__spin_unlock(&o->lock);
 }

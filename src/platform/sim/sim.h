@@ -140,8 +140,10 @@ void dmamap__sim_order_event(struct dmamap_platform *p, enum dmamap_order_event 
 void dmamap__sim_order_mmio_write(struct device *dev, uint32_t reg, bool ordered,
 				  const void *site);
 bool dmamap__sim_order_busy(struct dmamap_platform *p);
+/* Whether a barrier has anything to do on @p: a weak board following some memory. */
+bool dmamap__sim_order_on(struct dmamap_platform *p);
 void dmamap__sim_order_writing(struct dmamap_platform *p, enum dmamap_order_write what);
-/* Whether [@phys, +@len) touches a region: then accesses go through dmamap__sim_order_access(). */
+/* Whether [@phys, +@len) may touch a region: then accesses go through dmamap__sim_order_access(). */
 bool dmamap__sim_order_covers(struct dmamap_platform *p, phys_addr_t phys, size_t len);
 int dmamap__sim_order_access(struct device *dev, phys_addr_t phys, void *buf, size_t len,
 			     bool write, bool model);
