@@ -143,8 +143,7 @@ void dmamap__log_line(struct dmamap_log *log, int level, const char *fmt, ...)
 	emit(log ? log : &process_log, level, line);
 }
 
-/* "function+0xoff" when the symbol is known (-rdynamic), else the address. */
-static void symbolize(void *addr, char *out, size_t len)
+void dmamap__symbolize(const void *addr, char *out, size_t len)
 {
 	Dl_info info;
 
@@ -196,7 +195,7 @@ void dmamap__log_vreport(struct dmamap_log *log, bool verbose, const char *devic
 	if (mapped_at) {
 		char where[160];
 
-		symbolize(mapped_at, where, sizeof(where));
+		dmamap__symbolize(mapped_at, where, sizeof(where));
 		snprintf(line, sizeof(line), "DMA-API: %s: %s [mapped at %s] [%s]",
 			 device ? device : "(null device)", r.text, where,
 			 dmamap_dbg_kind_name(kind));

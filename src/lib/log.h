@@ -51,4 +51,7 @@ const char *dmamap__dir_name(int dir);
 void dmamap__set_error(struct dmamap_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* "function+0xoff" for a code address when the symbol is known (-rdynamic), else the address. */
+void dmamap__symbolize(const void *addr, char *out, size_t len);
+
 #endif

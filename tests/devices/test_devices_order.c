@@ -80,7 +80,21 @@ TEST(order_relaxed_register_write_overtakes_buffered_stores)
 		device_saw(&t, saw);
 		CHECK(all_bytes(saw, 16, 0));
 		EXPECT_KINDS(DMAMAP_DBG_UNORDERED_DOORBELL);
-		CHECK(strstr(rec.r[0].text, "writel_relaxed()") != NULL);
+		{
+			char json[1024];
+
+			/* Structured (device, address, size), text (register, site) and JSON forms. */
+			CHECK(!strcmp(rec.r[0].device, dev_name(t.dev)));
+			CHECK_EQ(rec.r[0].addr, t.dma);
+			CHECK_EQ(rec.r[0].size, 8);
+			/* The site is "function+0xoff" where the symbol is exported, an address otherwise. */
+			CHECK_MSG(strstr(rec.r[0].text, "writel_relaxed() of register 0x8 of probe") &&
+					  strstr(rec.r[0].text, ", at "),
+				  "%s", rec.r[0].text);
+			CHECK(strstr(last_line(), "[unordered-doorbell]") != NULL);
+			CHECK(dmamap_report_json(&rec.r[0], json, sizeof(json)) > 0);
+			CHECK(strstr(json, "\"kind\":\"unordered-doorbell\"") != NULL);
+		}
 		/* wmb() first: they are there. */
 		wmb();
 		writel_relaxed(1, t.regs + MP_READ);

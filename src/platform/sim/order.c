@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../lib/lib.h"
+#include "../../lib/log.h"
 #include "../../lib/spinlock.h"
 #include "../../base/bus.h"
 #include "../../base/ram.h"
@@ -110,11 +111,11 @@ static struct dmamap_order *order_of(struct dmamap_platform *p)
 }
 
 static void report(struct dmamap_platform *p, struct device *dev, enum dmamap_dbg_kind kind,
-		   dma_addr_t addr, u64 size, const void *site, const char *fmt, ...)
-	__attribute__((format(printf, 7, 8)));
+		   dma_addr_t addr, u64 size, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 
 static void report(struct dmamap_platform *p, struct device *dev, enum dmamap_dbg_kind kind,
-		   dma_addr_t addr, u64 size, const void *site, const char *fmt, ...)
+		   dma_addr_t addr, u64 size, const char *fmt, ...)
 {
 	char text[400];
 	va_list ap;
@@ -124,7 +125,7 @@ static void report(struct dmamap_platform *p, struct device *dev, enum dmamap_db
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	dmamap__report_at(p, dev, kind, addr, size, DMA_BIDIRECTIONAL, (void *)site, "%s", text);
+	dmamap__report_at(p, dev, kind, addr, size, DMA_BIDIRECTIONAL, NULL, "%s", text);
 }
 
 /* ---- the three copies ------------------------------------------------------ */
@@ -294,7 +295,7 @@ static void check_seen(struct dmamap_order *o, struct region *r, size_t off)
 		if (s->r != r || off < s->off || off >= s->off + s->len)
 			continue;
 		report(plat_of(r), s->dev, DMAMAP_DBG_UNORDERED_COMPLETION,
-		       dmamap__phys_to_dma(s->dev, r->phys + s->body_off), s->body_len, NULL,
+		       dmamap__phys_to_dma(s->dev, r->phys + s->body_off), s->body_len,
 		       "the CPU reused the descriptor whose ownership word at [phys=0x%llx] it saw the device give back, with no read barrier (dma_rmb()) since: the %u bytes the device wrote before it at [phys=0x%llx] could still have been stale to its loads",
 		       (unsigned long long)(r->phys + s->off), s->body_len,
 		       (unsigned long long)(r->phys + s->body_off));
@@ -565,12 +566,15 @@ static void model_read(struct dmamap_order *o, struct device *dev, struct region
 		}
 		o->st.stale_reads++;
 		if (r->raced[u] && !o->doorbell.reported) {
+			char site[128];
+
 			o->doorbell.reported = true;
+			dmamap__symbolize(o->doorbell.site, site, sizeof(site));
 			report(dev->plat, dev, DMAMAP_DBG_UNORDERED_DOORBELL,
-			       dmamap__phys_to_dma(dev, r->phys + u * UNIT), UNIT, o->doorbell.site,
-			       "device read memory at [phys=0x%llx] whose CPU store was not ordered before the relaxed register write (writel_relaxed() at %s+0x%x) that sent it there: it read the old bytes (wmb() before the doorbell, or writel())",
-			       (unsigned long long)(r->phys + u * UNIT),
-			       o->doorbell.dev ? dev_name(o->doorbell.dev) : "?", o->doorbell.reg);
+			       dmamap__phys_to_dma(dev, r->phys + u * UNIT), UNIT,
+			       "device read memory at [phys=0x%llx] whose CPU store was not ordered before the relaxed register write that sent it there (writel_relaxed() of register 0x%x of %s, at %s): it read the old bytes (wmb() before the doorbell, or writel())",
+			       (unsigned long long)(r->phys + u * UNIT), o->doorbell.reg,
+			       o->doorbell.dev ? dev_name(o->doorbell.dev) : "?", site);
 		}
 	}
 	memcpy(buf, r->dev + off, len);
@@ -702,7 +706,7 @@ void dmamap__sim_order_fetch(struct device *dev, phys_addr_t desc, size_t len, s
 		for (size_t u = off / UNIT; u * UNIT < off + len; u++) {
 			if (u == own_unit || !unit_pending(r, u))
 				continue;
-			report(p, dev, DMAMAP_DBG_UNORDERED_DESCRIPTOR, dma, len, NULL,
+			report(p, dev, DMAMAP_DBG_UNORDERED_DESCRIPTOR, dma, len,
 			       "device took the descriptor at [device address=0x%llx] on its ownership word (offset %zu) while the CPU's store to offset %zu was still buffered: no dma_wmb() ordered it before the ownership store, and the device used the old bytes",
 			       (unsigned long long)dma, own_off, u * UNIT - off);
 			break;
