@@ -156,8 +156,11 @@ int dmamap_device_transfer(struct device *dev, dma_addr_t dst, dma_addr_t src, s
 		return -EINVAL;
 	ps = direct_phys(dev, src, len);
 	pd = direct_phys(dev, dst, len);
+	/* Memory whose order is modelled goes burst by burst, through the model. */
 	if (ps != PHYS_NONE && pd != PHYS_NONE &&
-	    __atomic_load_n(&dev->bus_master, __ATOMIC_RELAXED)) {
+	    __atomic_load_n(&dev->bus_master, __ATOMIC_RELAXED) &&
+	    !dmamap__port_order_covers(dev->plat, ps, len) &&
+	    !dmamap__port_order_covers(dev->plat, pd, len)) {
 		dmamap__notify_device_access(dev, src, len, false);
 		dmamap__notify_device_access(dev, dst, len, true);
 		if (!dmamap__device_transfer(dev, pd, ps, len)) {

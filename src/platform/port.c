@@ -242,6 +242,11 @@ void dmamap__port_order_writing(struct device *dev, enum dmamap_order_write what
 		dmamap__sim_order_writing(dev->plat, what);
 }
 
+bool dmamap__port_order_covers(struct dmamap_platform *p, phys_addr_t phys, size_t len)
+{
+	return p->mach.kind == MACHINE_SIM && dmamap__sim_order_covers(p, phys, len);
+}
+
 bool dmamap__port_order_on(struct dmamap_platform *p)
 {
 	return p->mach.kind == MACHINE_SIM && dmamap__sim_order_on(p);

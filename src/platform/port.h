@@ -194,6 +194,8 @@ void dmamap__port_order_mmio_write(struct device *dev, uint32_t reg, bool ordere
 				   const void *site);
 /* What @dev's model writes next, until said otherwise (model callbacks only). */
 void dmamap__port_order_writing(struct device *dev, enum dmamap_order_write what);
+/* Whether a device access of [@phys, +@len) may touch memory whose order @p follows. */
+bool dmamap__port_order_covers(struct dmamap_platform *p, phys_addr_t phys, size_t len);
 /* Whether @p follows any memory's order now (a weak simulated board): barriers matter to it. */
 bool dmamap__port_order_on(struct dmamap_platform *p);
 /* Whether device writes are held from the CPU's loads: yield points must go on. */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <dmamap/io.h>
 #include <dmamap/model.h>
+#include "../../drivers/memcpy_dma.h"
 #include "../helpers.h"
 
 struct probe {
@@ -411,4 +412,36 @@ TEST(order_threaded_devices_see_the_hosts_order)
 	/* Back to the weak model, for what is allocated from now on. */
 	CHECK(!store_seen_at_once(t.p));
 	probe_close(&t);
+}
+
+/* The memcpy engine's bursts between two coherent buffers go through the model, and land. */
+TEST(order_engine_copies_between_coherent_buffers)
+{
+	struct dmamap_platform *p = checked(quiet_board());
+	struct device *dev;
+	struct mcdma m;
+	dma_addr_t s, d;
+	uint8_t *src, *dst;
+
+	REQUIRE(p && (dev = lookup(p, "dma-nc")));
+	REQUIRE(mcdma_probe(&m, dev, 4) == 0);
+	src = dma_alloc_coherent(dev, 8192, &s, GFP_KERNEL);
+	dst = dma_alloc_coherent(dev, 8192, &d, GFP_KERNEL);
+	REQUIRE(src && dst);
+	rec_reset();
+	pattern(src, 8192, 7); /* no barrier of its own: the driver's writel() drains it */
+	CHECK_EQ(mcdma_copy_dma(&m, d, s, 8192), 0);
+	/* Polled to completion with readl(): the engine's writes are visible. */
+	CHECK_EQ(ndiff(dst, src, 8192), 0);
+	EXPECT_NO_REPORTS();
+	{
+		struct dmamap_sim_order_stats st;
+
+		/* The ring and both buffers were followed, and barriers drained them. */
+		CHECK(dmamap_sim_order_stats(p, &st) == 0 && st.regions == 3 && st.barriers > 0);
+	}
+	dma_free_coherent(dev, 8192, src, s);
+	dma_free_coherent(dev, 8192, dst, d);
+	mcdma_remove(&m);
+	dmamap_platform_destroy(p);
 }

@@ -112,10 +112,6 @@ int dmamap__sim_device_transfer(struct device *dev, phys_addr_t dst, phys_addr_t
 
 	if (!bs || !bd)
 		return -EFAULT;
-	/* Followed coherent memory: the caller goes burst by burst, through the model. */
-	if (unlikely(p->sim->order) && (dmamap__sim_order_covers(p, src, len) ||
-					dmamap__sim_order_covers(p, dst, len)))
-		return -EAGAIN;
 	sd = sim_bank(p, bd);
 	dmamap__sim_chaos_tick(p, src, len);
 	dmamap__sim_chaos_tick(p, dst, len);
