@@ -486,5 +486,8 @@ struct device *add_ticker(struct dmamap_platform *p, const char *name);
 
 /* A "memprobe" device called @name on @p (registering the model on first use). */
 struct device *add_memprobe(struct dmamap_platform *p, const char *name, bool coherent);
+/* The same behind the IOMMU @iommu (NULL: none). */
+struct device *add_memprobe_on(struct dmamap_platform *p, const char *name, bool coherent,
+				const char *iommu);
 
 #endif

@@ -83,7 +83,11 @@ enum dmamap_barrier {
  * dmamap_barrier() - a memory barrier (what mb() and friends call)
  * @kind: which one
  *
- * On the host a real fence; on simulated boards also a yield point.
+ * On the host a real fence. On simulated boards also a yield point, and
+ * on a weakly-ordered one what orders coherent memory between the CPU and
+ * the devices: the write kinds drain the CPU's buffered stores to them,
+ * the read kinds let the CPU's later loads see what they wrote, DMAMAP_MB
+ * and DMAMAP_DMA_MB both (docs/ordering.md).
  */
 DMAMAP_API void dmamap_barrier(enum dmamap_barrier kind);
 

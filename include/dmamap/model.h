@@ -59,7 +59,9 @@ struct dmamap_device_model {
  * in order. On a weakly-ordered board (docs/ordering.md) a store to the
  * ownership word that no barrier kept behind the CPU's earlier stores
  * reaches the device first, as a store buffer may let it, and the checker
- * reports the device taking such a descriptor.
+ * reports the device taking such a descriptor. The word goes with the
+ * rest of its aligned 8 bytes that lie inside the descriptor (one store
+ * may have written them); descriptors need no alignment of their own.
  *
  * Return: 1 if the device owns the descriptor, 0 if not; the errors of
  * dmamap_device_read(), and -EINVAL for an @own_off that does not fit.

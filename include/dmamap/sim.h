@@ -146,7 +146,9 @@ DMAMAP_API int dmamap_sim_set_threaded(struct dmamap_platform *p, bool on);
  * @max_steps: give up after this many steps in all (0: 1,000,000)
  *
  * Interrupts that become pending are delivered (to this thread, if it has
- * them enabled), as at any yield point.
+ * them enabled), as at any yield point. It ends as a full barrier does on a
+ * weakly-ordered board: the CPU's stores have reached the devices and
+ * their writes its loads.
  *
  * Return: the steps run; -EINVAL for a NULL @p; -EBUSY if the devices were
  * still busy after @max_steps (a device that never idles). In threaded
@@ -181,14 +183,23 @@ DMAMAP_API int dmamap_sim_sched_stats(struct dmamap_platform *p, struct dmamap_s
  *
  * The board's description sets it (dmamap,memory-model in a device tree);
  * this changes it for the coherent allocations made from now on. Going to
- * TSO first lets every store and device write through. Ignored while the
- * board's devices run threaded (their thread sees the host's own order).
+ * TSO first lets every buffered store and device write through. While the
+ * board's devices run threaded the model is paused (their thread sees the
+ * host's own order) and resumes when they stop.
  *
- * Return: 0; -EINVAL for a NULL @p, the host or an unknown @model;
- * -ENOMEM if the model's state cannot be made.
+ * Return: 0; -EINVAL for a NULL @p, the host or an unknown @model.
  */
 DMAMAP_API int dmamap_sim_set_memory_model(struct dmamap_platform *p,
 					   enum dmamap_memory_model model);
+
+/**
+ * dmamap_sim_memory_model() - the board's memory model
+ * @p: a simulated platform
+ *
+ * Return: DMAMAP_MEMORY_WEAK or DMAMAP_MEMORY_TSO; -EINVAL for a NULL @p
+ * or the host.
+ */
+DMAMAP_API int dmamap_sim_memory_model(struct dmamap_platform *p);
 
 struct dmamap_sim_order_stats {
 	uint64_t regions;         /* coherent allocations the model follows now */

@@ -88,6 +88,27 @@ static void dbg_free(struct device *dev, enum dbg_type type, dma_addr_t handle,
 	dmamap__dbg_unmap(dev, &r);
 }
 
+/*
+ * A model's coherent memory on a weakly-ordered board goes through the
+ * memory-order model. Behind an IOMMU the pages are scattered and the CPU
+ * reaches them through a remapping: page by page, each where the device's
+ * page table says.
+ */
+static void order_follow(struct device *dev, void *cpu, size_t size, dma_addr_t dma)
+{
+	if (!dev->iommu_hw) {
+		dmamap__port_order_track(dev, cpu, PHYS_NONE, size, dma);
+		return;
+	}
+	for (size_t off = 0; off < size; off += PAGE_SIZE) {
+		phys_addr_t phys = dmamap__dev_dma_to_phys(dev, dma + off, PAGE_SIZE);
+
+		if (phys != PHYS_NONE)
+			dmamap__port_order_track(dev, (uint8_t *)cpu + off, phys,
+						 MIN((size_t)PAGE_SIZE, size - off), dma + off);
+	}
+}
+
 /* The device's own pool first, then its table, as the kernel; NULL if neither has memory. */
 static void *alloc_backend(struct device *dev, size_t size, dma_addr_t *dma_handle,
 			   gfp_t gfp, unsigned long attrs)
@@ -102,9 +123,8 @@ static void *alloc_backend(struct device *dev, size_t size, dma_addr_t *dma_hand
 		if (ops->alloc)
 			cpu = ops->alloc(dev, size, dma_handle, gfp, attrs);
 	}
-	/* A model's coherent memory on a weakly-ordered board: its stores go through a store buffer. */
 	if (unlikely(dev->model) && cpu && !(attrs & DMA_ATTR_NO_KERNEL_MAPPING))
-		dmamap__port_order_track(dev, cpu, size);
+		order_follow(dev, cpu, size, *dma_handle);
 	return cpu;
 }
 
@@ -113,8 +133,9 @@ static void free_backend(struct device *dev, size_t size, void *cpu_addr,
 {
 	const struct dma_map_ops *ops;
 
-	if (unlikely(dev->model) && !(attrs & DMA_ATTR_NO_KERNEL_MAPPING))
-		dmamap__port_order_untrack(dev, cpu_addr);
+	/* By the handle's range, never the caller's size page by page: a bad free is no loop. */
+	if (unlikely(dev->model))
+		dmamap__port_order_untrack(dev, dma_handle, size);
 	if (dmamap__pool_free(dev, size, cpu_addr))
 		return;
 	ops = get_dma_ops(dev);

@@ -58,6 +58,7 @@ int dmamap__mmio(struct device *dev, uint32_t reg, uint32_t *val, bool write, bo
 	if (!write && ordered)
 		dmamap__port_order_event(dev->plat, ORDER_RMB);
 	pthread_mutex_unlock(&s->lock);
+	dmamap__port_order_flush(dev->plat);
 	if (__atomic_load_n(&s->pending, __ATOMIC_RELAXED))
 		dmamap__irq_deliver(s);
 	return ret;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "../base/report.h"
+#include "../platform/port.h"
 #include "hw.h"
 #include "models/models.h"
 
@@ -84,6 +85,8 @@ void dmamap__model_detach(struct device *dev)
 	if (!dev->model)
 		return;
 	dmamap__sched_remove(dev);
+	/* Nothing of its own stays in the memory-order model: its regions, its writes in flight. */
+	dmamap__port_order_device_gone(dev);
 	dmamap__irq_release(dev);
 	dmamap__io_release(dev);
 	if (dev->model->remove)
@@ -134,6 +137,8 @@ int dmamap_model_call(struct device *dev, int (*fn)(struct device *dev, void *pr
 		dmamap__in_model = false;
 	}
 	dmamap__sched_leave(s, taken);
+	if (taken)
+		dmamap__port_order_flush(dev->plat);
 	return ret;
 }
 

@@ -290,6 +290,7 @@ static void yield_ev(struct dmamap_platform *p, unsigned long budget, enum dmama
 		dmamap__sched_rearm_locked(s);
 	}
 	pthread_mutex_unlock(&s->lock);
+	dmamap__port_order_flush(p);
 	if (__atomic_load_n(&s->pending, __ATOMIC_RELAXED))
 		dmamap__irq_deliver(s);
 }
@@ -421,6 +422,7 @@ int dmamap_sim_set_threaded(struct dmamap_platform *p, bool on)
 		s->threaded = true;
 		if (pthread_create(&s->thread, NULL, device_thread, s)) {
 			s->threaded = false;
+			dmamap__port_order_pause(p, false);
 			ret = -EAGAIN;
 		} else {
 			__atomic_fetch_sub(&nr_stepped, 1, __ATOMIC_RELAXED);
@@ -428,6 +430,7 @@ int dmamap_sim_set_threaded(struct dmamap_platform *p, bool on)
 		dmamap__sched_rearm_locked(s);
 	}
 	pthread_mutex_unlock(&s->lock);
+	dmamap__port_order_flush(p);
 	return ret;
 }
 
@@ -461,6 +464,7 @@ long dmamap_sim_run_devices(struct dmamap_platform *p, unsigned long max_steps)
 			step_device(s, s->devs[i], max_steps - (s->now - start));
 		dmamap__sched_rearm_locked(s);
 		pthread_mutex_unlock(&s->lock);
+		dmamap__port_order_flush(p);
 		if (__atomic_load_n(&s->pending, __ATOMIC_RELAXED))
 			dmamap__irq_deliver(s);
 		pthread_mutex_lock(&s->lock);
@@ -469,7 +473,11 @@ long dmamap_sim_run_devices(struct dmamap_platform *p, unsigned long max_steps)
 	for (unsigned int i = 0; i < s->n; i++)
 		if (s->devs[i]->model_busy && !s->threaded)
 			ret = -EBUSY;
+	/* Settled: what the devices wrote is the CPU's to read, as after a full barrier. */
+	dmamap__port_order_event(p, ORDER_MB);
+	dmamap__sched_rearm_locked(s);
 	pthread_mutex_unlock(&s->lock);
+	dmamap__port_order_flush(p);
 	return ret;
 }
 

@@ -196,31 +196,37 @@ int dmamap_ram_bank(struct dmamap_platform *p, unsigned int i,
 
 /* ---- memory order: only a weak simulated board has any ------------------------- */
 
-void dmamap__port_order_track(struct device *dev, const void *cpu, size_t size)
+void dmamap__port_order_track(struct device *dev, void *cpu, phys_addr_t phys, size_t size,
+			      dma_addr_t dma)
 {
 	struct dmamap_platform *p = dev->plat;
 	enum dmamap_view view;
-	phys_addr_t phys;
 
 	if (p->mach.kind != MACHINE_SIM)
 		return;
-	phys = dmamap__addr_to_phys(p, cpu, &view);
+	if (phys == PHYS_NONE)
+		phys = dmamap__addr_to_phys(p, cpu, &view);
 	/* Not followed (no memory for the copies): it simply stays in order. */
 	if (phys != PHYS_NONE)
-		(void)dmamap__sim_order_track(dev, phys, size, view == VIEW_CPU);
+		(void)dmamap__sim_order_track(dev, cpu, phys, size, dma);
 }
 
-void dmamap__port_order_untrack(struct device *dev, const void *cpu)
+void dmamap__port_order_untrack(struct device *dev, dma_addr_t dma, size_t size)
 {
-	struct dmamap_platform *p = dev->plat;
-	enum dmamap_view view;
-	phys_addr_t phys;
+	if (dev->plat->mach.kind == MACHINE_SIM)
+		dmamap__sim_order_untrack(dev, dma, size);
+}
 
-	if (p->mach.kind != MACHINE_SIM)
-		return;
-	phys = dmamap__addr_to_phys(p, cpu, &view);
-	if (phys != PHYS_NONE)
-		dmamap__sim_order_untrack(p, phys);
+void dmamap__port_order_device_gone(struct device *dev)
+{
+	if (dev->plat->mach.kind == MACHINE_SIM)
+		dmamap__sim_order_device_gone(dev);
+}
+
+void dmamap__port_order_flush(struct dmamap_platform *p)
+{
+	if (p->mach.kind == MACHINE_SIM)
+		dmamap__sim_order_flush(p);
 }
 
 void dmamap__port_order_event(struct dmamap_platform *p, enum dmamap_order_event ev)

@@ -180,13 +180,19 @@ int dmamap__device_transfer(struct device *dev, phys_addr_t dst, phys_addr_t src
 /* ---- memory order (weak boards: docs/ordering.md) ---------------------------- */
 /* enum dmamap_order_event is in base/device.h: hw/ and platform/sim/ both speak it. */
 /*
- * A coherent allocation of @dev at CPU address @cpu (a device with a model
- * on a weak board): from now on its stores and device writes go through
- * the model. Anything it cannot follow (no RAM behind @cpu) stays in order.
+ * A coherent allocation of @dev (a device with a model on a weak board)
+ * at CPU address @cpu and device address @dma: from now on its stores and
+ * device writes go through the model. @phys is its RAM; PHYS_NONE asks
+ * the port to find it from @cpu (nothing is followed if there is none).
  */
-void dmamap__port_order_track(struct device *dev, const void *cpu, size_t size);
-/* Before the allocation at @cpu goes: everything buffered goes through. */
-void dmamap__port_order_untrack(struct device *dev, const void *cpu);
+void dmamap__port_order_track(struct device *dev, void *cpu, phys_addr_t phys, size_t size,
+			      dma_addr_t dma);
+/* Before @dev's allocation at [@dma, +@size) goes: everything buffered there goes through. */
+void dmamap__port_order_untrack(struct device *dev, dma_addr_t dma, size_t size);
+/* @dev's model goes: its regions are forgotten and its writes in flight land. */
+void dmamap__port_order_device_gone(struct device *dev);
+/* Say the reports the model made while the scheduler's lock was held (drop it first). */
+void dmamap__port_order_flush(struct dmamap_platform *p);
 /* @ev on @p (its scheduler's lock held, or no scheduler). */
 void dmamap__port_order_event(struct dmamap_platform *p, enum dmamap_order_event ev);
 /* A register write reaches @dev: after the buffer drains (@ordered, writel()), or overtaking it. */

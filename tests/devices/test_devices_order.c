@@ -56,6 +56,15 @@ static void device_saw(struct probe *t, uint8_t out[16])
 	}
 }
 
+/* The report's JSON form names its kind. */
+static bool json_names(const struct dmamap_report *r, const char *kind)
+{
+	char json[1024], want[96];
+
+	snprintf(want, sizeof(want), "\"kind\":\"%s\"", kind);
+	return dmamap_report_json(r, json, sizeof(json)) > 0 && strstr(json, want);
+}
+
 static void store64(void *at, uint64_t v)
 {
 	*(volatile uint64_t *)at = v;
@@ -94,7 +103,7 @@ TEST(order_relaxed_register_write_overtakes_buffered_stores)
 				  "%s", rec.r[0].text);
 			CHECK(strstr(last_line(), "[unordered-doorbell]") != NULL);
 			CHECK(dmamap_report_json(&rec.r[0], json, sizeof(json)) > 0);
-			CHECK(strstr(json, "\"kind\":\"unordered-doorbell\"") != NULL);
+			CHECK(json_names(&rec.r[0], "unordered-doorbell"));
 		}
 		/* wmb() first: they are there. */
 		wmb();
@@ -160,6 +169,12 @@ TEST(order_ownership_word_overtakes_stores_no_barrier_ordered)
 			CHECK_EQ(load64(saw), 0);
 			EXPECT_KINDS(DMAMAP_DBG_UNORDERED_DESCRIPTOR);
 			CHECK_EQ(rec.r[0].addr, t.dma);
+			CHECK_EQ(rec.r[0].size, 16);
+			CHECK(!strcmp(rec.r[0].device, "probe-nc"));
+			CHECK_MSG(strstr(rec.r[0].text, "offset 0 was still buffered") != NULL, "%s",
+				  rec.r[0].text);
+			CHECK(strstr(last_line(), "[unordered-descriptor]") != NULL);
+			CHECK(json_names(&rec.r[0], "unordered-descriptor"));
 		}
 		probe_close(&t);
 	}
@@ -210,8 +225,39 @@ TEST(order_cpu_reusing_a_completed_descriptor_without_rmb_is_reported)
 		} else {
 			EXPECT_KINDS(DMAMAP_DBG_UNORDERED_COMPLETION);
 			CHECK_EQ(rec.r[0].addr, t.dma);
-			CHECK_EQ(rec.r[0].size, 8);
+			CHECK_EQ(rec.r[0].size, 8); /* the body before the word */
+			CHECK(strstr(last_line(), "[unordered-completion]") != NULL);
+			CHECK(json_names(&rec.r[0], "unordered-completion"));
 		}
+		probe_close(&t);
+	}
+}
+
+TEST(order_full_barriers_order_loads_too)
+{
+	for (int dma = 0; dma < 2; dma++) {
+		struct probe t;
+
+		REQUIRE(probe_open(&t, quiet_board(), false, DMAMAP_MEMORY_WEAK));
+		for (unsigned int i = 0; i < 16; i += 4)
+			writel(i == 8 ? 1 : 0x31313131, t.regs + MP_DATA + i);
+		writel(8, t.regs + MP_WRITE_DESC);
+		cpu_relax();
+		REQUIRE(*(volatile uint32_t *)(t.buf + 8) == 1);
+		CHECK_EQ(load64(t.buf), 0);
+		if (dma)
+			dma_mb();
+		else
+			mb();
+		CHECK_EQ(load64(t.buf), 0x3131313131313131ull);
+		/* And the store half: a store before it reaches a relaxed read after. */
+		store64(t.buf, 0x2929292929292929ull);
+		if (dma)
+			dma_mb();
+		else
+			mb();
+		writel_relaxed(1, t.regs + MP_READ);
+		CHECK_EQ(readl(t.regs + MP_DATA), 0x29292929u);
 		probe_close(&t);
 	}
 }
@@ -444,4 +490,156 @@ TEST(order_engine_copies_between_coherent_buffers)
 	dma_free_coherent(dev, 8192, dst, d);
 	mcdma_remove(&m);
 	dmamap_platform_destroy(p);
+}
+
+TEST(order_a_relaxed_write_races_only_its_own_devices_memory)
+{
+	struct probe a;
+	struct device *b;
+	void __iomem *bregs;
+
+	REQUIRE(probe_open(&a, checked(quiet_board()), false, DMAMAP_MEMORY_WEAK));
+	REQUIRE((b = add_memprobe(a.p, "other", false)) && (bregs = dmamap_device_ioremap(b)));
+	rec_reset();
+	store64(a.buf, 0x5555555555555555ull);
+	writel_relaxed(0, bregs + MP_LEN); /* another device's register */
+	writel_relaxed(1, a.regs + MP_READ); /* a's own read: stale, and a's own doorbell */
+	CHECK_EQ(readl_relaxed(a.regs + MP_DATA), 0);
+	EXPECT_KINDS(DMAMAP_DBG_UNORDERED_DOORBELL);
+	CHECK_MSG(strstr(rec.r[0].text, "register 0x8 of probe-nc"), "%s", rec.r[0].text);
+	/* b's register write raced nothing of a's: a poll of a's memory is not its doorbell. */
+	rec_reset();
+	store64(a.buf + 8, 0x6666666666666666ull);
+	writel_relaxed(0, bregs + MP_LEN);
+	writel(16, a.regs + MP_LEN); /* drains */
+	writel_relaxed(1, a.regs + MP_READ);
+	CHECK_EQ(readl(a.regs + MP_DATA + 8), 0x66666666u);
+	EXPECT_NO_REPORTS();
+	probe_close(&a);
+}
+
+TEST(order_descriptors_need_no_alignment)
+{
+	struct probe t;
+	uint8_t saw[16];
+
+	/* 12-byte descriptors: the second at offset 12, its word at 20..23, in the unit 16..23. */
+	REQUIRE(probe_open(&t, checked(quiet_board()), false, DMAMAP_MEMORY_WEAK));
+	writel((uint32_t)t.dma + 12, t.regs + MP_ADDR);
+	writel(12, t.regs + MP_LEN);
+	writel(8, t.regs + MP_POLL_DESC);
+	rec_reset();
+	/* The first descriptor's last word (8..11) and the second's body, no barrier between. */
+	*(volatile uint32_t *)(t.buf + 8) = 0xaaaaaaaau;
+	*(volatile uint64_t *)(t.buf + 12) = 0x1212121212121212ull;
+	dma_wmb();
+	*(volatile uint32_t *)(t.buf + 20) = 0x80000007u;
+	*(volatile uint32_t *)(t.buf + 24) = 0xbbbbbbbbu; /* the next descriptor's: not this one's */
+	cpu_relax();
+	CHECK_EQ(readl(t.regs + MP_OWNED), 1);
+	device_saw(&t, saw);
+	CHECK_EQ(load64(saw), 0x1212121212121212ull);
+	CHECK_EQ(*(uint32_t *)(saw + 8), 0x80000007u);
+	EXPECT_NO_REPORTS();
+	probe_close(&t);
+}
+
+TEST(order_threaded_devices_pause_the_model_and_it_resumes)
+{
+	struct probe t;
+	struct dmamap_sim_order_stats st;
+
+	REQUIRE(probe_open(&t, quiet_board(), false, DMAMAP_MEMORY_WEAK));
+	store64(t.buf, 0x7777777777777777ull); /* buffered */
+	REQUIRE(dmamap_sim_set_threaded(t.p, true) == 0);
+	/* Paused: everything went through, and nothing is held. */
+	writel_relaxed(8, t.regs + MP_LEN);
+	writel_relaxed(1, t.regs + MP_READ);
+	CHECK_EQ(readl(t.regs + MP_DATA), 0x77777777u);
+	REQUIRE(dmamap_sim_set_threaded(t.p, false) == 0);
+	/* Resumed, for the memory it followed before: a store is buffered again. */
+	CHECK(dmamap_sim_order_stats(t.p, &st) == 0 && st.regions == 1);
+	store64(t.buf, 0x8888888888888888ull);
+	writel_relaxed(1, t.regs + MP_READ);
+	CHECK_EQ(readl(t.regs + MP_DATA), 0x77777777u);
+	probe_close(&t);
+}
+
+/* A hook that calls the library back: reports are said once the model's locks are dropped. */
+static unsigned int calls_back;
+
+static void hook_calls_back(void *ctx, const struct dmamap_report *r)
+{
+	struct dmamap_sim_order_stats st;
+
+	(void)r;
+	dmamap_sim_order_stats(ctx, &st);
+	dma_wmb();
+	calls_back++;
+}
+
+TEST(order_a_report_hook_may_call_back_into_the_library)
+{
+	struct probe t;
+
+	REQUIRE(probe_open(&t, quiet_board(), false, DMAMAP_MEMORY_WEAK));
+	dmamap_debug_enable(t.p, true);
+	dmamap_set_report_hook(t.p, hook_calls_back, t.p);
+	calls_back = 0;
+	writel(8, t.regs + MP_POLL_DESC);
+	fill_desc(t.buf, 0x4444444444444444ull, false);
+	cpu_relax(); /* unordered-descriptor, from a device step */
+	store64(t.buf + 32, 1);
+	writel_relaxed(1, t.regs + MP_READ); /* unordered-doorbell, inside a register write */
+	CHECK(calls_back >= 2);
+	dmamap_set_report_hook(t.p, NULL, NULL);
+	probe_close(&t);
+}
+
+TEST(order_behind_an_iommu_every_page_is_followed_and_reports_give_the_iova)
+{
+	struct dmamap_platform *p = checked(quiet_board());
+	struct dmamap_sim_order_stats st;
+	struct device *dev;
+	void __iomem *regs;
+	dma_addr_t dma;
+	uint8_t *buf;
+
+	REQUIRE(p && (dev = add_memprobe_on(p, "probe-smmu", false, "smmu0")));
+	REQUIRE((regs = dmamap_device_ioremap(dev)));
+	buf = dma_alloc_coherent(dev, 4 * PAGE_SIZE, &dma, GFP_KERNEL);
+	REQUIRE(buf);
+	CHECK(dmamap_sim_order_stats(p, &st) == 0 && st.regions == 4);
+	writel((uint32_t)(dma + 2 * PAGE_SIZE), regs + MP_ADDR);
+	writel(8, regs + MP_LEN);
+	rec_reset();
+	store64(buf + 2 * PAGE_SIZE, 0x0909090909090909ull);
+	writel_relaxed(1, regs + MP_READ);
+	CHECK_EQ(readl(regs + MP_DATA), 0);
+	EXPECT_KINDS(DMAMAP_DBG_UNORDERED_DOORBELL);
+	CHECK_EQ(rec.r[0].addr, dma + 2 * PAGE_SIZE);
+	writel(1, regs + MP_READ);
+	CHECK_EQ(readl(regs + MP_DATA), 0x09090909u);
+	dma_free_coherent(dev, 4 * PAGE_SIZE, buf, dma);
+	CHECK(dmamap_sim_order_stats(p, &st) == 0 && st.regions == 0);
+	dmamap_platform_destroy(p);
+}
+
+TEST(order_a_device_destroyed_with_its_memory_leaves_nothing_behind)
+{
+	struct probe t;
+	struct dmamap_sim_order_stats st;
+
+	REQUIRE(probe_open(&t, quiet_board(), false, DMAMAP_MEMORY_WEAK));
+	for (unsigned int i = 0; i < 16; i += 4)
+		writel(i == 8 ? 1 : 0x13131313, t.regs + MP_DATA + i);
+	writel(8, t.regs + MP_WRITE_DESC); /* a write in flight */
+	store64(t.buf + 40, 3);               /* a store buffered */
+	dmamap_device_destroy(t.dev);          /* the driver leaked its coherent memory */
+	CHECK(dmamap_sim_order_stats(t.p, &st) == 0 && st.regions == 0);
+	/* Barriers afterwards find nothing of it. */
+	wmb();
+	rmb();
+	t.buf = NULL;
+	probe_close(&t);
 }

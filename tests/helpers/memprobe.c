@@ -107,13 +107,20 @@ static const struct dmamap_device_model memprobe = {
 	.step = mp_step,
 };
 
-struct device *add_memprobe(struct dmamap_platform *p, const char *name, bool coherent)
+struct device *add_memprobe_on(struct dmamap_platform *p, const char *name, bool coherent,
+				const char *iommu)
 {
 	struct dmamap_device_desc d = { .name = name, .model = "memprobe",
-					.dma_mask = DMA_BIT_MASK(32), .coherent = coherent };
+					.dma_mask = DMA_BIT_MASK(32), .coherent = coherent,
+					.iommu = iommu };
 	int ret = dmamap_model_register(&memprobe);
 
 	if (ret && ret != -EEXIST)
 		return NULL;
 	return new_device(p, &d);
+}
+
+struct device *add_memprobe(struct dmamap_platform *p, const char *name, bool coherent)
+{
+	return add_memprobe_on(p, name, coherent, NULL);
 }

@@ -13,14 +13,16 @@
  * driver reads len after seeing OWN clear, and a dma_rmb()).
  *
  * TX: the driver writes TX_TAIL (the index after the last descriptor it
- * handed over), unless CTRL has POLL: then the device ignores both TAIL
- * registers and re-reads the descriptor at each ring's head at every step
- * until it finds OWN set, as DMA engines without a tail pointer poll
- * their rings (the device never idles, and needs its dma_wmb() before OWN). The device walks from TX_HEAD: fetches a descriptor,
+ * handed over). The device walks from TX_HEAD: fetches a descriptor,
  * reads its buffer, writes it back with OWN clear; a frame is the
  * descriptors up to one with EOP (sg transmit), at most NIC_MAX_FRAME
- * bytes. It stops at a descriptor without OWN
- * until the next TX_TAIL write, even one that changes nothing.
+ * bytes. It stops at a descriptor without OWN until the next TX_TAIL
+ * write, even one that changes nothing.
+ *
+ * POLL (in CTRL): the device ignores both TAIL registers and fetches the
+ * descriptor at each ring's head at every yield point until it finds OWN
+ * set, as DMA engines without a tail pointer poll their rings: it never
+ * waits for a doorbell, so OWN must come after the rest (dma_wmb()).
  *
  * RX: the driver hands empty buffers over the same way and writes RX_TAIL.
  * Each received frame takes one descriptor: the device writes the frame

@@ -52,8 +52,8 @@ void dmamap__sim_note_device_write(struct dmamap_platform *p, struct device *dev
 int dmamap__sim_device_access(struct device *dev, phys_addr_t phys, void *buf,
 			      size_t len, bool write)
 {
-	/* One branch when the board is in order, or no coherent memory is followed. */
-	if (unlikely(dev->plat->sim->order) && dmamap__sim_order_covers(dev->plat, phys, len))
+	/* One branch when the board is in order, or no coherent memory is followed there. */
+	if (unlikely(dmamap__sim_order_covers(dev->plat, phys, len)))
 		return dmamap__sim_order_access(dev, phys, buf, len, write, dmamap__in_model);
 	return dmamap__sim_device_access_plain(dev, phys, buf, len, write);
 }

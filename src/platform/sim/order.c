@@ -38,13 +38,31 @@ struct region {
 	phys_addr_t phys;
 	size_t size;
 	struct device *owner;
+	dma_addr_t dma;  /* where the owner reaches it */
 	uint8_t *cpu;    /* the CPU's view: memory, or the cache for a snooping device */
 	uint8_t *mem;    /* memory (the same bytes as cpu unless snooping) */
 	uint8_t *snap;   /* the cache model's snapshot, kept equal where a device write lands */
+	bool cached;     /* the CPU reaches it through its cache (a snooping device's) */
 	uint8_t *dev;    /* what devices read and write */
 	uint8_t *agreed; /* what both last agreed on */
 	uint8_t *raced;  /* per unit: a relaxed register write overtook its store */
+	/* The relaxed register write that last overtook stores here. */
+	struct {
+		uint32_t reg;
+		const void *site;
+		bool reported;
+	} doorbell;
 };
+
+/* A report made under the locks, said once they are dropped (a hook may call back in). */
+struct queued_report {
+	enum dmamap_dbg_kind kind;
+	struct device *dev;
+	dma_addr_t addr;
+	u64 size;
+	char text[400];
+};
+#define QUEUE_MAX 8u
 
 /* A device write the CPU's loads have not seen yet. */
 struct held {
@@ -66,8 +84,6 @@ struct dmamap_order {
 	uint64_t rng; /* 0: the fixed, weakest order */
 	struct region **r;
 	unsigned int n, cap;
-	/* Bounds of every region, read without the lock: most device accesses fall outside. */
-	phys_addr_t lo, hi;
 	struct held held[HELD_MAX]; /* oldest first */
 	unsigned int nheld;
 	/* Ownership words the CPU saw while their descriptor's body was still held. */
@@ -77,13 +93,8 @@ struct dmamap_order {
 	uint64_t desc;
 	uint64_t now;         /* ticks so far */
 	unsigned int ticks;   /* ticks since the store buffer last drained */
-	/* The relaxed register write that last overtook buffered stores. */
-	struct {
-		struct device *dev;
-		uint32_t reg;
-		const void *site;
-		bool reported;
-	} doorbell;
+	struct queued_report queue[QUEUE_MAX];
+	unsigned int nqueued;
 	struct dmamap_sim_order_stats st;
 };
 
@@ -110,22 +121,48 @@ static struct dmamap_order *order_of(struct dmamap_platform *p)
 	return o && o->weak && !o->paused ? o : NULL;
 }
 
-static void report(struct dmamap_platform *p, struct device *dev, enum dmamap_dbg_kind kind,
+static void report(struct dmamap_order *o, struct device *dev, enum dmamap_dbg_kind kind,
 		   dma_addr_t addr, u64 size, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
-static void report(struct dmamap_platform *p, struct device *dev, enum dmamap_dbg_kind kind,
+/* Queued: the locks are held here, and the checker's hook may call the library. */
+static void report(struct dmamap_order *o, struct device *dev, enum dmamap_dbg_kind kind,
 		   dma_addr_t addr, u64 size, const char *fmt, ...)
 {
-	char text[400];
+	struct queued_report *q;
 	va_list ap;
 
-	if (!__atomic_load_n(&p->debug, __ATOMIC_RELAXED))
+	if (!__atomic_load_n(&dev->plat->debug, __ATOMIC_RELAXED) || o->nqueued == QUEUE_MAX)
 		return;
+	q = &o->queue[o->nqueued++];
+	*q = (struct queued_report){ .kind = kind, .dev = dev, .addr = addr, .size = size };
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	vsnprintf(q->text, sizeof(q->text), fmt, ap);
 	va_end(ap);
-	dmamap__report_at(p, dev, kind, addr, size, DMA_BIDIRECTIONAL, NULL, "%s", text);
+}
+
+void dmamap__sim_order_flush(struct dmamap_platform *p)
+{
+	struct dmamap_order *o = p->sim ? p->sim->order : NULL;
+	struct queued_report q[QUEUE_MAX];
+	unsigned int n;
+
+	if (!o || !__atomic_load_n(&o->nqueued, __ATOMIC_RELAXED))
+		return;
+	dmamap__spin_lock(&o->lock);
+	n = o->nqueued;
+	memcpy(q, o->queue, n * sizeof(q[0]));
+	o->nqueued = 0;
+	dmamap__spin_unlock(&o->lock);
+	for (unsigned int i = 0; i < n; i++)
+		dmamap__report_at(p, q[i].dev, q[i].kind, q[i].addr, q[i].size, DMA_BIDIRECTIONAL,
+				  NULL, "%s", q[i].text);
+}
+
+/* Where @dev reaches byte @off of @r: its owner's handle, else the bus's address. */
+static dma_addr_t dma_of(const struct region *r, const struct device *dev, size_t off)
+{
+	return dev == r->owner ? r->dma + off : dmamap__phys_to_dma(dev, r->phys + off);
 }
 
 /* ---- the three copies ------------------------------------------------------ */
@@ -143,8 +180,13 @@ static bool unit_pending(const struct region *r, size_t u)
 	return a != b;
 }
 
-/* The CPU's buffered stores in unit @u reach the devices. */
-static void publish_unit(struct dmamap_order *o, struct region *r, size_t u);
+/* The CPU's buffered stores in [@off, @end) reach the devices. */
+static void publish_bytes(struct dmamap_order *o, struct region *r, size_t off, size_t end);
+
+static void publish_unit(struct dmamap_order *o, struct region *r, size_t u)
+{
+	publish_bytes(o, r, u * UNIT, MIN(u * UNIT + UNIT, r->size));
+}
 
 static void publish_all(struct dmamap_order *o);
 
@@ -176,7 +218,8 @@ static void pull(struct dmamap_platform *p, struct held *h)
 			if (r->cpu[i] == r->agreed[i]) {
 				r->mem[i] = r->dev[i];
 				r->cpu[i] = r->dev[i];
-				r->snap[i] = r->dev[i];
+				if (r->cached)
+					r->snap[i] = r->dev[i];
 			}
 			r->agreed[i] = r->dev[i];
 		}
@@ -276,11 +319,6 @@ static void pull_all(struct dmamap_platform *p, struct dmamap_order *o)
 	o->nseen = 0;
 }
 
-static struct dmamap_platform *plat_of(struct region *r)
-{
-	return r->owner->plat;
-}
-
 /*
  * The CPU stored over an ownership word it had seen while the body of its
  * descriptor was still held from it, and no read barrier came since: it
@@ -294,8 +332,8 @@ static void check_seen(struct dmamap_order *o, struct region *r, size_t off)
 
 		if (s->r != r || off < s->off || off >= s->off + s->len)
 			continue;
-		report(plat_of(r), s->dev, DMAMAP_DBG_UNORDERED_COMPLETION,
-		       dmamap__phys_to_dma(s->dev, r->phys + s->body_off), s->body_len,
+		report(o, s->dev, DMAMAP_DBG_UNORDERED_COMPLETION, dma_of(r, s->dev, s->body_off),
+		       s->body_len,
 		       "the CPU reused the descriptor whose ownership word at [phys=0x%llx] it saw the device give back, with no read barrier (dma_rmb()) since: the %u bytes the device wrote before it at [phys=0x%llx] could still have been stale to its loads",
 		       (unsigned long long)(r->phys + s->off), s->body_len,
 		       (unsigned long long)(r->phys + s->body_off));
@@ -304,10 +342,8 @@ static void check_seen(struct dmamap_order *o, struct region *r, size_t off)
 	}
 }
 
-static void publish_unit(struct dmamap_order *o, struct region *r, size_t u)
+static void publish_bytes(struct dmamap_order *o, struct region *r, size_t off, size_t end)
 {
-	size_t off = u * UNIT, end = MIN(off + UNIT, r->size);
-
 	for (size_t i = off; i < end; i++) {
 		if (r->cpu[i] == r->agreed[i])
 			continue;
@@ -316,7 +352,9 @@ static void publish_unit(struct dmamap_order *o, struct region *r, size_t u)
 		r->dev[i] = r->cpu[i];
 		r->agreed[i] = r->cpu[i];
 	}
-	r->raced[u] = 0;
+	for (size_t u = off / UNIT; u * UNIT < end; u++)
+		if (r->raced[u] && !unit_pending(r, u))
+			r->raced[u] = 0;
 }
 
 static void publish_all(struct dmamap_order *o)
@@ -349,16 +387,20 @@ static struct region *region_from(struct dmamap_order *o, phys_addr_t phys, phys
 	return best;
 }
 
-static void bounds(struct dmamap_order *o)
+/*
+ * The bounds of every region, which device accesses test without the lock
+ * (sim.h): nothing while the model is off, so an access costs one branch.
+ */
+static void bounds(struct dmamap_platform *p, struct dmamap_order *o)
 {
 	phys_addr_t lo = ~(phys_addr_t)0, hi = 0;
 
-	for (unsigned int k = 0; k < o->n; k++) {
+	for (unsigned int k = 0; o->weak && !o->paused && k < o->n; k++) {
 		lo = MIN(lo, o->r[k]->phys);
 		hi = MAX(hi, o->r[k]->phys + o->r[k]->size);
 	}
-	__atomic_store_n(&o->lo, lo, __ATOMIC_RELAXED);
-	__atomic_store_n(&o->hi, hi, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->sim->order_lo, hi ? lo : 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->sim->order_hi, hi, __ATOMIC_RELAXED);
 }
 
 static void region_free(struct region *r)
@@ -369,7 +411,8 @@ static void region_free(struct region *r)
 	free(r);
 }
 
-int dmamap__sim_order_track(struct device *dev, phys_addr_t phys, size_t size, bool cached)
+int dmamap__sim_order_track(struct device *dev, void *cpu, phys_addr_t phys, size_t size,
+			    dma_addr_t dma)
 {
 	struct dmamap_platform *p = dev->plat;
 	struct dmamap_order *o = p->sim ? p->sim->order : NULL;
@@ -377,7 +420,7 @@ int dmamap__sim_order_track(struct device *dev, phys_addr_t phys, size_t size, b
 	struct region *r;
 	size_t off;
 
-	if (!o || !o->weak || !b || !size)
+	if (!o || !o->weak || !b || !size || !cpu)
 		return 0;
 	r = calloc(1, sizeof(*r));
 	if (!r)
@@ -386,9 +429,12 @@ int dmamap__sim_order_track(struct device *dev, phys_addr_t phys, size_t size, b
 	r->phys = phys;
 	r->size = size;
 	r->owner = dev;
+	r->dma = dma;
+	r->cpu = cpu;
 	r->mem = b->mem + off;
-	r->cpu = cached ? b->cpu + off : r->mem;
-	r->snap = cached ? sim_bank(p, b)->snap + off : r->mem;
+	/* A snooping device's memory is cached: a device write lands in the cache and its snapshot. */
+	r->snap = dev->coherent ? sim_bank(p, b)->snap + off : r->mem;
+	r->cached = dev->coherent;
 	r->dev = malloc(size);
 	r->agreed = malloc(size);
 	r->raced = calloc((size + UNIT - 1) / UNIT, 1);
@@ -412,7 +458,7 @@ int dmamap__sim_order_track(struct device *dev, phys_addr_t phys, size_t size, b
 	memcpy(r->dev, r->cpu, size);
 	memcpy(r->agreed, r->cpu, size);
 	o->r[o->n++] = r;
-	bounds(o);
+	bounds(p, o);
 	o->st.regions++;
 	dmamap__spin_unlock(&o->lock);
 	return 0;
@@ -431,22 +477,47 @@ static void region_forget(struct dmamap_platform *p, struct dmamap_order *o, uns
 		if (o->seen[i].r == r)
 			forget_seen(o, i);
 	o->r[k] = o->r[--o->n];
-	bounds(o);
+	bounds(p, o);
 	o->st.regions--;
 	region_free(r);
 }
 
-void dmamap__sim_order_untrack(struct dmamap_platform *p, phys_addr_t phys)
+void dmamap__sim_order_untrack(struct device *dev, dma_addr_t dma, size_t size)
 {
+	struct dmamap_platform *p = dev->plat;
+	struct dmamap_order *o = p->sim ? p->sim->order : NULL;
+
+	if (!o || !__atomic_load_n(&o->n, __ATOMIC_RELAXED))
+		return;
+	dmamap__spin_lock(&o->lock);
+	for (unsigned int k = o->n; k-- > 0;)
+		if (o->r[k]->owner == dev && o->r[k]->dma - dma < size)
+			region_forget(p, o, k);
+	dmamap__spin_unlock(&o->lock);
+	dmamap__sim_order_flush(p);
+}
+
+void dmamap__sim_order_device_gone(struct device *dev)
+{
+	struct dmamap_platform *p = dev->plat;
 	struct dmamap_order *o = p->sim ? p->sim->order : NULL;
 
 	if (!o)
 		return;
 	dmamap__spin_lock(&o->lock);
-	for (unsigned int k = 0; k < o->n; k++)
-		if (o->r[k]->phys == phys) {
+	for (unsigned int k = o->n; k-- > 0;)
+		if (o->r[k]->owner == dev)
 			region_forget(p, o, k);
-			break;
+	for (unsigned int i = o->nheld; i-- > 0;)
+		if (i < o->nheld && o->held[i].dev == dev)
+			pull_held(p, o, i);
+	for (unsigned int i = o->nseen; i-- > 0;)
+		if (o->seen[i].dev == dev)
+			forget_seen(o, i);
+	for (unsigned int i = o->nqueued; i-- > 0;)
+		if (o->queue[i].dev == dev) {
+			memmove(&o->queue[i], &o->queue[i + 1], (o->nqueued - i - 1) * sizeof(o->queue[0]));
+			o->nqueued--;
 		}
 	dmamap__spin_unlock(&o->lock);
 }
@@ -502,7 +573,6 @@ void dmamap__sim_order_mmio_write(struct device *dev, uint32_t reg, bool ordered
 {
 	struct dmamap_platform *p = dev->plat;
 	struct dmamap_order *o = order_of(p);
-	bool any = false;
 
 	if (!o || !o->n)
 		return;
@@ -510,18 +580,21 @@ void dmamap__sim_order_mmio_write(struct device *dev, uint32_t reg, bool ordered
 		dmamap__sim_order_event(p, ORDER_WMB);
 		return;
 	}
+	/* What the written device was given: its own coherent memory, still in the buffer. */
 	dmamap__spin_lock(&o->lock);
-	for (unsigned int k = 0; k < o->n; k++)
-		for (size_t u = 0; u * UNIT < o->r[k]->size; u++)
-			if (unit_pending(o->r[k], u)) {
-				o->r[k]->raced[u] = 1;
+	for (unsigned int k = 0; k < o->n; k++) {
+		struct region *r = o->r[k];
+		bool any = false;
+
+		if (r->owner != dev)
+			continue;
+		for (size_t u = 0; u * UNIT < r->size; u++)
+			if (unit_pending(r, u)) {
+				r->raced[u] = 1;
 				any = true;
 			}
-	if (any) {
-		o->doorbell.dev = dev;
-		o->doorbell.reg = reg;
-		o->doorbell.site = site;
-		o->doorbell.reported = false;
+		if (any)
+			r->doorbell = (typeof(r->doorbell)){ .reg = reg, .site = site };
 	}
 	dmamap__spin_unlock(&o->lock);
 }
@@ -565,16 +638,15 @@ static void model_read(struct dmamap_order *o, struct device *dev, struct region
 			continue;
 		}
 		o->st.stale_reads++;
-		if (r->raced[u] && !o->doorbell.reported) {
+		if (r->raced[u] && !r->doorbell.reported) {
 			char site[128];
 
-			o->doorbell.reported = true;
-			dmamap__symbolize(o->doorbell.site, site, sizeof(site));
-			report(dev->plat, dev, DMAMAP_DBG_UNORDERED_DOORBELL,
-			       dmamap__phys_to_dma(dev, r->phys + u * UNIT), UNIT,
+			r->doorbell.reported = true;
+			dmamap__symbolize(r->doorbell.site, site, sizeof(site));
+			report(o, dev, DMAMAP_DBG_UNORDERED_DOORBELL, dma_of(r, dev, u * UNIT), UNIT,
 			       "device read memory at [phys=0x%llx] whose CPU store was not ordered before the relaxed register write that sent it there (writel_relaxed() of register 0x%x of %s, at %s): it read the old bytes (wmb() before the doorbell, or writel())",
-			       (unsigned long long)(r->phys + u * UNIT), o->doorbell.reg,
-			       o->doorbell.dev ? dev_name(o->doorbell.dev) : "?", site);
+			       (unsigned long long)(r->phys + u * UNIT), r->doorbell.reg,
+			       dev_name(r->owner), site);
 		}
 	}
 	memcpy(buf, r->dev + off, len);
@@ -643,6 +715,9 @@ int dmamap__sim_order_access(struct device *dev, phys_addr_t phys, void *buf, si
 		io += n;
 	}
 	dmamap__spin_unlock(&o->lock);
+	/* A model's reports wait for the scheduler's lock to drop; a hand holds none. */
+	if (!model)
+		dmamap__sim_order_flush(p);
 	return ret;
 }
 
@@ -659,13 +734,10 @@ void dmamap__sim_order_writing(struct dmamap_platform *p, enum dmamap_order_writ
 	dmamap__spin_unlock(&o->lock);
 }
 
-bool dmamap__sim_order_covers(struct dmamap_platform *p, phys_addr_t phys, size_t len)
+/* Whether the CPU has a store buffered in [@off, @end) of @r. */
+static bool bytes_pending(const struct region *r, size_t off, size_t end)
 {
-	struct dmamap_order *o = order_of(p);
-
-	/* Without the lock: an access outside every region's bounds goes straight to memory. */
-	return o && phys + len > __atomic_load_n(&o->lo, __ATOMIC_RELAXED) &&
-	       phys < __atomic_load_n(&o->hi, __ATOMIC_RELAXED);
+	return end > off && memcmp(r->cpu + off, r->agreed + off, end - off) != 0;
 }
 
 void dmamap__sim_order_fetch(struct device *dev, phys_addr_t desc, size_t len, size_t own_off,
@@ -673,8 +745,8 @@ void dmamap__sim_order_fetch(struct device *dev, phys_addr_t desc, size_t len, s
 {
 	struct dmamap_platform *p = dev->plat;
 	struct dmamap_order *o = order_of(p);
+	size_t off, own, own_end, end;
 	struct region *r;
-	size_t off, own_unit;
 
 	if (!o || !o->n)
 		return;
@@ -685,7 +757,14 @@ void dmamap__sim_order_fetch(struct device *dev, phys_addr_t desc, size_t len, s
 		return;
 	}
 	off = (size_t)(desc - r->phys);
-	own_unit = (off + own_off) / UNIT;
+	end = off + len;
+	/*
+	 * The ownership word's aligned 8-byte unit, inside the descriptor: a
+	 * single store may have written all of it, and a neighbour's bytes
+	 * are not this descriptor's business.
+	 */
+	own = MAX(off, (off + own_off) / UNIT * UNIT);
+	own_end = MIN(end, (off + own_off) / UNIT * UNIT + UNIT);
 	if (!owned) {
 		/*
 		 * Before the read: the ownership word's store overtakes the stores
@@ -693,22 +772,19 @@ void dmamap__sim_order_fetch(struct device *dev, phys_addr_t desc, size_t len, s
 		 * Unless a relaxed register write overtook it: then it is the one
 		 * left behind, which is how that mistake shows.
 		 */
-		if (unit_pending(r, own_unit) && !r->raced[own_unit] && (!o->rng || !chance(o, 4))) {
-			bool others = false;
-
-			for (size_t u = off / UNIT; u * UNIT < off + len; u++)
-				others |= u != own_unit && unit_pending(r, u);
-			publish_unit(o, r, own_unit);
-			o->st.stores_early += others;
+		if (bytes_pending(r, own, own_end) && !r->raced[(off + own_off) / UNIT] &&
+		    (!o->rng || !chance(o, 4))) {
+			o->st.stores_early += bytes_pending(r, off, own) || bytes_pending(r, own_end, end);
+			publish_bytes(o, r, own, own_end);
 		}
 	} else {
 		/* After it, the device took the descriptor: were all its other stores ordered before? */
-		for (size_t u = off / UNIT; u * UNIT < off + len; u++) {
-			if (u == own_unit || !unit_pending(r, u))
+		for (size_t i = off; i < end; i++) {
+			if ((i >= own && i < own_end) || r->cpu[i] == r->agreed[i])
 				continue;
-			report(p, dev, DMAMAP_DBG_UNORDERED_DESCRIPTOR, dma, len,
+			report(o, dev, DMAMAP_DBG_UNORDERED_DESCRIPTOR, dma, len,
 			       "device took the descriptor at [device address=0x%llx] on its ownership word (offset %zu) while the CPU's store to offset %zu was still buffered: no dma_wmb() ordered it before the ownership store, and the device used the old bytes",
-			       (unsigned long long)dma, own_off, u * UNIT - off);
+			       (unsigned long long)dma, own_off, i - off);
 			break;
 		}
 	}
@@ -741,7 +817,7 @@ void dmamap__sim_order_fini(struct dmamap_platform *p)
 	p->sim->order = NULL;
 }
 
-/* Everything through, the regions forgotten: what TSO and threaded devices start from. */
+/* Everything through, the regions forgotten: what a TSO board starts from. */
 static void let_all_through(struct dmamap_platform *p, struct dmamap_order *o)
 {
 	while (o->n)
@@ -758,20 +834,41 @@ int dmamap__sim_order_set_model(struct dmamap_platform *p, enum dmamap_memory_mo
 	if (model == DMAMAP_MEMORY_TSO)
 		let_all_through(p, o);
 	o->weak = model == DMAMAP_MEMORY_WEAK;
+	bounds(p, o);
 	dmamap__spin_unlock(&o->lock);
+	dmamap__sim_order_flush(p);
 	return 0;
+}
+
+enum dmamap_memory_model dmamap__sim_order_model(struct dmamap_platform *p)
+{
+	return p->sim->order->weak ? DMAMAP_MEMORY_WEAK : DMAMAP_MEMORY_TSO;
 }
 
 void dmamap__sim_order_pause(struct dmamap_platform *p, bool paused)
 {
 	struct dmamap_order *o = p->sim ? p->sim->order : NULL;
 
-	if (!o)
+	if (!o || o->paused == paused)
 		return;
 	dmamap__spin_lock(&o->lock);
-	if (paused)
-		let_all_through(p, o);
+	if (paused) {
+		/* Everything through: the device thread works on memory itself from now on. */
+		for (unsigned int k = 0; k < o->n; k++)
+			publish_range(o, o->r[k], 0, o->r[k]->size);
+		pull_all(p, o);
+	} else {
+		/* Back: what memory holds now is what both sides agree on. */
+		for (unsigned int k = 0; k < o->n; k++) {
+			struct region *r = o->r[k];
+
+			memcpy(r->dev, r->cpu, r->size);
+			memcpy(r->agreed, r->cpu, r->size);
+			memset(r->raced, 0, (r->size + UNIT - 1) / UNIT);
+		}
+	}
 	o->paused = paused;
+	bounds(p, o);
 	dmamap__spin_unlock(&o->lock);
 }
 

@@ -88,6 +88,13 @@ int dmamap_sim_set_memory_model(struct dmamap_platform *p, enum dmamap_memory_mo
 	return dmamap__sim_order_set_model(p, model);
 }
 
+int dmamap_sim_memory_model(struct dmamap_platform *p)
+{
+	if (!p || !p->sim || !p->sim->order)
+		return -EINVAL;
+	return (int)dmamap__sim_order_model(p);
+}
+
 int dmamap_sim_order_stats(struct dmamap_platform *p, struct dmamap_sim_order_stats *s)
 {
 	if (!p || !s)

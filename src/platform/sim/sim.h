@@ -47,6 +47,8 @@ struct dmamap_sim {
 	unsigned int ev_head, ev_count;
 	struct dmamap_sim_cache_stats cstats;
 	struct dmamap_order *order; /* order.c: the memory-order model's state */
+	/* Where the model follows memory now ([lo, hi), empty while it is off): tested lock-free. */
+	phys_addr_t order_lo, order_hi;
 };
 
 /* RAM, views and cache state for @board's banks (ram.c). */
@@ -131,11 +133,17 @@ void dmamap__sim_order_pause(struct dmamap_platform *p, bool paused);
 void dmamap__sim_order_seed(struct dmamap_platform *p, uint64_t seed);
 void dmamap__sim_order_stats(struct dmamap_platform *p, struct dmamap_sim_order_stats *s);
 /*
- * A coherent allocation of @dev at [@phys, +@size), the CPU reaching it
- * through its cache (@cached) or memory: 0, or -ENOMEM (it stays in order).
+ * A coherent allocation of @dev at [@phys, +@size), which the CPU reaches
+ * at @cpu and @dev at @dma: 0, or -ENOMEM (it stays in order).
  */
-int dmamap__sim_order_track(struct device *dev, phys_addr_t phys, size_t size, bool cached);
-void dmamap__sim_order_untrack(struct dmamap_platform *p, phys_addr_t phys);
+int dmamap__sim_order_track(struct device *dev, void *cpu, phys_addr_t phys, size_t size,
+			    dma_addr_t dma);
+enum dmamap_memory_model dmamap__sim_order_model(struct dmamap_platform *p);
+/* Say the reports made under the locks; the caller holds none of them. */
+void dmamap__sim_order_flush(struct dmamap_platform *p);
+/* Forget @dev's regions at device addresses [@dma, +@size). */
+void dmamap__sim_order_untrack(struct device *dev, dma_addr_t dma, size_t size);
+void dmamap__sim_order_device_gone(struct device *dev);
 void dmamap__sim_order_event(struct dmamap_platform *p, enum dmamap_order_event ev);
 void dmamap__sim_order_mmio_write(struct device *dev, uint32_t reg, bool ordered,
 				  const void *site);
@@ -144,7 +152,12 @@ bool dmamap__sim_order_busy(struct dmamap_platform *p);
 bool dmamap__sim_order_on(struct dmamap_platform *p);
 void dmamap__sim_order_writing(struct dmamap_platform *p, enum dmamap_order_write what);
 /* Whether [@phys, +@len) may touch a region: then accesses go through dmamap__sim_order_access(). */
-bool dmamap__sim_order_covers(struct dmamap_platform *p, phys_addr_t phys, size_t len);
+static inline bool dmamap__sim_order_covers(struct dmamap_platform *p, phys_addr_t phys,
+					    size_t len)
+{
+	return phys + len > __atomic_load_n(&p->sim->order_lo, __ATOMIC_RELAXED) &&
+	       phys < __atomic_load_n(&p->sim->order_hi, __ATOMIC_RELAXED);
+}
 int dmamap__sim_order_access(struct device *dev, phys_addr_t phys, void *buf, size_t len,
 			     bool write, bool model);
 void dmamap__sim_order_fetch(struct device *dev, phys_addr_t desc, size_t len, size_t own_off,
