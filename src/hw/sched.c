@@ -305,7 +305,7 @@ void dmamap__sched_yield_all(unsigned long budget)
 {
 	bool outer = !walking_live;
 
-	if (!dmamap__sched_any())
+	if (!dmamap__sched_any() || dmamap__model_ctx)
 		return;
 	if (outer) {
 		pthread_rwlock_rdlock(&live_lock);
@@ -324,7 +324,8 @@ void dmamap__sched_barrier_all(int ev)
 {
 	bool outer = !walking_live;
 
-	if (!dmamap__sched_any())
+	/* From a model callback (a report hook), nothing steps: nor take the list's lock under its. */
+	if (!dmamap__sched_any() || dmamap__model_ctx)
 		return;
 	if (outer) {
 		pthread_rwlock_rdlock(&live_lock);
