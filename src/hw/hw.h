@@ -43,6 +43,13 @@ struct dmamap_sched {
 /* The scheduler whose lock this thread holds for a model callback, else NULL. */
 extern __thread struct dmamap_sched *dmamap__model_ctx;
 
+/* Entering (@s) or leaving (NULL) a model callback; the layers below learn it as dmamap__in_model. */
+static inline void dmamap__model_set_ctx(struct dmamap_sched *s)
+{
+	dmamap__model_ctx = s;
+	dmamap__in_model = s != NULL;
+}
+
 /*
  * Take @s's lock, unless this thread holds it already (it runs a model
  * callback, whose helpers call back in): whether it was taken, for

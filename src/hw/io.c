@@ -44,16 +44,14 @@ int dmamap__mmio(struct device *dev, uint32_t reg, uint32_t *val, bool write, bo
 	 */
 	if (write)
 		dmamap__port_order_mmio_write(dev, reg, ordered, site);
-	dmamap__model_ctx = s;
-	dmamap__in_model = true;
+	dmamap__model_set_ctx(s);
 	if (write) {
 		ret = dev->model->mmio_write(dev, dev->model_priv, reg, *val);
 		dmamap__sched_busy_locked(dev);
 	} else {
 		ret = dev->model->mmio_read(dev, dev->model_priv, reg, val);
 	}
-	dmamap__model_ctx = NULL;
-	dmamap__in_model = false;
+	dmamap__model_set_ctx(NULL);
 	/* readl(): what the device wrote before the register said so is seen after it. */
 	if (!write && ordered)
 		dmamap__port_order_event(dev->plat, ORDER_RMB);

@@ -128,14 +128,11 @@ int dmamap_model_call(struct device *dev, int (*fn)(struct device *dev, void *pr
 	if (!dev || !fn || !dev->model || !(s = dev->plat->sched))
 		return -EINVAL;
 	taken = dmamap__sched_enter(s);
-	dmamap__model_ctx = s;
-	dmamap__in_model = true;
+	dmamap__model_set_ctx(s);
 	ret = fn(dev, dev->model_priv, arg);
 	dmamap__sched_busy_locked(dev);
-	if (taken) {
-		dmamap__model_ctx = NULL;
-		dmamap__in_model = false;
-	}
+	if (taken)
+		dmamap__model_set_ctx(NULL);
 	dmamap__sched_leave(s, taken);
 	if (taken)
 		dmamap__port_order_flush(dev->plat);

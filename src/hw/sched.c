@@ -225,8 +225,7 @@ __thread struct dmamap_sched *dmamap__model_ctx;
 
 static void step_device(struct dmamap_sched *s, struct device *dev, unsigned long budget)
 {
-	dmamap__model_ctx = s;
-	dmamap__in_model = true;
+	dmamap__model_set_ctx(s);
 	while (budget-- && dev->model_busy) {
 		bool did;
 
@@ -241,8 +240,7 @@ static void step_device(struct dmamap_sched *s, struct device *dev, unsigned lon
 				break;
 		}
 	}
-	dmamap__model_ctx = NULL;
-	dmamap__in_model = false;
+	dmamap__model_set_ctx(NULL);
 }
 
 void dmamap__sched_run_locked(struct dmamap_sched *s, unsigned long budget)
@@ -301,7 +299,12 @@ void dmamap__sched_yield(struct dmamap_platform *p, unsigned long budget)
 	yield_ev(p, budget, ORDER_TICK);
 }
 
-void dmamap__sched_yield_all(unsigned long budget)
+/*
+ * A yield point (ORDER_TICK) or a barrier on every board with devices.
+ * From a model callback (a report hook) nothing steps: nor is the list's
+ * lock taken under the scheduler's.
+ */
+static void walk_live(unsigned long budget, enum dmamap_order_event ev)
 {
 	bool outer = !walking_live;
 
@@ -312,31 +315,21 @@ void dmamap__sched_yield_all(unsigned long budget)
 		walking_live = true;
 	}
 	for (unsigned int i = 0; i < nr_live; i++)
-		if (__atomic_load_n(&live[i]->plat->yield_on, __ATOMIC_RELAXED))
-			dmamap__sched_yield(live[i]->plat, budget);
+		yield_ev(live[i]->plat, budget, ev);
 	if (outer) {
 		walking_live = false;
 		pthread_rwlock_unlock(&live_lock);
 	}
 }
 
+void dmamap__sched_yield_all(unsigned long budget)
+{
+	walk_live(budget, ORDER_TICK);
+}
+
 void dmamap__sched_barrier_all(int ev)
 {
-	bool outer = !walking_live;
-
-	/* From a model callback (a report hook), nothing steps: nor take the list's lock under its. */
-	if (!dmamap__sched_any() || dmamap__model_ctx)
-		return;
-	if (outer) {
-		pthread_rwlock_rdlock(&live_lock);
-		walking_live = true;
-	}
-	for (unsigned int i = 0; i < nr_live; i++)
-		yield_ev(live[i]->plat, 1, (enum dmamap_order_event)ev);
-	if (outer) {
-		walking_live = false;
-		pthread_rwlock_unlock(&live_lock);
-	}
+	walk_live(1, (enum dmamap_order_event)ev);
 }
 
 /* ---- the device thread ----------------------------------------------------- */

@@ -26,8 +26,8 @@ void dmamap__order_publish_range(struct dmamap_order *o, struct region *r, size_
 {
 	size_t from = off / UNIT * UNIT, to = MIN(r->size, (off + len + UNIT - 1) / UNIT * UNIT);
 
-	/* Most barriers find nothing buffered: one comparison says so. */
-	if (!memcmp(r->cpu + from, r->agreed + from, to - from))
+	/* Most barriers find nothing buffered. */
+	if (!order_bytes_pending(r, from, to))
 		return;
 	for (size_t u = off / UNIT; u * UNIT < off + len; u++)
 		if (order_unit_pending(r, u))

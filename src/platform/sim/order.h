@@ -125,6 +125,12 @@ static inline dma_addr_t order_dma_of(const struct region *r, const struct devic
 	return dev == r->owner ? r->dma + off : dmamap__phys_to_dma(dev, r->phys + off);
 }
 
+/* Whether the CPU has a store buffered in [@off, @end) of @r: one comparison, most often equal. */
+static inline bool order_bytes_pending(const struct region *r, size_t off, size_t end)
+{
+	return end > off && memcmp(r->cpu + off, r->agreed + off, end - off) != 0;
+}
+
 /* Whether the CPU has a store buffered in unit @u of @r. */
 static inline bool order_unit_pending(const struct region *r, size_t u)
 {

@@ -26,7 +26,7 @@ static void model_read(struct dmamap_order *o, struct device *dev, struct region
 	size_t from = off / UNIT * UNIT, to = MIN(r->size, (off + len + UNIT - 1) / UNIT * UNIT);
 
 	/* Nothing buffered there: what the devices see is what the CPU does. */
-	if (!memcmp(r->cpu + from, r->agreed + from, to - from)) {
+	if (!order_bytes_pending(r, from, to)) {
 		memcpy(buf, r->dev + off, len);
 		return;
 	}
@@ -134,12 +134,6 @@ void dmamap__sim_order_writing(struct dmamap_platform *p, enum dmamap_order_writ
 	dmamap__spin_unlock(&o->lock);
 }
 
-/* Whether the CPU has a store buffered in [@off, @end) of @r. */
-static bool bytes_pending(const struct region *r, size_t off, size_t end)
-{
-	return end > off && memcmp(r->cpu + off, r->agreed + off, end - off) != 0;
-}
-
 void dmamap__sim_order_fetch(struct device *dev, phys_addr_t desc, size_t len, size_t own_off,
 			     bool owned, dma_addr_t dma)
 {
@@ -172,9 +166,10 @@ void dmamap__sim_order_fetch(struct device *dev, phys_addr_t desc, size_t len, s
 		 * Unless a relaxed register write overtook it: then it is the one
 		 * left behind, which is how that mistake shows.
 		 */
-		if (bytes_pending(r, own, own_end) && !r->raced[(off + own_off) / UNIT] &&
+		if (order_bytes_pending(r, own, own_end) && !r->raced[(off + own_off) / UNIT] &&
 		    (!o->rng || !order_chance(o, 4))) {
-			o->st.stores_early += bytes_pending(r, off, own) || bytes_pending(r, own_end, end);
+			o->st.stores_early += order_bytes_pending(r, off, own) ||
+					      order_bytes_pending(r, own_end, end);
 			dmamap__order_publish_bytes(o, r, own, own_end);
 		}
 	} else {
