@@ -149,6 +149,20 @@ DMAMAP_API unsigned long dmamap_debug_live(struct device *dev,
 					   struct dmamap_platform *p);
 
 /**
+ * dmamap_debug_driver_released() - a device's driver let it go: report what it left
+ * @dev: the device
+ *
+ * What dma-debug does when a driver unbinds, and what
+ * device_release_driver() calls: with the checker on, one report of kind
+ * leak ("device driver has pending DMA allocations while released from
+ * device", with the count and one entry) if mappings or allocations of
+ * @dev are live, which the checker then forgets.
+ *
+ * Return: how many were live; 0 when the checker is off or @dev is NULL.
+ */
+DMAMAP_API unsigned long dmamap_debug_driver_released(struct device *dev);
+
+/**
  * dmamap_dbg_kind_name() - stable short name of a report kind
  * @kind: DMAMAP_DBG_*
  *

@@ -24,6 +24,12 @@ extern "C" {
 
 struct dmamap_device_model {
 	const char *name;
+	/*
+	 * The device tree compatible that gives a node this model ("acme,dma"),
+	 * or NULL: only boards written in C name it. The built-in models are
+	 * "dmamap,memcpy", "dmamap,nic" and "dmamap,blk".
+	 */
+	const char *compatible;
 	/* Called when a device with this model is created; sets *priv. Return 0 or -errno. */
 	int (*probe)(struct device *dev, void **priv);
 	void (*remove)(struct device *dev, void *priv);
@@ -162,12 +168,32 @@ DMAMAP_API uint64_t dmamap_model_now(struct device *dev);
  *
  * Models are process-wide: every platform sees them.
  *
- * Return: 0; -EINVAL for a NULL model or name; -EEXIST if the name is
- * taken ("memcpy", "nic" and "blk" are, from the start); -ENOSPC when the
+ * Return: 0; -EINVAL for a NULL model or name; -EEXIST if the name or
+ * the compatible is taken ("memcpy", "nic" and "blk" are, from the start,
+ * with their "dmamap,..." compatibles); -ENOSPC when the
  * table (32 models, the built-in ones among them) is full. A model with
  * more than 8 interrupt lines is refused when a device is created with it.
  */
 DMAMAP_API int dmamap_model_register(const struct dmamap_device_model *model);
+
+/*
+ * Registers the model when the program or shared object is loaded (a
+ * model built as a .so for `dmamap run`), before any board is read, so
+ * that nodes with its compatible get it. A failure says why on stderr.
+ */
+#define DMAMAP_MODEL_REGISTER(model)                                              \
+	__attribute__((constructor)) static void dmamap_register_model_##model(void) \
+	{                                                                          \
+		dmamap_model_register(&(model));                                   \
+	}
+
+/**
+ * dmamap_model_find_compatible() - the model a device tree compatible names
+ * @compatible: one string of a node's compatible list
+ *
+ * Return: the model; NULL for none or a NULL @compatible.
+ */
+DMAMAP_API const struct dmamap_device_model *dmamap_model_find_compatible(const char *compatible);
 
 /**
  * dmamap_model_find() - a model by name

@@ -30,6 +30,13 @@ struct dmamap_error {
 #define DMAMAP_MAX_RESERVED 8
 #define DMAMAP_NAME_MAX 64
 #define DMAMAP_PATH_MAX 256 /* device tree node paths */
+/*
+ * A device lives inside a struct platform_device (<dmamap/platform_device.h>):
+ * the room the library keeps for one device, and where it starts in the
+ * platform_device (after the bus's fields).
+ */
+#define DMAMAP_DEVICE_BYTES 8192
+#define DMAMAP_DEVICE_HEAD 64
 
 /* One window of a device's bus: CPU [cpu_start, +size) is DMA [dma_start, +size). */
 struct dmamap_dma_range {
@@ -140,6 +147,12 @@ struct dmamap_board {
 	struct dmamap_ram_bank reserved[DMAMAP_MAX_RESERVED];
 	unsigned int nr_devices;
 	const struct dmamap_device_desc *devices;
+	/*
+	 * The flattened device tree the board was read from (NULL: none). The
+	 * platform keeps a copy, where drivers read their nodes' properties.
+	 */
+	const void *fdt;
+	size_t fdt_size;
 };
 
 /**
@@ -181,6 +194,18 @@ struct dmamap_board {
 DMAMAP_API struct dmamap_platform *
 dmamap_platform_create(const struct dmamap_board *board,
 		       struct dmamap_error *err);
+
+/**
+ * dmamap_platform_fdt() - the device tree a board was read from
+ * @p: platform
+ * @size: receives its size in bytes (may be NULL)
+ *
+ * The platform's own copy, valid until it is destroyed.
+ *
+ * Return: the blob; NULL (and 0 in @size) for a NULL @p or a board that
+ * came from no tree.
+ */
+DMAMAP_API const void *dmamap_platform_fdt(const struct dmamap_platform *p, size_t *size);
 
 /**
  * dmamap_platform_builtin() - one of the boards shipped with dmamap
@@ -553,7 +578,13 @@ DMAMAP_API int dmamap_cma_stats(struct dmamap_platform *p, struct dmamap_cma_sta
 
 /* ---- logging, strict mode, fault injection ---------------------------- */
 
-enum dmamap_log_level { DMAMAP_LOG_ERR = 3, DMAMAP_LOG_WARN = 4, DMAMAP_LOG_INFO = 6 };
+enum dmamap_log_level {
+	DMAMAP_LOG_ERR = 3,
+	DMAMAP_LOG_WARN = 4,
+	DMAMAP_LOG_NOTICE = 5,
+	DMAMAP_LOG_INFO = 6,
+	DMAMAP_LOG_DEBUG = 7,
+};
 
 typedef void (*dmamap_log_fn)(void *ctx, int level, const char *line);
 
@@ -567,6 +598,18 @@ typedef void (*dmamap_log_fn)(void *ctx, int level, const char *line);
  */
 DMAMAP_API void dmamap_set_log_hook(struct dmamap_platform *p, dmamap_log_fn fn,
 				    void *ctx);
+
+/**
+ * dmamap_log_line() - one line into a platform's log
+ * @p: platform, or NULL for the process's log
+ * @level: DMAMAP_LOG_*
+ * @fmt: printf format
+ *
+ * What dev_err() and friends use: the line goes where
+ * dmamap_set_log_hook() says (stderr by default), at most 511 bytes.
+ */
+DMAMAP_API void dmamap_log_line(struct dmamap_platform *p, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /**
  * dmamap_set_strict() - abort() on the first reported problem

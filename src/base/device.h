@@ -108,6 +108,8 @@ struct dmamap_platform {
 	struct dmamap_fault_injector fault; /* lib/: armed through the public call */
 
 	char name[DMAMAP_NAME_MAX];          /* core/ */
+	void *fdt;                           /* core/: its copy of the board's tree, or NULL */
+	size_t fdt_size;
 	u64 default_mask;                    /* core/: a new device's mask unless it names one */
 	/* core/: re-derive what the backends cache in a device (dmamap__device_refresh()). */
 	void (*refresh)(struct device *dev);
@@ -156,6 +158,8 @@ struct dmamap_dmabounce;     /* ops/dmabounce */
 struct dmamap_iommu_domain;  /* ops/iommu */
 struct dmamap_iopt;          /* hw/ */
 
+/* The real thing: <dmamap/device.h> only reserves room for it. */
+#define DMAMAP_DEVICE_DEFINED 1
 struct device {
 	/*
 	 * Read by every map and unmap: kept together at the head. Derived

@@ -5,8 +5,10 @@
  * the board's devices; the host platform is this process. Destruction
  * undoes it in reverse.
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
+#include <string.h>
 #include <dmamap/swiotlb.h>
 #include "../lib/lib.h"
 #include "../debug/checker.h"
@@ -207,6 +209,16 @@ struct dmamap_platform *dmamap_platform_create(const struct dmamap_board *board,
 			dmamap__set_error(err, ret, "board %s: cannot set up page allocator",
 					  p->name);
 	}
+	if (!ret && board->fdt && board->fdt_size) {
+		p->fdt = malloc(board->fdt_size);
+		if (p->fdt) {
+			memcpy(p->fdt, board->fdt, board->fdt_size);
+			p->fdt_size = board->fdt_size;
+		} else {
+			ret = -ENOMEM;
+			dmamap__set_error(err, ret, "board %s: no memory for its device tree", p->name);
+		}
+	}
 	if (ret) {
 		dmamap_platform_destroy(p);
 		return NULL;
@@ -273,7 +285,28 @@ void dmamap_platform_destroy(struct dmamap_platform *p)
 	dmamap__port_fini(p);
 	pthread_mutex_destroy(&p->devices.lock);
 	pthread_mutex_destroy(&p->observers.lock);
+	free(p->fdt);
 	free(p);
+}
+
+const void *dmamap_platform_fdt(const struct dmamap_platform *p, size_t *size)
+{
+	if (size)
+		*size = p && p->fdt ? p->fdt_size : 0;
+	return p ? p->fdt : NULL;
+}
+
+void dmamap_log_line(struct dmamap_platform *p, int level, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	if (!fmt)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	dmamap__log_line(p ? &p->log : NULL, level, "%s", line);
 }
 
 const char *dmamap_platform_name(const struct dmamap_platform *p)

@@ -146,6 +146,28 @@ static int attach(struct device *dev, const struct dmamap_device_desc *d,
 	return 0;
 }
 
+/*
+ * Every device is born inside a struct platform_device, as the kernel makes
+ * one per device tree node: the bus's fields take the DMAMAP_DEVICE_HEAD
+ * bytes before it, which the driver model fills in when it binds.
+ */
+_Static_assert(sizeof(struct device) <= DMAMAP_DEVICE_BYTES,
+	       "struct device outgrew the room <dmamap/device.h> gives it");
+_Static_assert(DMAMAP_DEVICE_HEAD % 64 == 0, "the device must stay on a cache line");
+
+static struct device *device_alloc(void)
+{
+	/* The whole room the public header promises, so a platform_device is whole. */
+	char *m = dmamap__zalloc_lines(DMAMAP_DEVICE_HEAD + DMAMAP_DEVICE_BYTES);
+
+	return m ? (struct device *)(m + DMAMAP_DEVICE_HEAD) : NULL;
+}
+
+static void device_free(struct device *dev)
+{
+	free((char *)dev - DMAMAP_DEVICE_HEAD);
+}
+
 struct device *dmamap_device_create(struct dmamap_platform *p,
 				    const struct dmamap_device_desc *d,
 				    struct dmamap_error *err)
@@ -158,8 +180,7 @@ struct device *dmamap_device_create(struct dmamap_platform *p,
 	}
 	if (check_desc(p, d, err))
 		return NULL;
-	if (dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC) ||
-	    !(dev = dmamap__zalloc_lines(sizeof(*dev)))) {
+	if (dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC) || !(dev = device_alloc())) {
 		dmamap__set_error(err, -ENOMEM, "device %s: out of memory", d->name);
 		return NULL;
 	}
@@ -167,7 +188,7 @@ struct device *dmamap_device_create(struct dmamap_platform *p,
 	dmamap__device_refresh(dev);
 	if (dmamap__device_register(p, dev)) {
 		pthread_mutex_destroy(&dev->fault.lock);
-		free(dev);
+		device_free(dev);
 		dmamap__set_error(err, -ENOMEM, "device %s: out of memory", d->name);
 		return NULL;
 	}
@@ -190,7 +211,7 @@ void dmamap_device_destroy(struct device *dev)
 	dmamap__pool_destroy(dev);
 	dmamap__device_unregister(dev);
 	pthread_mutex_destroy(&dev->fault.lock);
-	free(dev);
+	device_free(dev);
 }
 
 int dmamap_device_info(struct device *dev, struct dmamap_device_info *info)
@@ -222,4 +243,9 @@ int dmamap_device_info(struct device *dev, struct dmamap_device_info *info)
 		info->restricted_pool_size = sw.total_slots * sw.slot_size;
 	}
 	return 0;
+}
+
+unsigned long dmamap_debug_driver_released(struct device *dev)
+{
+	return dev ? dmamap__dbg_device_gone(dev) : 0;
 }

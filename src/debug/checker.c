@@ -1646,14 +1646,14 @@ static void device_access(void *ctx, struct device *dev, dma_addr_t addr, u64 le
 	}
 }
 
-void dmamap__dbg_device_gone(struct device *dev)
+unsigned long dmamap__dbg_device_gone(struct device *dev)
 {
 	struct dmamap_checker *c = dev->plat->checker;
 	struct dbg_entry example = { 0 }, *gone = NULL;
 	unsigned long count = 0;
 
 	if (!c)
-		return;
+		return 0;
 	for (unsigned int i = 0; i <= NBUCKETS; i++) {
 		struct bucket *b = bucket_at(c, i);
 
@@ -1685,13 +1685,14 @@ void dmamap__dbg_device_gone(struct device *dev)
 		entry_free(c, e);
 	}
 	if (!count)
-		return;
+		return 0;
 	dmamap__report_at(dev->plat, dev, DMAMAP_DBG_LEAK, example.addr, example.size,
 			  example.dir, example.caller,
 			  "device driver has pending DMA allocations while released from device [count=%lu] One of leaked entries details: [device address=0x%llx] [size=%llu bytes] [mapped with %s] [mapped as %s]",
 			  count, (unsigned long long)example.addr,
 			  (unsigned long long)example.size, dmamap__dir_name(example.dir),
 			  type_names[example.type]);
+	return count;
 }
 
 int dmamap__dbg_type_at(struct device *dev, dma_addr_t addr)

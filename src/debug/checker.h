@@ -136,7 +136,7 @@ static inline void dmamap__dbg_mapping_error(struct device *dev, dma_addr_t addr
  */
 bool dmamap__dbg_sync(struct device *dev, dma_addr_t addr, u64 size, int dir,
 		      bool to_cpu, int sg_nents);
-void dmamap__dbg_device_gone(struct device *dev);
+unsigned long dmamap__dbg_device_gone(struct device *dev);
 /* The dbg_type of the live entry of @dev starting at @addr, -1 if none. */
 int dmamap__dbg_type_at(struct device *dev, dma_addr_t addr);
 /* map_sg's return value recorded for the sg entry at @addr, 0 if none. */

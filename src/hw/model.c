@@ -25,7 +25,9 @@ int dmamap_model_register(const struct dmamap_device_model *model)
 		return -EINVAL;
 	pthread_mutex_lock(&models_lock);
 	for (unsigned int i = 0; i < MAX_MODELS; i++) {
-		if (models[i] && !strcmp(models[i]->name, model->name)) {
+		if (models[i] && (!strcmp(models[i]->name, model->name) ||
+				  (model->compatible && models[i]->compatible &&
+				   !strcmp(models[i]->compatible, model->compatible)))) {
 			ret = -EEXIST;
 			break;
 		}
@@ -48,6 +50,23 @@ const struct dmamap_device_model *dmamap_model_find(const char *name)
 	pthread_mutex_lock(&models_lock);
 	for (unsigned int i = 0; i < MAX_MODELS && models[i]; i++) {
 		if (!strcmp(models[i]->name, name)) {
+			m = models[i];
+			break;
+		}
+	}
+	pthread_mutex_unlock(&models_lock);
+	return m;
+}
+
+const struct dmamap_device_model *dmamap_model_find_compatible(const char *compatible)
+{
+	const struct dmamap_device_model *m = NULL;
+
+	if (!compatible)
+		return NULL;
+	pthread_mutex_lock(&models_lock);
+	for (unsigned int i = 0; i < MAX_MODELS && models[i]; i++) {
+		if (models[i]->compatible && !strcmp(models[i]->compatible, compatible)) {
 			m = models[i];
 			break;
 		}

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <stdarg.h>
+#include <dmamap/model.h>
 #include <dmamap/of.h>
 #include "../lib/lib.h"
 #include "../lib/log.h"
@@ -376,15 +377,21 @@ static void device_name(struct parse *ps, int node, const char *path, char *out)
 	}
 }
 
-/* The built-in model a node's compatible names ("dmamap,memcpy" -> "memcpy"), or NULL. */
+/*
+ * The model a node's compatible list names, first listed first: the
+ * built-in ones ("dmamap,nic" -> "nic") and those a program registered.
+ */
 static const char *model_of(const void *blob, int node)
 {
-	static const char *const models[] = { "memcpy", "nic", "blk" };
-	static const char *const compats[] = { "dmamap,memcpy", "dmamap,nic", "dmamap,blk" };
+	int n = fdt_stringlist_count(blob, node, "compatible");
 
-	for (unsigned int i = 0; i < sizeof(models) / sizeof(models[0]); i++)
-		if (!fdt_node_check_compatible(blob, node, compats[i]))
-			return models[i];
+	for (int i = 0; i < n; i++) {
+		const char *c = fdt_stringlist_get(blob, node, "compatible", i, NULL);
+		const struct dmamap_device_model *m = dmamap_model_find_compatible(c);
+
+		if (m)
+			return m->name;
+	}
 	return NULL;
 }
 
@@ -794,6 +801,8 @@ struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t s
 		ret = fail(ps, 0, NULL, "no memory node with device_type = \"memory\"");
 	if (!ret) {
 		ps->board.devices = ps->devs;
+		ps->board.fdt = blob;
+		ps->board.fdt_size = fdt_totalsize(blob);
 		p = dmamap_platform_create(&ps->board, err);
 	}
 	free(ps);

@@ -239,6 +239,7 @@ static int blk_read(struct device *dev, void *priv, uint32_t reg, uint32_t *val)
 
 const struct dmamap_device_model dmamap__blk_model = {
 	.name = "blk",
+	.compatible = "dmamap,blk",
 	.probe = blk_probe,
 	.remove = blk_remove,
 	.mmio_read = blk_read,

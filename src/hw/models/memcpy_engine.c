@@ -195,6 +195,7 @@ static int mce_read(struct device *dev, void *priv, uint32_t reg, uint32_t *val)
 
 const struct dmamap_device_model dmamap__memcpy_engine_model = {
 	.name = "memcpy",
+	.compatible = "dmamap,memcpy",
 	.probe = mce_probe,
 	.remove = mce_remove,
 	.mmio_read = mce_read,

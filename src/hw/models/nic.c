@@ -390,6 +390,7 @@ static int nic_read(struct device *dev, void *priv, uint32_t reg, uint32_t *val)
 
 const struct dmamap_device_model dmamap__nic_model = {
 	.name = "nic",
+	.compatible = "dmamap,nic",
 	.probe = nic_probe,
 	.remove = nic_remove,
 	.mmio_read = nic_read,
