@@ -29,13 +29,14 @@ override CFLAGS := $(CFLAGS_BASE) $(CFLAGS)
 LDLIBS = -pthread -lm -ldl $(FDT_LIB)
 
 # Every folder of src/; the device tree reader needs libfdt (below).
-LIB_SRCS := $(sort $(filter-out src/of/fdt.c src/of/fdt_walk.c src/of/fdt_none.c,$(wildcard src/*/*.c src/*/*/*.c)))
+FDT_SRCS := $(wildcard src/of/fdt*.c)
+LIB_SRCS := $(sort $(filter-out $(FDT_SRCS),$(wildcard src/*/*.c src/*/*/*.c)))
 # Device trees need libfdt; NO_FDT=1 builds stubs that return -ENOSYS instead.
 ifeq ($(NO_FDT),1)
 LIB_SRCS += src/of/fdt_none.c
 FDT_LIB :=
 else
-LIB_SRCS += src/of/fdt.c src/of/fdt_walk.c
+LIB_SRCS += $(filter-out src/of/fdt_none.c,$(FDT_SRCS))
 FDT_LIB := -lfdt
 endif
 DRV_SRCS := $(sort $(wildcard drivers/*.c))
@@ -115,8 +116,11 @@ $(SHARED): $(LIB_OBJS) mk/dmamap.map
 		-o $@ $(LIB_OBJS) $(LDLIBS)
 	ln -sf $(SONAME) $(BUILD)/libdmamap.so
 
+# The whole library goes in, exported (-rdynamic): the drivers `dmamap run`
+# loads bind to this copy, whatever library they were linked with.
 $(CLI): $(TOOL_OBJS) $(DRV_OBJS) $(BENCH_OBJS) $(STATIC)
-	$(CC) $(CFLAGS) -rdynamic -o $@ $(TOOL_OBJS) $(DRV_OBJS) $(BENCH_OBJS) $(STATIC) $(LDLIBS)
+	$(CC) $(CFLAGS) -rdynamic -o $@ $(TOOL_OBJS) $(DRV_OBJS) $(BENCH_OBJS) \
+		-Wl,--whole-archive $(STATIC) -Wl,--no-whole-archive $(LDLIBS)
 
 $(TESTS): $(TEST_OBJS) $(DRV_OBJS) $(STATIC)
 	$(CC) $(CFLAGS) -rdynamic -o $@ $(TEST_OBJS) $(DRV_OBJS) $(STATIC) $(LDLIBS)

@@ -695,6 +695,45 @@ DMAMAP_API void *dma_alloc_coherent(struct device *dev, size_t size,
 DMAMAP_API void dma_free_coherent(struct device *dev, size_t size,
 				  void *cpu_addr, dma_addr_t dma_handle);
 /**
+ * dmam_alloc_attrs() - dma_alloc_attrs() released with the driver (devres)
+ * @dev: the device being probed (or bound to a driver)
+ * @size: bytes (rounded up to pages)
+ * @dma_handle: receives the device address
+ * @gfp: GFP_KERNEL, GFP_ATOMIC...
+ * @attrs: DMA_ATTR_*
+ *
+ * Freed with dma_free_attrs() when the driver is released
+ * (<dmamap/device.h>), or earlier by dmam_free_coherent().
+ *
+ * Return: as dma_alloc_attrs(): the CPU address, or NULL (also when the
+ * device-managed record cannot be allocated, and nothing is left then).
+ */
+DMAMAP_API void *dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle,
+				  gfp_t gfp, unsigned long attrs);
+/**
+ * dmam_alloc_coherent() - dma_alloc_coherent() released with the driver (devres)
+ * @dev: the device being probed (or bound to a driver)
+ * @size: bytes (rounded up to pages)
+ * @dma_handle: receives the device address
+ * @gfp: GFP_KERNEL, GFP_ATOMIC...
+ *
+ * Return: as dmam_alloc_attrs().
+ */
+DMAMAP_API void *dmam_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma_handle,
+				     gfp_t gfp);
+/**
+ * dmam_free_coherent() - free dmam_alloc_coherent()/dmam_alloc_attrs() memory early
+ * @dev: the device it was allocated for
+ * @size: the size allocated
+ * @cpu_addr: the CPU address returned
+ * @dma_handle: the device address returned
+ *
+ * Memory that no dmam_ call of @dev allocated with this address, handle
+ * and size is not freed: a line is logged, as the kernel WARNs.
+ */
+DMAMAP_API void dmam_free_coherent(struct device *dev, size_t size, void *cpu_addr,
+				   dma_addr_t dma_handle);
+/**
  * dma_alloc_wc() - dma_alloc_attrs() with DMA_ATTR_WRITE_COMBINE
  * @dev: device
  * @size: bytes (rounded up to pages)

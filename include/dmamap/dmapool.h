@@ -72,6 +72,32 @@ DMAMAP_API struct dma_pool *dma_pool_create(const char *name, struct device *dev
  * use it); the pool itself is freed either way.
  */
 DMAMAP_API void dma_pool_destroy(struct dma_pool *pool);
+/**
+ * dmamap_dma_pool_device() - the device a pool serves
+ * @pool: a pool
+ *
+ * Return: the device given to dma_pool_create(); NULL for a NULL @pool.
+ */
+DMAMAP_API struct device *dmamap_dma_pool_device(const struct dma_pool *pool);
+
+/**
+ * dmam_pool_create() - dma_pool_create() destroyed with the driver (devres)
+ * @name: for reports
+ * @dev: the device being probed (or bound to a driver)
+ * @size: bytes in a block
+ * @align: alignment of each block (power of two, 0 meaning 1)
+ * @boundary: a power of two no block may cross (0: none)
+ *
+ * Return: the pool, or NULL as dma_pool_create() (also when the
+ * device-managed record cannot be allocated).
+ */
+DMAMAP_API struct dma_pool *dmam_pool_create(const char *name, struct device *dev, size_t size,
+					     size_t align, size_t boundary);
+/**
+ * dmam_pool_destroy() - destroy a dmam_pool_create() pool early
+ * @pool: the pool (NULL is ignored)
+ */
+DMAMAP_API void dmam_pool_destroy(struct dma_pool *pool);
 
 /**
  * dma_pool_alloc() - a block from the pool

@@ -8,6 +8,7 @@
 #ifndef DMAMAP_OF_H
 #define DMAMAP_OF_H
 
+#include <stdint.h>
 #include <dmamap/platform.h>
 
 #ifdef __cplusplus
@@ -99,6 +100,135 @@ dmamap_platform_from_fdt_opts(const void *blob, size_t size,
 DMAMAP_API struct dmamap_platform *
 dmamap_platform_from_file_opts(const char *path, const struct dmamap_of_options *opts,
 			       struct dmamap_error *err);
+
+
+/* ---- a device's node, for its driver (as <linux/of.h>) ------------------ */
+
+/* A node of the board's device tree; dev_of_node() gives a device's. */
+struct device_node;
+
+/* One line of a driver's match table, ended by an empty one. */
+struct of_device_id {
+	char name[32];
+	char type[32];
+	char compatible[128];
+	const void *data;
+};
+
+/* Kept for the kernel's source: the table needs no exporting here. */
+#define MODULE_DEVICE_TABLE(type, name)
+
+/**
+ * dmamap_dev_of_node() - dev_of_node(): the device tree node a device came from
+ * @dev: a device
+ *
+ * Return: the node, valid while the board lives; NULL for a NULL @dev, a
+ * device not from a tree, or a build without libfdt.
+ */
+DMAMAP_API struct device_node *dmamap_dev_of_node(struct device *dev);
+#define dev_of_node(dev) dmamap_dev_of_node(dev)
+
+/**
+ * dmamap_of_node_name() - the node's full path ("/soc/dma@1000")
+ * @np: a node
+ *
+ * Return: the path; "" for a NULL @np.
+ */
+DMAMAP_API const char *dmamap_of_node_name(const struct device_node *np);
+#define of_node_full_name(np) dmamap_of_node_name(np)
+
+/**
+ * dmamap_of_find_property() - of_find_property(): a property's raw value
+ * @np: a node
+ * @name: the property's name
+ * @lenp: receives its length in bytes (may be NULL)
+ *
+ * Return: the value (big-endian cells, as in the tree); NULL for a NULL
+ * @np or @name, or a property the node does not have.
+ */
+DMAMAP_API const void *dmamap_of_find_property(const struct device_node *np, const char *name,
+					       int *lenp);
+#define of_get_property(np, name, lenp) dmamap_of_find_property(np, name, lenp)
+
+/**
+ * dmamap_of_property_read_u32_array() - of_property_read_u32_array()
+ * @np: a node
+ * @name: the property's name
+ * @out: receives @n values, converted from big-endian
+ * @n: how many to read
+ *
+ * Return: 0; -EINVAL if the property is missing (or @np, @name or @out is
+ * NULL); -ENODATA if it has no value; -EOVERFLOW if it holds fewer than
+ * @n values. @out is left alone on error.
+ */
+DMAMAP_API int dmamap_of_property_read_u32_array(const struct device_node *np, const char *name,
+						 uint32_t *out, size_t n);
+/**
+ * dmamap_of_property_read_u64() - of_property_read_u64(): two cells, high first
+ * @np: a node
+ * @name: the property's name
+ * @out: receives the value
+ *
+ * Return: as dmamap_of_property_read_u32_array().
+ */
+DMAMAP_API int dmamap_of_property_read_u64(const struct device_node *np, const char *name,
+					   uint64_t *out);
+/**
+ * dmamap_of_property_read_string() - of_property_read_string()
+ * @np: a node
+ * @name: the property's name
+ * @out: receives the first string, valid while the board lives
+ *
+ * Return: 0; -EINVAL if the property is missing (or an argument NULL);
+ * -ENODATA if it has no value; -EILSEQ if it is not NUL-terminated.
+ */
+DMAMAP_API int dmamap_of_property_read_string(const struct device_node *np, const char *name,
+					      const char **out);
+/**
+ * dmamap_of_property_match_string() - of_property_match_string()
+ * @np: a node
+ * @name: the property's name (a string list)
+ * @string: what to find
+ *
+ * Return: the index of @string in the list; -EINVAL if the property is
+ * missing; -ENODATA if @string is not in it; -EILSEQ for a list that is
+ * not NUL-terminated.
+ */
+DMAMAP_API int dmamap_of_property_match_string(const struct device_node *np, const char *name,
+					       const char *string);
+#define of_property_read_u32_array(np, name, out, n) \
+	dmamap_of_property_read_u32_array(np, name, out, n)
+#define of_property_read_u32(np, name, out) dmamap_of_property_read_u32_array(np, name, out, 1)
+#define of_property_read_u64(np, name, out) dmamap_of_property_read_u64(np, name, out)
+#define of_property_read_string(np, name, out) dmamap_of_property_read_string(np, name, out)
+#define of_property_match_string(np, name, s) dmamap_of_property_match_string(np, name, s)
+#define of_property_present(np, name) (dmamap_of_find_property(np, name, NULL) != NULL)
+#define of_property_read_bool(np, name) of_property_present(np, name)
+#define of_device_is_compatible(np, compat) \
+	(dmamap_of_property_match_string(np, "compatible", compat) >= 0)
+/* The unified property API, on the device's node. */
+#define device_property_read_u32(dev, name, out) \
+	dmamap_of_property_read_u32_array(dmamap_dev_of_node(dev), name, out, 1)
+#define device_property_read_u32_array(dev, name, out, n) \
+	dmamap_of_property_read_u32_array(dmamap_dev_of_node(dev), name, out, n)
+#define device_property_read_u64(dev, name, out) \
+	dmamap_of_property_read_u64(dmamap_dev_of_node(dev), name, out)
+#define device_property_read_string(dev, name, out) \
+	dmamap_of_property_read_string(dmamap_dev_of_node(dev), name, out)
+#define device_property_present(dev, name) \
+	(dmamap_of_find_property(dmamap_dev_of_node(dev), name, NULL) != NULL)
+#define device_property_read_bool(dev, name) device_property_present(dev, name)
+
+/**
+ * dmamap_device_get_match_data() - of_device_get_match_data(): the matched line's data
+ * @dev: a bound device
+ *
+ * Return: the .data of the of_match_table line its driver matched it by;
+ * NULL for a NULL or unbound @dev, or one bound by name.
+ */
+DMAMAP_API const void *dmamap_device_get_match_data(const struct device *dev);
+#define of_device_get_match_data(dev) dmamap_device_get_match_data(dev)
+#define device_get_match_data(dev) dmamap_device_get_match_data(dev)
 
 #ifdef __cplusplus
 }

@@ -302,3 +302,8 @@ int dmamap_dma_pool_stats(struct dma_pool *pool, struct dmamap_dma_pool_stats *s
 	pthread_mutex_unlock(&pool->lock);
 	return 0;
 }
+
+struct device *dmamap_dma_pool_device(const struct dma_pool *pool)
+{
+	return pool ? pool->dev : NULL;
+}

@@ -27,4 +27,24 @@ bool dmamap__fdt_walk_ok(const void *fdt, size_t size);
 const struct dmamap_board *dmamap__builtin_board(const char *name);
 extern const char *const dmamap__builtin_board_names[];
 
+/*
+ * A device's node, for its driver's property reads (<dmamap/of.h>): the
+ * board's own copy of the tree and the node's offset in it, which stays
+ * right as long as the board lives (the copy never changes).
+ */
+struct device_node {
+	const void *fdt;
+	int offset;
+	char path[DMAMAP_PATH_MAX];
+};
+
+/* @np for the node at @path of @fdt: 0; -ENOENT if there is none; -ENOSYS without libfdt. */
+int dmamap__of_node_init(struct device_node *np, const void *fdt, const char *path);
+/*
+ * The @i-th (address, size) pair of the node's reg, read with its
+ * parent's #address-cells and #size-cells: 0, or -ENOENT when there is
+ * none (or no such pair), -EINVAL for cells that do not fit 64 bits.
+ */
+int dmamap__of_reg(const struct device_node *np, unsigned int i, u64 *start, u64 *size);
+
 #endif
