@@ -8,6 +8,7 @@ int cli_demo(int argc, char **argv);
 int cli_info(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_sweep(int argc, char **argv);
+int cli_run(int argc, char **argv);
 
 /*
  * A board by built-in name, or a device tree file (name with a slash or a

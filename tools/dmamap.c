@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* dmamap: demo · info · sweep · bench */
+/* dmamap: demo · info · sweep · run · bench */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,8 @@ static void usage(FILE *f)
 		"                    [--scale N] [--threaded] [--verbose] [--json]\n"
 		"       dmamap info  [BOARD] [--json] [--svg FILE] [--ram START+SIZE,...]\n"
 		"       dmamap sweep [--board NAME] [--seeds N] [--first SEED]\n"
+		"       dmamap run   DRIVER.so [MODEL.so...] [--board NAME|FILE] [--seeds A[-B]] [--jobs N]\n"
+		"                    [--tap | --json] [--junit FILE] (--help for the rest)\n"
 		"       dmamap bench [--help for options]\n"
 		"boards:");
 	for (const char *const *n = dmamap_platform_builtin_names(); *n; n++)
@@ -115,6 +117,8 @@ int main(int argc, char **argv)
 		return cli_bench(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "sweep"))
 		return cli_sweep(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "run"))
+		return cli_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;

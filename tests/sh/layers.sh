@@ -36,6 +36,8 @@ fi
 # folder: the folders its files may include from (besides itself).
 allowed() {
 	case "$1" in
+	run) echo "driver of lib" ;;
+	driver) echo "of lib" ;;
 	core) echo "debug ops hw mm platform base lib" ;;
 	debug) echo "hw mm platform base lib" ;;
 	ops) echo "hw mm platform base lib" ;;
@@ -129,10 +131,11 @@ else
 		from=$(dirname "${user#src/}")
 		to=$(dirname "${owner#src/}")
 		[ "$from" = "$to" ] && continue
-		# Device trees and device models are clients of the public API, as drivers are.
+		# Device trees, device models, the driver model and the runner are
+		# clients of the public API, as drivers are.
 		case "$from:$sym" in
-		of:dmamap__* | hw/models:dmamap__*) ;;
-		of:* | hw/models:*) continue ;;
+		of:dmamap__* | hw/models:dmamap__* | driver:dmamap__* | run:dmamap__*) ;;
+		of:* | hw/models:* | driver:* | run:*) continue ;;
 		esac
 		case " $(allowed "$from") " in
 		*" $to "*) ;;

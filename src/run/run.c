@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dmamap_run(): plan the runs (every device a registered driver would
+ * bind, times every seed), hand them to worker processes, and collect
+ * what they send. A worker that dies or outlives its stage's deadline
+ * fails its run alone; a new worker takes its place.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <dmamap/dma-mapping.h>
+#include "../driver/driver.h"
+#include "../lib/lib.h"
+#include "runner.h"
+
+#define MAX_JOBS 256
+
+struct worker_slot {
+	pid_t pid;
+	int to, from;       /* task numbers out, records in */
+	long task;          /* -1: idle */
+	int stage;
+	/* What the stages so far said, for a run the worker does not finish. */
+	uint8_t ran[RUN_MAX_TESTS / 8];
+	uint8_t failed[RUN_MAX_TESTS / 8];
+	double deadline;
+	double started;
+	size_t got;         /* bytes of the record being read */
+	struct run_record rec;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The devices a registered driver matches, and their kinds, from one board made here. */
+static int plan_devices(struct run_plan *pl)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = dmamap__run_board(pl, &err);
+	const void *fdt;
+	size_t size;
+	unsigned int n;
+
+	if (!p) {
+		fprintf(stderr, "dmamap run: %s\n", err.msg);
+		return -EINVAL;
+	}
+	fdt = dmamap_platform_fdt(p, &size);
+	n = dmamap_device_count(p);
+	pl->devices = calloc(n ? n : 1, sizeof(*pl->devices));
+	pl->kinds = calloc(n ? n : 1, sizeof(*pl->kinds));
+	pl->fdt = fdt ? malloc(size) : NULL;
+	if (!pl->devices || !pl->kinds || (fdt && !pl->fdt)) {
+		dmamap_platform_destroy(p);
+		return -ENOMEM;
+	}
+	if (fdt) {
+		memcpy((void *)pl->fdt, fdt, size);
+		pl->fdt_size = size;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		struct device *dev = dmamap_device_at(p, i);
+
+		if (pl->o->device && strcmp(pl->o->device, dev_name(dev)))
+			continue;
+		if (!dmamap__driver_match(dev))
+			continue;
+		snprintf(pl->devices[pl->nr_devices], DMAMAP_NAME_MAX, "%s", dev_name(dev));
+		pl->kinds[pl->nr_devices++] = dmamap__run_kind(dev);
+	}
+	dmamap_platform_destroy(p);
+	return pl->nr_devices ? 0 : -ENODEV;
+}
+
+/*
+ * A worker must hold no pipe of another: a worker's end of the task pipe
+ * left open in a sibling would keep it from ever seeing the end.
+ */
+static int spawn(struct run_state *rs, struct worker_slot *ws, unsigned int jobs,
+		 struct worker_slot *w)
+{
+	int down[2], up[2];
+
+	if (pipe(down))
+		return -errno;
+	if (pipe(up)) {
+		close(down[0]);
+		close(down[1]);
+		return -errno;
+	}
+	fflush(NULL);
+	w->pid = fork();
+	if (w->pid < 0) {
+		int ret = -errno;
+
+		close(down[0]);
+		close(down[1]);
+		close(up[0]);
+		close(up[1]);
+		return ret;
+	}
+	if (!w->pid) {
+		close(down[1]);
+		close(up[0]);
+		for (unsigned int j = 0; j < jobs; j++) {
+			if (&ws[j] == w || !ws[j].pid)
+				continue;
+			close(ws[j].to);
+			close(ws[j].from);
+		}
+		dmamap__run_worker(&rs->plan, down[0], up[1]);
+	}
+	close(down[0]);
+	close(up[1]);
+	w->to = down[1];
+	w->from = up[0];
+	w->task = -1;
+	w->got = 0;
+	return 0;
+}
+
+static void reap(struct worker_slot *w, int *sig)
+{
+	int status = 0;
+
+	close(w->to);
+	close(w->from);
+	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	*sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	w->pid = 0;
+}
+
+static void finish(struct run_state *rs, unsigned long task, const struct run_record *rec,
+		   double seconds)
+{
+	struct run_result *r = &rs->results[task];
+
+	r->done = true;
+	r->status = (uint8_t)rec->status;
+	r->fail_stage = rec->fail_stage;
+	r->tests_run = rec->tests_run;
+	r->seconds = seconds;
+	memcpy(r->failed, rec->failed, sizeof(r->failed));
+	memcpy(r->ran, rec->ran, sizeof(r->ran));
+	r->probe_failed = rec->probe_failed;
+	r->remove_failed = rec->remove_failed;
+	if (rec->status != RUN_PASSED) {
+		size_t ml = strnlen(rec->msgs, sizeof(rec->msgs));
+		size_t ll = strnlen(rec->log, sizeof(rec->log));
+
+		r->msgs = malloc(ml + ll + 2);
+		if (r->msgs) {
+			memcpy(r->msgs, rec->msgs, ml);
+			r->msgs[ml] = '\0';
+			memcpy(r->msgs + ml + 1, rec->log, ll);
+			r->msgs[ml + 1 + ll] = '\0';
+		}
+		rs->failed++;
+	}
+	rs->done++;
+	dmamap__run_emit_one(rs, task);
+}
+
+/* A worker died or was killed in the middle of @w->task: its run fails with why. */
+static void lost(struct run_state *rs, struct worker_slot *w, bool timed_out, int sig)
+{
+	struct run_record rec = { .type = REC_DONE, .task = (uint32_t)w->task };
+	char stage[64];
+
+	rec.status = timed_out ? RUN_TIMEOUT : RUN_CRASHED;
+	rec.fail_stage = w->stage;
+	memcpy(rec.ran, w->ran, sizeof(rec.ran));
+	memcpy(rec.failed, w->failed, sizeof(rec.failed));
+	if (w->stage == STAGE_PROBE) {
+		rec.probe_failed = 1;
+	} else if (w->stage >= (int)rs->plan.nr_tests) {
+		rec.remove_failed = 1;
+	} else {
+		rec.ran[w->stage / 8] |= (uint8_t)(1u << (w->stage % 8));
+		rec.failed[w->stage / 8] |= (uint8_t)(1u << (w->stage % 8));
+	}
+	dmamap__run_stage_name(rs, w->stage, stage, sizeof(stage));
+	if (timed_out)
+		snprintf(rec.msgs, sizeof(rec.msgs), "%d\ttimeout\t%s still running after %u s (killed)\n",
+			 w->stage, stage, rs->plan.timeout_s);
+	else
+		snprintf(rec.msgs, sizeof(rec.msgs), "%d\tcrash\tthe worker died in %s: %s\n", w->stage,
+			 stage, sig ? strsignal(sig) : "it exited");
+	finish(rs, (unsigned long)w->task, &rec, now_s() - w->started);
+	w->task = -1;
+}
+
+static int collect(struct run_state *rs, struct worker_slot *w)
+{
+	ssize_t n = read(w->from, (char *)&w->rec + w->got, sizeof(w->rec) - w->got);
+
+	if (n < 0 && errno == EINTR)
+		return 0;
+	if (n <= 0)
+		return -1;
+	w->got += (size_t)n;
+	if (w->got < sizeof(w->rec))
+		return 0;
+	w->got = 0;
+	if (w->rec.type == REC_STAGE && (long)w->rec.task == w->task) {
+		w->stage = w->rec.stage;
+		memcpy(w->ran, w->rec.ran, sizeof(w->ran));
+		memcpy(w->failed, w->rec.failed, sizeof(w->failed));
+		w->deadline = now_s() + rs->plan.timeout_s;
+	} else if (w->rec.type == REC_DONE && (long)w->rec.task == w->task) {
+		finish(rs, (unsigned long)w->task, &w->rec, now_s() - w->started);
+		w->task = -1;
+	}
+	return 0;
+}
+
+static int give(struct run_state *rs, struct worker_slot *w, unsigned long task)
+{
+	uint32_t t = (uint32_t)task;
+
+	if (write(w->to, &t, sizeof(t)) != (ssize_t)sizeof(t))
+		return -1;
+	w->task = (long)task;
+	w->stage = STAGE_PROBE;
+	memset(w->ran, 0, sizeof(w->ran));
+	memset(w->failed, 0, sizeof(w->failed));
+	w->started = now_s();
+	w->deadline = w->started + rs->plan.timeout_s;
+	return 0;
+}
+
+static int drive(struct run_state *rs, unsigned int jobs)
+{
+	struct worker_slot *ws = calloc(jobs, sizeof(*ws));
+	struct pollfd *pfd = calloc(jobs, sizeof(*pfd));
+	unsigned long next = 0;
+	int ret = 0;
+
+	if (!ws || !pfd) {
+		free(ws);
+		free(pfd);
+		return -ENOMEM;
+	}
+	for (unsigned int j = 0; j < jobs && !ret; j++)
+		ret = spawn(rs, ws, jobs, &ws[j]);
+	while (!ret && rs->done < rs->nr_tasks) {
+		double now = now_s(), first = now + 3600;
+		int sig;
+
+		for (unsigned int j = 0; j < jobs; j++) {
+			if (!ws[j].pid && next < rs->nr_tasks && (ret = spawn(rs, ws, jobs, &ws[j])))
+				break;
+			if (ws[j].pid && ws[j].task < 0 && next < rs->nr_tasks &&
+			    give(rs, &ws[j], next) == 0)
+				next++;
+			pfd[j].fd = ws[j].pid ? ws[j].from : -1;
+			pfd[j].events = POLLIN;
+			if (ws[j].pid && ws[j].task >= 0 && ws[j].deadline < first)
+				first = ws[j].deadline;
+		}
+		if (ret)
+			break;
+		if (poll(pfd, jobs, (int)((first - now) * 1000) + 1) < 0 && errno != EINTR) {
+			ret = -errno;
+			break;
+		}
+		now = now_s();
+		for (unsigned int j = 0; j < jobs; j++) {
+			struct worker_slot *w = &ws[j];
+
+			if (!w->pid)
+				continue;
+			if ((pfd[j].revents & (POLLIN | POLLHUP | POLLERR)) && collect(rs, w)) {
+				reap(w, &sig);
+				if (w->task >= 0)
+					lost(rs, w, false, sig);
+			} else if (w->task >= 0 && now > w->deadline) {
+				kill(w->pid, SIGKILL);
+				reap(w, &sig);
+				lost(rs, w, true, sig);
+			}
+		}
+	}
+	for (unsigned int j = 0; j < jobs; j++) {
+		int sig;
+
+		if (ws[j].pid)
+			reap(&ws[j], &sig);
+	}
+	free(ws);
+	free(pfd);
+	return ret;
+}
+
+long dmamap_run(const struct dmamap_run_options *opts, struct dmamap_run_summary *sum)
+{
+	static const struct dmamap_run_options defaults;
+	const struct dmamap_run_options *o = opts ? opts : &defaults;
+	struct run_state rs = { 0 };
+	struct run_plan *pl = &rs.plan;
+	unsigned int jobs = o->jobs ? o->jobs : 1;
+	int ret;
+
+	if (sum)
+		memset(sum, 0, sizeof(*sum));
+	if (jobs > MAX_JOBS)
+		return -EINVAL;
+	pl->o = o;
+	pl->first = o->first_seed ? o->first_seed : 1;
+	pl->last = o->last_seed >= pl->first ? o->last_seed : pl->first;
+	pl->timeout_s = o->timeout_s ? o->timeout_s : 10;
+	pl->nr_tests = dmamap__run_nr_tests();
+	if (pl->last - pl->first >= (1ULL << 31))
+		return -EINVAL;
+	rs.out = o->out ? o->out : stdout;
+	rs.t0 = now_s();
+	ret = plan_devices(pl);
+	if (!ret && (pl->last - pl->first + 1) * pl->nr_devices > UINT32_MAX)
+		ret = -EINVAL;
+	if (!ret) {
+		rs.nr_tasks = (unsigned long)(pl->last - pl->first + 1) * pl->nr_devices;
+		rs.results = calloc(rs.nr_tasks, sizeof(*rs.results));
+		if (!rs.results)
+			ret = -ENOMEM;
+	}
+	if (!ret) {
+		if (jobs > rs.nr_tasks)
+			jobs = (unsigned int)rs.nr_tasks;
+		if (o->format == DMAMAP_RUN_TAP)
+			fprintf(rs.out, "TAP version 13\n1..%lu\n", rs.nr_tasks);
+		ret = drive(&rs, jobs);
+	}
+	if (!ret) {
+		dmamap__run_emit_end(&rs);
+		if (o->junit && dmamap__run_write_junit(&rs, o->junit))
+			ret = -EIO;
+	}
+	if (sum && rs.results) {
+		sum->runs = rs.nr_tasks;
+		sum->failed = rs.failed;
+		sum->devices = pl->nr_devices;
+		sum->seconds = now_s() - rs.t0;
+		for (unsigned long t = 0; t < rs.nr_tasks; t++) {
+			sum->tests += rs.results[t].tests_run;
+			for (unsigned int i = 0; i < pl->nr_tests; i++)
+				sum->tests_failed += rs.results[t].failed[i / 8] >> (i % 8) & 1;
+		}
+	}
+	for (unsigned long t = 0; rs.results && t < rs.nr_tasks; t++)
+		free(rs.results[t].msgs);
+	free(rs.results);
+	free(pl->devices);
+	free(pl->kinds);
+	free((void *)pl->fdt);
+	return ret ? ret : (long)rs.failed;
+}
