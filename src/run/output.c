@@ -122,9 +122,35 @@ void dmamap__run_emit_one(struct run_state *rs, unsigned long task)
 struct kind_row {
 	unsigned long runs, failed;
 	char devices[200];
-	char seeds[120];
+	uint64_t seed[8];
 	unsigned int nseeds;
+	bool more;
 };
+
+/* The first failing seeds of a row, each once; more than fit make "...". */
+static void add_seed(struct kind_row *row, uint64_t seed)
+{
+	for (unsigned int i = 0; i < row->nseeds; i++)
+		if (row->seed[i] == seed)
+			return;
+	if (row->nseeds == ARRAY_SIZE(row->seed))
+		row->more = true;
+	else
+		row->seed[row->nseeds++] = seed;
+}
+
+static const char *seeds_text(const struct kind_row *row, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < row->nseeds && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%llu", i ? " " : "",
+				      (unsigned long long)row->seed[i]);
+	if (row->more && n < len)
+		snprintf(buf + n, len - n, " ...");
+	return row->nseeds ? buf : "-";
+}
 
 static void kind_rows(const struct run_state *rs, struct kind_row rows[5])
 {
@@ -151,19 +177,7 @@ static void kind_rows(const struct run_state *rs, struct kind_row rows[5])
 			continue;
 		row->failed++;
 		/* The failing seeds, each once, the first few. */
-		if (row->nseeds < 8) {
-			char s[24];
-
-			snprintf(s, sizeof(s), " %llu ", (unsigned long long)plan_seed(&rs->plan, t));
-			if (!strstr(row->seeds, s) && strlen(row->seeds) + strlen(s) < sizeof(row->seeds)) {
-				strcat(row->seeds, s + (row->seeds[0] ? 0 : 1));
-				row->seeds[strlen(row->seeds) - 1] = '\0';
-				strcat(row->seeds, " ");
-				row->nseeds++;
-			}
-		} else if (!strstr(row->seeds, "...")) {
-			strcat(row->seeds, "...");
-		}
+		add_seed(row, plan_seed(&rs->plan, t));
 	}
 }
 
@@ -286,11 +300,14 @@ void dmamap__run_emit_end(struct run_state *rs)
 		(unsigned long long)rs->plan.last, rs->plan.nr_devices, rs->plan.nr_tests);
 	fprintf(f, "%-13s %-32s %7s %7s %7s  %s\n", "kind", "devices", "runs", "passed", "failed",
 		"failing seeds");
-	for (unsigned int k = 0; k < 5; k++)
+	for (unsigned int k = 0; k < 5; k++) {
+		char seeds[200];
+
 		if (rows[k].runs)
 			fprintf(f, "%-13s %-32s %7lu %7lu %7lu  %s\n", kind_order[k], rows[k].devices,
 				rows[k].runs, rows[k].runs - rows[k].failed, rows[k].failed,
-				rows[k].failed ? rows[k].seeds : "-");
+				seeds_text(&rows[k], seeds, sizeof(seeds)));
+	}
 	fprintf(f, "%s: %lu of %lu runs failed\n", rs->failed ? "FAIL" : "PASS", rs->failed,
 		rs->nr_tasks);
 	first = first_failure(rs);

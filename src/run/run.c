@@ -150,7 +150,9 @@ static void finish(struct run_state *rs, unsigned long task, const struct run_re
 	r->done = true;
 	r->status = (uint8_t)rec->status;
 	r->fail_stage = rec->fail_stage;
-	r->tests_run = rec->tests_run;
+	r->tests_run = 0;
+	for (unsigned int i = 0; i < RUN_MAX_TESTS; i++)
+		r->tests_run += rec->ran[i / 8] >> (i % 8) & 1;
 	r->seconds = seconds;
 	memcpy(r->failed, rec->failed, sizeof(r->failed));
 	memcpy(r->ran, rec->ran, sizeof(r->ran));

@@ -53,7 +53,6 @@ struct run_record {
 	int32_t stage;       /* REC_STAGE: the stage beginning */
 	uint32_t status;     /* REC_DONE: enum run_status */
 	int32_t fail_stage;  /* the first stage that failed, or STAGE_NONE */
-	uint32_t tests_run;
 	uint32_t tests_failed;
 	uint32_t msgs_len;
 	uint8_t ran[RUN_MAX_TESTS / 8];    /* which tests ran */

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A test that crashes or hangs fails its own run, named with its seed and
+ * stage, and the runner goes on with a new worker: every other run passes.
+ */
+#include <signal.h>
+#include "run_helpers.h"
+
+ENGINE_DRIVER(crash_drv, "run-crash");
+ENGINE_DRIVER(hang_drv, "run-hang");
+
+static bool chosen(struct platform_device *pdev)
+{
+	return dmamap_test_seed() == 2 && !strcmp(dev_name(&pdev->dev), "dma-32");
+}
+
+DMAMAP_DRIVER_TEST(crash_drv, crashes_on_seed_two)
+{
+	if (chosen(pdev))
+		raise(SIGSEGV);
+}
+
+DMAMAP_DRIVER_TEST(crash_drv, runs_after_the_crash)
+{
+	(void)pdev;
+}
+
+DMAMAP_DRIVER_TEST(hang_drv, hangs_on_seed_two)
+{
+	while (chosen(pdev))
+		cpu_relax();
+}
+
+TEST(run_a_crashing_test_fails_alone_with_its_seed)
+{
+	struct dmamap_run_options o = { .first_seed = 1, .last_seed = 3, .jobs = 2,
+					.format = DMAMAP_RUN_JSON };
+	struct dmamap_run_summary sum;
+	char *out;
+
+	CHECK(platform_driver_register(&crash_drv) == 0);
+	CHECK(run_into(&o, &sum, &out) == 1);
+	CHECK(sum.runs == 18 && sum.failed == 1);
+	CHECK_MSG(strstr(out, "{\"device\":\"dma-32\",\"kind\":\"non-coherent\",\"seed\":2,\"status\":\"crashed\","
+			      "\"stage\":\"test crashes_on_seed_two\",\"message\":\"crash: the worker died in test crashes_on_seed_two: Segmentation fault\""),
+		  "%s", out);
+	/* The failures list has that run only. */
+	CHECK(!strstr(strstr(out, "\"failures\":") + 12, "},{"));
+	free(out);
+}
+
+TEST(run_a_hanging_test_is_killed_after_its_timeout)
+{
+	struct dmamap_run_options o = { .first_seed = 1, .last_seed = 3, .jobs = 2,
+					.timeout_s = 1, .format = DMAMAP_RUN_JSON };
+	struct dmamap_run_summary sum;
+	char *out;
+
+	CHECK(platform_driver_register(&hang_drv) == 0);
+	CHECK(run_into(&o, &sum, &out) == 1);
+	CHECK(sum.runs == 18 && sum.failed == 1);
+	CHECK_MSG(strstr(out, "\"seed\":2,\"status\":\"timeout\",\"stage\":\"test hangs_on_seed_two\","
+			      "\"message\":\"timeout: test hangs_on_seed_two still running after 1 s (killed)\""),
+		  "%s", out);
+	free(out);
+}
+
+TEST(run_with_one_job_survives_a_crash_too)
+{
+	struct dmamap_run_options o = { .first_seed = 1, .last_seed = 3, .device = "dma-32",
+					.jobs = 1 };
+	struct dmamap_run_summary sum;
+	char *out;
+
+	CHECK(platform_driver_register(&crash_drv) == 0);
+	CHECK(run_into(&o, &sum, &out) == 1);
+	CHECK(sum.runs == 3 && sum.failed == 1);
+	/* Seed 3 ran both tests after the worker of seed 2 died. */
+	CHECK(sum.tests == 2 + 1 + 2);
+	CHECK_MSG(strstr(out, "first failure: dma-32, seed 2, test crashes_on_seed_two (crashed)"), "%s", out);
+	free(out);
+}

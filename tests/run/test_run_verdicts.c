@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The runner's verdicts: a good driver passes on every device and seed; an
+ * assertion, a checker report or a leak fails exactly the runs it happens
+ * in, and the first failure comes with file:line and the replay line.
+ */
+#include "run_helpers.h"
+
+ENGINE_DRIVER(good_drv, "run-good");
+ENGINE_DRIVER(assert_drv, "run-assert");
+ENGINE_DRIVER(report_drv, "run-report");
+
+DMAMAP_DRIVER_TEST(good_drv, id_register_answers)
+{
+	void __iomem *regs = platform_get_drvdata(pdev);
+
+	DMAMAP_ASSERT_EQ(readl(regs + MCE_REG_ID), MCE_ID);
+}
+
+/* Fails on seed 2 of dma-24 only, at this line. */
+enum { ASSERT_LINE = __LINE__ + 5 };
+DMAMAP_DRIVER_TEST(assert_drv, fails_on_seed_two)
+{
+	bool bad = dmamap_test_seed() == 2 && !strcmp(dev_name(&pdev->dev), "dma-24");
+
+	DMAMAP_ASSERT_EQ(bad ? 1 : 2, 2);
+}
+
+/* Unmaps with the wrong size: the checker reports it, on every run. */
+DMAMAP_DRIVER_TEST(report_drv, unmaps_with_the_wrong_size)
+{
+	struct dmamap_platform *p = dmamap_device_platform(&pdev->dev);
+	void *buf = dmamap_kmalloc(p, 256, DMAMAP_GFP_DMA_ALIGN);
+	dma_addr_t h = dma_map_single(&pdev->dev, buf, 256, DMA_TO_DEVICE);
+
+	DMAMAP_ASSERT(!dma_mapping_error(&pdev->dev, h));
+	dma_unmap_single(&pdev->dev, h, 128, DMA_TO_DEVICE);
+	dmamap_kfree(p, buf);
+}
+
+TEST(run_passes_a_good_driver_on_every_device_and_seed)
+{
+	struct dmamap_run_options o = { .first_seed = 1, .last_seed = 3, .jobs = 2,
+					.format = DMAMAP_RUN_JSON };
+	struct dmamap_run_summary sum;
+	char *out;
+
+	CHECK(platform_driver_register(&good_drv) == 0);
+	CHECK(run_into(&o, &sum, &out) == 0);
+	/* The default board's six memcpy engines, three seeds each, one test per run. */
+	CHECK(sum.devices == 6);
+	CHECK(sum.runs == 18);
+	CHECK(sum.failed == 0);
+	CHECK(sum.tests == 18);
+	CHECK_MSG(strstr(out, "\"runs\":18,\"failed\":0"), "%s", out);
+	CHECK(strstr(out, "{\"kind\":\"coherent\",\"devices\":\"dma-coh\",\"runs\":3,\"passed\":3,\"failed\":0}"));
+	CHECK(strstr(out, "{\"kind\":\"IOMMU\",\"devices\":\"dma-iommu\""));
+	CHECK(strstr(out, "\"failures\":[]"));
+	free(out);
+}
+
+TEST(run_names_the_failing_seed_file_line_and_replay)
+{
+	struct dmamap_run_options o = { .first_seed = 1, .last_seed = 3, .jobs = 2,
+					.replay = "./mytests" };
+	struct dmamap_run_summary sum;
+	char want[128], *out;
+
+	CHECK(platform_driver_register(&assert_drv) == 0);
+	CHECK(run_into(&o, &sum, &out) == 1);
+	CHECK(sum.runs == 18 && sum.failed == 1 && sum.tests_failed == 1);
+	CHECK_MSG(strstr(out, "first failure: dma-24, seed 2, test fails_on_seed_two (failed)"), "%s", out);
+	snprintf(want, sizeof(want), "test_run_verdicts.c:%d: bad ? 1 : 2 == 2: 1 vs 2", ASSERT_LINE);
+	CHECK_MSG(strstr(out, want), "no '%s' in:\n%s", want, out);
+	CHECK(strstr(out, "replay: ./mytests --board default --device dma-24 --seeds 2\n"));
+	/* The table: dma-24 is the bounced kind's, with its one failing seed. */
+	CHECK_MSG(strstr(out, "bounced       dma-24 ixp-pci                         6       5       1  2\n"), "%s", out);
+	CHECK(strstr(out, "FAIL: 1 of 18 runs failed"));
+	free(out);
+}
+
+TEST(run_fails_a_test_that_draws_a_report)
+{
+	struct dmamap_run_options o = { .device = "dma-nc", .format = DMAMAP_RUN_JSON };
+	struct dmamap_run_summary sum;
+	char *out;
+
+	CHECK(platform_driver_register(&report_drv) == 0);
+	CHECK(run_into(&o, &sum, &out) == 1);
+	CHECK(sum.runs == 1 && sum.devices == 1);
+	CHECK_MSG(strstr(out, "\"stage\":\"test unmaps_with_the_wrong_size\",\"message\":\"checker: wrong-size on dma-nc: "),
+		  "%s", out);
+	CHECK(strstr(out, "\"replay\":\"dmamap run --board default --device dma-nc --seeds 1\""));
+	free(out);
+}
+
+TEST(run_passes_when_only_the_chosen_test_runs)
+{
+	struct dmamap_run_options o = { .device = "dma-coh", .test = "id_register_answers" };
+	struct dmamap_run_summary sum;
+	char *out;
+
+	/* Two drivers for the same nodes: the first registered binds. */
+	CHECK(platform_driver_register(&good_drv) == 0);
+	CHECK(platform_driver_register(&report_drv) == 0);
+	CHECK(run_into(&o, &sum, &out) == 0);
+	CHECK(sum.tests == 1 && sum.failed == 0);
+	free(out);
+}
+
+TEST(run_says_when_no_device_matches_or_the_board_is_bad)
+{
+	struct dmamap_run_options o = { 0 };
+	struct dmamap_run_summary sum;
+	char *out;
+
+	CHECK(run_into(&o, &sum, &out) == -ENODEV);
+	free(out);
+	CHECK(platform_driver_register(&good_drv) == 0);
+	o.board = "no-such-board";
+	CHECK(run_into(&o, &sum, &out) == -EINVAL);
+	free(out);
+	o.board = NULL;
+	o.device = "nic-coh"; /* on the board, but no driver of ours matches it */
+	CHECK(run_into(&o, &sum, &out) == -ENODEV);
+	free(out);
+}
