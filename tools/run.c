@@ -34,7 +34,7 @@ int cli_run(int argc, char **argv)
 	}
 	if (!nobj) {
 		fprintf(stderr, "usage: dmamap run DRIVER.so [MODEL.so...] [--board NAME|FILE] [--seeds A[-B]]\n"
-				"           [--jobs N] [--device NAME] [--test NAME] [--timeout S]\n"
+				"           [--jobs N] [--device NAME] [--test NAME] [--timeout S] [--ownership]\n"
 				"           [--tap | --json] [--junit FILE] [--verbose]\n");
 		return 2;
 	}

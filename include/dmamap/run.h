@@ -161,6 +161,12 @@ struct dmamap_run_options {
 	const char *replay;
 	/* Print each failure's log lines and reports, not only the first. */
 	bool verbose;
+	/*
+	 * The checker's ownership mode (dmamap_debug_set_ownership()): a CPU
+	 * access to a buffer the device owns is trapped and reported where it
+	 * happens. Slower.
+	 */
+	bool ownership;
 };
 
 struct dmamap_run_summary {
@@ -197,8 +203,8 @@ DMAMAP_API long dmamap_run(const struct dmamap_run_options *o, struct dmamap_run
  * @argv: as main()'s; argv[0] names the program in the replay line
  *
  * The options of `dmamap run` after its shared objects: --board, --seeds
- * A[-B], --jobs, --device, --test, --timeout, --tap, --json, --junit,
- * --verbose. A test program's main() can be just this call.
+ * A[-B], --jobs, --device, --test, --timeout, --ownership, --tap, --json,
+ * --junit, --verbose. A test program's main() can be just this call.
  *
  * Return: 0 if every run passed; 1 if one failed; 2 for bad arguments or
  * a board that cannot be run.

@@ -11,8 +11,9 @@ static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,
 		"usage: %s [--board NAME|FILE] [--seeds A[-B]] [--jobs N] [--device NAME]\n"
-		"       %*s [--test NAME] [--timeout SECONDS] [--tap | --json] [--junit FILE] [--verbose]\n",
-		prog, (int)strlen(prog), "");
+		"       %*s [--test NAME] [--timeout SECONDS] [--ownership] [--tap | --json] [--junit FILE]\n"
+		"       %*s [--verbose]\n",
+		prog, (int)strlen(prog), "", (int)strlen(prog), "");
 }
 
 static int number(const char *s, uint64_t *v)
@@ -96,6 +97,8 @@ int dmamap_run_main(int argc, char **argv)
 			o.format = DMAMAP_RUN_TAP;
 		} else if (!strcmp(a, "--json")) {
 			o.format = DMAMAP_RUN_JSON;
+		} else if (!strcmp(a, "--ownership")) {
+			o.ownership = true;
 		} else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
 			o.verbose = true;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {

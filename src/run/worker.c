@@ -174,6 +174,8 @@ static void run_task(const struct run_plan *pl, struct worker *w, int out, uint3
 	dmamap_set_log_hook(p, on_log, w);
 	dmamap_set_report_hook(p, on_report, w);
 	dmamap_debug_enable(p, true);
+	if (pl->o->ownership)
+		dmamap_debug_set_ownership(p, true);
 	dmamap_sim_set_chaos(p, seed, 0);
 	dmamap_sim_set_schedule(p, seed);
 	dmamap__run_set_seed(seed);
