@@ -167,6 +167,14 @@ struct dmamap_run_options {
 	 * happens. Slower.
 	 */
 	bool ownership;
+	/*
+	 * Write every run's trace events (<dmamap/trace.h>) to this file as
+	 * Chrome trace-event JSON (Perfetto UI, chrome://tracing): a process
+	 * per run, a track per device and per buffer. NULL: no.
+	 */
+	const char *trace;
+	/* The same events as ftrace-like lines. NULL: no. */
+	const char *trace_text;
 };
 
 struct dmamap_run_summary {
@@ -193,7 +201,7 @@ struct dmamap_run_summary {
  * Return: the number of failed runs (0: all passed); -EINVAL for bad
  * options (a board that cannot be read is one, and says why on stderr);
  * -ENODEV when no device of the board is bound to a registered driver;
- * -EIO when the JUnit file cannot be written; -ENOMEM.
+ * -EIO when the JUnit or a trace file cannot be written; -ENOMEM.
  */
 DMAMAP_API long dmamap_run(const struct dmamap_run_options *o, struct dmamap_run_summary *sum);
 
@@ -204,7 +212,7 @@ DMAMAP_API long dmamap_run(const struct dmamap_run_options *o, struct dmamap_run
  *
  * The options of `dmamap run` after its shared objects: --board, --seeds
  * A[-B], --jobs, --device, --test, --timeout, --ownership, --tap, --json,
- * --junit, --verbose. A test program's main() can be just this call.
+ * --junit, --trace, --trace-text, --verbose. A test program's main() can be just this call.
  *
  * Return: 0 if every run passed; 1 if one failed; 2 for bad arguments or
  * a board that cannot be run.

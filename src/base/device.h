@@ -13,6 +13,7 @@
 #include <dmamap/dma-map-ops.h>
 #include <dmamap/platform.h>
 #include <dmamap/model.h>
+#include <dmamap/trace.h>
 #include "../lib/shard.h"
 #include "../lib/fault.h"
 #include "../lib/log.h"
@@ -100,8 +101,9 @@ struct dmamap_platform {
 			bool debug;    /* debug/: the checker is on */
 			/* hw/: a yield point has work (a busy device, a pending interrupt). */
 			bool yield_on;
+			bool trace;    /* base/: a trace hook is set */
 		};
-		uint16_t hooks;
+		uint32_t hooks;
 	};
 	bool ownership;                     /* debug/: ownership mode (guarded pages) */
 	struct dmamap_checker *checker;     /* debug/: live while debug is on */
@@ -116,6 +118,8 @@ struct dmamap_platform {
 	struct dmamap_machine mach;          /* platform/ */
 	struct dmamap_devices devices;       /* base/ */
 	struct dmamap_observers observers;   /* base/ */
+	dmamap_trace_fn trace_fn;            /* base/: dmamap_set_trace_hook() */
+	void *trace_ctx;
 	struct dmamap_log log;               /* lib/ */
 	struct dmamap_sim *sim;              /* platform/sim/; NULL on the host */
 	struct dmamap_mm *mm;                /* mm/ */

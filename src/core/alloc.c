@@ -11,6 +11,7 @@
 #include "../hw/hw.h"
 #include "../mm/mm.h"
 #include "../platform/port.h"
+#include "../base/trace.h"
 #include "core.h"
 
 static bool bad_alloc_args(struct device *dev, const void *out, size_t size,
@@ -157,8 +158,12 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle
 		return alloc_failed(dev, "dma_alloc_attrs", size, gfp | __GFP_NOWARN,
 				    attrs);
 	cpu = alloc_backend(dev, size, dma_handle, gfp, attrs);
-	return alloc_result(dev, "dma_alloc_attrs", cpu, size, gfp, attrs,
-			    DBG_COHERENT, dma_handle, DMA_BIDIRECTIONAL, caller);
+	cpu = alloc_result(dev, "dma_alloc_attrs", cpu, size, gfp, attrs,
+			   DBG_COHERENT, dma_handle, DMA_BIDIRECTIONAL, caller);
+	DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_DMA_ALLOC, .dev = dev, .virt_addr = cpu,
+		      .dma_addr = cpu ? *dma_handle : 0, .size = size, .dir = DMA_BIDIRECTIONAL,
+		      .flags = gfp, .attrs = attrs, .phys_addr = cpu ? virt_to_phys(cpu) : 0);
+	return cpu;
 }
 
 void *dmamap__alloc_untracked(struct device *dev, size_t size, dma_addr_t *dma_handle,
@@ -207,6 +212,8 @@ void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr,
 		return;
 	}
 	dmamap__stat_add(dev, ST_FREES, 1);
+	DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_DMA_FREE, .dev = dev, .virt_addr = cpu_addr,
+		      .dma_addr = dma_handle, .size = size, .dir = DMA_BIDIRECTIONAL, .attrs = attrs);
 	if (dmamap__dbg_on(dev))
 		dbg_free(dev, DBG_COHERENT, dma_handle, size, DMA_BIDIRECTIONAL,
 			 cpu_addr, attrs);
@@ -334,8 +341,12 @@ void *dmamap__alloc_noncoherent(struct device *dev, size_t size, dma_addr_t *dma
 		cpu = ops->alloc_noncoherent(dev, size, dma_handle, dir, gfp);
 	if (!tracked)
 		return alloc_counted(dev, func, cpu, size, gfp, 0);
-	return alloc_result(dev, func, cpu, size, gfp, 0, DBG_NONCOHERENT,
-			    dma_handle, dir, caller);
+	cpu = alloc_result(dev, func, cpu, size, gfp, 0, DBG_NONCOHERENT, dma_handle, dir, caller);
+	/* The kernel traces dma_alloc_noncoherent() as the pages it is. */
+	DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_DMA_ALLOC_PAGES, .dev = dev, .virt_addr = cpu,
+		      .dma_addr = cpu ? *dma_handle : 0, .size = size, .dir = dir, .flags = gfp,
+		      .phys_addr = cpu ? virt_to_phys(cpu) : 0);
+	return cpu;
 }
 
 void dmamap__free_noncoherent(struct device *dev, size_t size, void *vaddr,
@@ -350,6 +361,9 @@ void dmamap__free_noncoherent(struct device *dev, size_t size, void *vaddr,
 		return;
 	dmamap__api_yield(dev);
 	dmamap__stat_add(dev, ST_FREES, 1);
+	if (tracked)
+		DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_DMA_FREE_PAGES, .dev = dev,
+			      .virt_addr = vaddr, .dma_addr = dma_handle, .size = size, .dir = dir);
 	if (tracked && dmamap__dbg_on(dev))
 		dbg_free(dev, DBG_NONCOHERENT, dma_handle, size, dir, vaddr, 0);
 	ops = get_dma_ops(dev);

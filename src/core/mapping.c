@@ -9,6 +9,7 @@
  */
 #include "../lib/lib.h"
 #include "../base/report.h"
+#include "../base/trace.h"
 #include "../debug/checker.h"
 #include "../ops/direct.h"
 #include "../platform/port.h"
@@ -104,13 +105,47 @@ map_one(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
 	return addr;
 }
 
+/* dma_map_phys and dma_unmap_phys, as the kernel traces each mapping: off the fast paths. */
+static __attribute__((noinline, cold)) void trace_map(struct device *dev, phys_addr_t phys,
+						      dma_addr_t addr, size_t size, int dir,
+						      unsigned long attrs)
+{
+	DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_DMA_MAP_PHYS, .dev = dev, .phys_addr = phys,
+		      .dma_addr = addr, .size = size, .dir = dir, .attrs = attrs);
+}
+
+static __attribute__((noinline, cold)) void trace_unmap(struct device *dev, dma_addr_t addr,
+							size_t size, int dir, unsigned long attrs)
+{
+	DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_DMA_UNMAP_PHYS, .dev = dev, .dma_addr = addr,
+		      .size = size, .dir = dir, .attrs = attrs);
+}
+
+static inline void traced_map(struct device *dev, void *ptr, dma_addr_t addr, size_t size,
+			      int dir, unsigned long attrs)
+{
+	if (dmamap__tracing(dev->plat))
+		trace_map(dev, virt_to_phys(ptr), addr, size, dir, attrs);
+}
+
+static inline void traced_unmap(struct device *dev, dma_addr_t addr, size_t size, int dir,
+				unsigned long attrs)
+{
+	if (dmamap__tracing(dev->plat))
+		trace_unmap(dev, addr, size, dir, attrs);
+}
+
 /* With the checker off there is nothing to remember of the call: the mapping and its count. */
 static __attribute__((noinline)) dma_addr_t
 map_page_plain(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
 	       unsigned long attrs)
 {
+	dma_addr_t addr;
+
 	dmamap__api_yield(dev);
-	return map_one(dev, ptr, size, dir, attrs, NULL);
+	addr = map_one(dev, ptr, size, dir, attrs, NULL);
+	traced_map(dev, ptr, addr, size, dir, attrs);
+	return addr;
 }
 
 static __attribute__((noinline)) dma_addr_t
@@ -121,6 +156,7 @@ map_page_debugged(struct device *dev, void *ptr, size_t size, enum dma_data_dire
 
 	dmamap__api_yield(dev);
 	addr = map_one(dev, ptr, size, dir, attrs, NULL);
+	traced_map(dev, ptr, addr, size, dir, attrs);
 	if (addr != DMA_MAPPING_ERROR)
 		dmamap__dbg_map_page(dev, type, addr, size, dir, ptr, caller, attrs);
 	return addr;
@@ -149,6 +185,7 @@ map_identity_hooked(struct device *dev, enum dbg_type type, dma_addr_t addr, siz
 		    enum dma_data_direction dir, void *caller)
 {
 	dmamap__api_yield(dev);
+	traced_map(dev, (void *)(uintptr_t)addr, addr, size, dir, 0);
 	if (dmamap__dbg_on(dev))
 		return dmamap__dbg_map_identity(dev, type, addr, size, dir, caller);
 	return addr;
@@ -159,6 +196,7 @@ unmap_identity_hooked(struct device *dev, enum dbg_type type, dma_addr_t addr, s
 		      enum dma_data_direction dir)
 {
 	dmamap__api_yield(dev);
+	traced_unmap(dev, addr, size, dir, 0);
 	if (dmamap__dbg_on(dev))
 		dmamap__dbg_unmap_page(dev, type, addr, size, dir);
 }
@@ -207,6 +245,7 @@ unmap_page_plain(struct device *dev, dma_addr_t addr, size_t size,
 		 enum dma_data_direction dir, unsigned long attrs)
 {
 	dmamap__api_yield(dev);
+	traced_unmap(dev, addr, size, dir, attrs);
 	unmap_one(dev, addr, size, dir, attrs);
 }
 
@@ -215,6 +254,7 @@ unmap_page_debugged(struct device *dev, dma_addr_t addr, size_t size,
 		    enum dma_data_direction dir, unsigned long attrs, enum dbg_type type)
 {
 	dmamap__api_yield(dev);
+	traced_unmap(dev, addr, size, dir, attrs);
 	/* Before the unmap: its cache maintenance would hide what the CPU wrote meanwhile. */
 	dbg_unmap(dev, type, addr, size, dir);
 	unmap_one(dev, addr, size, dir, attrs);
@@ -370,6 +410,9 @@ static dma_addr_t map_resource(struct device *dev, phys_addr_t phys_addr, size_t
 	ops = get_dma_ops(dev);
 	addr = ops->map_resource ? ops->map_resource(dev, phys_addr, size, dir, attrs) :
 				   DMA_MAPPING_ERROR;
+	/* As the kernel now traces a resource: a dma_map_phys of MMIO. */
+	if (dmamap__tracing(dev->plat))
+		trace_map(dev, phys_addr, addr, size, dir, attrs | DMA_ATTR_MMIO);
 	if (addr == DMA_MAPPING_ERROR) {
 		dmamap__api_error(dev, func, DMAMAP_ERRK_UNREACHABLE,
 				  DMAMAP_DBG_UNREACHABLE,
@@ -407,6 +450,7 @@ void dma_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
 		return;
 	}
 	dmamap__api_yield(dev);
+	traced_unmap(dev, addr, size, dir, attrs | DMA_ATTR_MMIO);
 	if (dmamap__dbg_on(dev))
 		dbg_unmap(dev, DBG_RESOURCE, addr, size, dir);
 	ops = get_dma_ops(dev);

@@ -18,6 +18,7 @@
 #include "../ops/iommu.h"
 #include "../ops/ops_helpers.h"
 #include "../platform/port.h"
+#include "../base/trace.h"
 #include "core.h"
 
 /* What dma_alloc_noncontiguous() hands out: the table, and what it was made of. */
@@ -258,10 +259,15 @@ struct sg_table *dma_alloc_noncontiguous(struct device *dev, size_t size,
 	ret = nc->iommu ? alloc_iommu(nc, attrs, gfp)
 			: alloc_single(nc, gfp, __builtin_return_address(0));
 	if (ret) {
+		DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_DMA_ALLOC_SGT_ERR, .dev = dev, .size = size,
+			      .dir = dir, .flags = gfp, .attrs = attrs, .err = ret);
 		noncontig_free(nc);
 		return NULL;
 	}
 	live_add(nc);
+	DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_DMA_ALLOC_SGT, .dev = dev, .sgl = nc->sgt.sgl,
+		      .nents = (int)nc->sgt.orig_nents, .dma_addr = sg_dma_address(nc->sgt.sgl),
+		      .size = size, .dir = dir, .flags = gfp, .attrs = attrs);
 	return &nc->sgt;
 }
 
@@ -293,6 +299,9 @@ void dma_free_noncontiguous(struct device *dev, size_t size, struct sg_table *sg
 
 	if (!nc)
 		return;
+	DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_DMA_FREE_SGT, .dev = dev, .sgl = sgt->sgl,
+		      .nents = (int)sgt->orig_nents, .dma_addr = sg_dma_address(sgt->sgl),
+		      .size = size, .dir = dir);
 	if (size != nc->size || dir != nc->dir)
 		dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_ARG, DMAMAP_DBG_INVALID_ARGUMENT,
 				  "freed with size %zu and direction %d, allocated with %zu and %d",

@@ -8,6 +8,7 @@
 #include "../base/report.h"
 #include "../debug/checker.h"
 #include "../platform/port.h"
+#include "../base/trace.h"
 #include "core.h"
 
 static void generic_unmap_sg(struct device *dev, struct scatterlist *sgl,
@@ -162,6 +163,9 @@ static int map_sg(struct device *dev, struct scatterlist *sg, int nents,
 		if (dmamap__dbg_on(dev))
 			dbg_map_sg(dev, sg, nents, ret, dir, caller, attrs);
 	}
+	DMAMAP__TRACE(dev->plat, .id = ret > 0 ? DMAMAP_TRACE_DMA_MAP_SG : DMAMAP_TRACE_DMA_MAP_SG_ERR,
+		      .dev = dev, .sgl = sg, .nents = nents, .ents = ret > 0 ? ret : 0,
+		      .err = ret > 0 ? 0 : ret, .dir = dir, .attrs = attrs);
 	return ret;
 }
 
@@ -182,6 +186,8 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 	if (unlikely(dmamap__bad_map_args(dev, sg, (size_t)(nents > 0), dir, __func__)))
 		return;
 	dmamap__api_yield(dev);
+	DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_DMA_UNMAP_SG, .dev = dev, .sgl = sg,
+		      .nents = nents, .dir = dir, .attrs = attrs);
 	if (dmamap__dbg_on(dev))
 		dbg_unmap_sg(dev, sg, nents, dir);
 	ops = dev->dma_ops;

@@ -7,6 +7,7 @@
 #include "../lib/lib.h"
 #include "../debug/checker.h"
 #include "../ops/direct.h"
+#include "../base/trace.h"
 #include "core.h"
 
 static inline void sync_one(struct device *dev, dma_addr_t addr, size_t size,
@@ -41,9 +42,12 @@ sync_single(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_dire
 		dmamap__bad_handle(dev, addr, size, dir, func);
 		return;
 	}
-	/* One test of the word both hooks share: busy devices step, then the checker looks. */
+	/* One test of the word the hooks share: busy devices step, the tracer and the checker look. */
 	if (dmamap__hooks_on(dev)) {
 		dmamap__api_yield(dev);
+		DMAMAP__TRACE(dev->plat, .dev = dev, .dma_addr = addr, .size = size, .dir = dir,
+			      .id = for_cpu ? DMAMAP_TRACE_DMA_SYNC_SINGLE_FOR_CPU :
+					      DMAMAP_TRACE_DMA_SYNC_SINGLE_FOR_DEVICE);
 		if (dmamap__dbg_on(dev))
 			after = dbg_sync(dev, addr, size, dir, for_cpu);
 	}
@@ -104,6 +108,8 @@ static void sync_sg(struct device *dev, struct scatterlist *sgl, int nelems,
 	if (unlikely(dmamap__bad_map_args(dev, sgl, (size_t)(nelems > 0), dir, func)))
 		return;
 	dmamap__api_yield(dev);
+	DMAMAP__TRACE(dev->plat, .dev = dev, .sgl = sgl, .nents = nelems, .dir = dir,
+		      .id = for_cpu ? DMAMAP_TRACE_DMA_SYNC_SG_FOR_CPU : DMAMAP_TRACE_DMA_SYNC_SG_FOR_DEVICE);
 	if (dmamap__dbg_on(dev)) {
 		/* As many device segments as map_sg returned, as dma-debug counts. */
 		int mapped = dmamap__dbg_sg_mapped_ents(dev, sg_dma_address(sgl));

@@ -9,6 +9,7 @@
 #include "../lib/lib.h"
 #include "../base/bus.h"
 #include "../base/observer.h"
+#include "../base/trace.h"
 #include "../platform/port.h"
 #include "hw.h"
 #include "iopt.h"
@@ -32,6 +33,8 @@ static int iommu_access(struct device *dev, dma_addr_t iova, uint8_t *buf, size_
 	for (dma_addr_t at = iova & PAGE_MASK; at < iova + len; at += PAGE_SIZE) {
 		if (dmamap__iommu_translate(pt, at, write, dev->dma_privileged, &why) ==
 		    PHYS_NONE) {
+			DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_IO_PAGE_FAULT, .dev = dev,
+				      .dma_addr = at < iova ? iova : at, .size = len, .flags = write);
 			if (pt->fault_fn)
 				pt->fault_fn(pt->fault_ctx, dev, at < iova ? iova : at, write, why);
 			return dmamap__device_fault(dev, iova, len, write, why);

@@ -12,6 +12,7 @@
  */
 #include <sched.h>
 #include <dmamap/interrupt.h>
+#include "../base/trace.h"
 #include "../lib/lib.h"
 #include "../base/report.h"
 #include "hw.h"
@@ -203,15 +204,19 @@ void dmamap__irq_deliver(struct dmamap_sched *s)
 		return;
 	for (;;) {
 		struct irq_desc *d;
+		struct device *owner;
 		bool handled = false;
 
 		pthread_mutex_lock(&irq_lock);
 		irq = claim_pending(s, act, &nact, &gen);
+		owner = irq ? slot(irq)->dev : NULL;
 		pthread_mutex_unlock(&irq_lock);
 		if (!irq)
 			return;
 		irqs_off = true;
 		handling = irq;
+		DMAMAP__TRACE(s->plat, .id = DMAMAP_TRACE_IRQ_HANDLER_ENTRY, .irq = irq, .dev = owner,
+			      .name = nact ? act[0].name : "", .dir = DMA_NONE);
 		for (unsigned int k = 0; k < nact && !handled; k++)
 			handled = act[k].handler((int)irq, act[k].dev_id) != IRQ_NONE;
 		handling = 0;

@@ -179,7 +179,7 @@ void dmamap__log_vreport(struct dmamap_log *log, bool verbose, const char *devic
 		    __atomic_fetch_add(&log->printed, 1, __ATOMIC_RELAXED) >= log->print_limit)
 			print = false;
 	}
-	if (!print && !strict && !log->report_fn)
+	if (!print && !strict && !log->report_fn && !log->tap_fn)
 		return;
 	memset(&r, 0, sizeof(r));
 	r.kind = kind;
@@ -190,6 +190,8 @@ void dmamap__log_vreport(struct dmamap_log *log, bool verbose, const char *devic
 	r.direction = dir;
 	r.mapped_at = mapped_at;
 	vsnprintf(r.text, sizeof(r.text), fmt, ap);
+	if (log->tap_fn)
+		log->tap_fn(log->tap_ctx, &r);
 	if (log->report_fn)
 		log->report_fn(log->report_ctx, &r);
 	if (mapped_at) {

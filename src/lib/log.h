@@ -19,6 +19,9 @@ struct dmamap_log {
 	void *log_ctx;
 	dmamap_report_fn report_fn;
 	void *report_ctx;
+	/* A second listener, the tracer's, beside the user's hook. */
+	dmamap_report_fn tap_fn;
+	void *tap_ctx;
 	char filter[DMAMAP_NAME_MAX]; /* "": every device */
 	unsigned long print_limit;    /* 0: none */
 	unsigned long printed;

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../base/trace.h"
 #include "../lib/lib.h"
 #include "../base/report.h"
 #include "../hw/iopt.h"
@@ -171,6 +172,8 @@ static inline __attribute__((always_inline)) u64 map_range(struct device *dev, p
 		iova_error(dev, "cannot map IOVA range", size, attrs);
 		return 0;
 	}
+	DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_IOMMU_MAP, .dev = dev, .dma_addr = iova,
+		      .phys_addr = phys_page, .size = npages << PAGE_SHIFT);
 	{
 		/* Both counters on this thread's shard, found once. */
 		unsigned int shard = dmamap__my_shard();
@@ -278,6 +281,8 @@ iommu_unmap_range(struct device *dev, dma_addr_t dma, size_t size,
 	if (ram && !(attrs & DMA_ATTR_SKIP_CPU_SYNC))
 		sync_iova(dev, dma, size, dir, true);
 	/* Nothing was mapped there: the handle is not ours; nothing to release. */
+	DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_IOMMU_UNMAP, .dev = dev, .dma_addr = dma & PAGE_MASK,
+		      .size = npages << PAGE_SHIFT, .unmapped_size = npages << PAGE_SHIFT);
 	if (!dmamap__iopt_unmap(&d->pt, dma & PAGE_MASK, npages)) {
 		dmamap__api_error(dev, "dma_unmap", DMAMAP_ERRK_BAD_HANDLE,
 				  DMAMAP_DBG_UNMAP_INVALID,
@@ -370,6 +375,8 @@ static int iommu_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 			dmamap__iova_free(d->iova, iova, order_of(total));
 			return -ENOMEM;
 		}
+		DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_IOMMU_MAP, .dev = dev, .dma_addr = at,
+			      .phys_addr = phys & PAGE_MASK, .size = n << PAGE_SHIFT);
 		if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
 			sync_iova(dev, dma, sg->length, dir, false);
 		if (count && sg_dma_address(out) + seg_len == dma &&
@@ -418,6 +425,8 @@ static void iommu_unmap_sg(struct device *dev, struct scatterlist *sgl, int nent
 				  sg->length, dir, true);
 		total += pages_spanned(phys, sg->length);
 	}
+	DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_IOMMU_UNMAP, .dev = dev, .dma_addr = iova,
+		      .size = total << PAGE_SHIFT, .unmapped_size = total << PAGE_SHIFT);
 	dmamap__iopt_unmap(&d->pt, iova, total);
 	IOPT_COUNT(&d->pt, unmap_calls, 1);
 	release_iova(d, dmamap__my_shard(), iova, total);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dmamap/swiotlb.h>
+#include "../base/trace.h"
 #include "../lib/lib.h"
 #include "../base/bus.h"
 #include "../base/report.h"
@@ -752,6 +753,10 @@ dma_addr_t dmamap__swiotlb_map(struct device *dev, phys_addr_t phys, size_t size
 	 * part of the buffer must leave the rest as it was, not as the last
 	 * user of the slots left it.
 	 */
+	/* As the kernel: the original's device address; and here the slot's too. */
+	DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_SWIOTLB_BOUNCED, .dev = dev,
+		      .dma_addr = dmamap__phys_to_dma(dev, phys), .phys_addr = tlb, .size = size,
+		      .dir = dir);
 	bounce(t, tlb, size, DMA_TO_DEVICE);
 	COUNT(t, bounced, 1);
 	dmamap__stat_add(dev, ST_BYTES_BOUNCED, size);

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 #include "../lib/lib.h"
+#include "../base/trace.h"
 #include "port.h"
 #include "../base/ram.h"
 #include "host/host.h"
@@ -161,15 +162,22 @@ int dmamap__device_transfer(struct device *dev, phys_addr_t dst, phys_addr_t src
 void dmamap_arch_sync_dma_for_device(struct device *dev, phys_addr_t phys,
 				     size_t size, enum dma_data_direction dir)
 {
-	if (dev && size && !dev->coherent && dev->plat->mach.kind == MACHINE_SIM)
+	if (dev && size && !dev->coherent && dev->plat->mach.kind == MACHINE_SIM) {
+		DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_CACHE_CLEAN, .dev = dev, .phys_addr = phys,
+			      .size = size, .dir = dir);
 		dmamap__sim_sync_for_device(dev, phys, size, dir);
+	}
 }
 
 void dmamap_arch_sync_dma_for_cpu(struct device *dev, phys_addr_t phys,
 				  size_t size, enum dma_data_direction dir)
 {
-	if (dev && size && !dev->coherent && dev->plat->mach.kind == MACHINE_SIM)
+	if (dev && size && !dev->coherent && dev->plat->mach.kind == MACHINE_SIM) {
+		if (dir != DMA_TO_DEVICE)
+			DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_CACHE_INVALIDATE, .dev = dev,
+				      .phys_addr = phys, .size = size, .dir = dir);
 		dmamap__sim_sync_for_cpu(dev, phys, size, dir);
+	}
 }
 
 bool dmamap_platform_is_sim(const struct dmamap_platform *p)

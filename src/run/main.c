@@ -12,7 +12,7 @@ static void usage(FILE *f, const char *prog)
 	fprintf(f,
 		"usage: %s [--board NAME|FILE] [--seeds A[-B]] [--jobs N] [--device NAME]\n"
 		"       %*s [--test NAME] [--timeout SECONDS] [--ownership] [--tap | --json] [--junit FILE]\n"
-		"       %*s [--verbose]\n",
+		"       %*s [--trace FILE.json] [--trace-text FILE] [--verbose]\n",
 		prog, (int)strlen(prog), "", (int)strlen(prog), "");
 }
 
@@ -93,6 +93,12 @@ int dmamap_run_main(int argc, char **argv)
 		} else if (!strcmp(a, "--junit") && v) {
 			o.junit = v;
 			i++;
+		} else if (!strcmp(a, "--trace") && v) {
+			o.trace = v;
+			i++;
+		} else if (!strcmp(a, "--trace-text") && v) {
+			o.trace_text = v;
+			i++;
 		} else if (!strcmp(a, "--tap")) {
 			o.format = DMAMAP_RUN_TAP;
 		} else if (!strcmp(a, "--json")) {
@@ -117,7 +123,8 @@ int dmamap_run_main(int argc, char **argv)
 		return 2;
 	}
 	if (ret == -EIO)
-		fprintf(stderr, "%s: cannot write %s\n", prog, o.junit);
+		fprintf(stderr, "%s: cannot write %s\n", prog,
+			o.junit ? o.junit : o.trace ? o.trace : o.trace_text);
 	if (ret < 0)
 		return 2;
 	if (o.format == DMAMAP_RUN_TEXT)

@@ -66,9 +66,12 @@ void dmamap__run_replay(const struct run_state *rs, unsigned long task, char *bu
 {
 	const struct dmamap_run_options *o = rs->plan.o;
 
-	snprintf(buf, len, "%s --board %s --device %s --seeds %llu%s", o->replay ? o->replay : "dmamap run",
-		 o->board ? o->board : "default", rs->plan.devices[plan_device(&rs->plan, task)],
-		 (unsigned long long)plan_seed(&rs->plan, task), o->ownership ? " --ownership" : "");
+	const char *dev = rs->plan.devices[plan_device(&rs->plan, task)];
+	unsigned long long seed = (unsigned long long)plan_seed(&rs->plan, task);
+
+	snprintf(buf, len, "%s --board %s --device %s --seeds %llu%s --trace %s-%llu.json",
+		 o->replay ? o->replay : "dmamap run", o->board ? o->board : "default", dev, seed,
+		 o->ownership ? " --ownership" : "", dev, seed);
 }
 
 /* The first failure: the lowest seed, then the first device. */

@@ -348,6 +348,8 @@ long dmamap_run(const struct dmamap_run_options *opts, struct dmamap_run_summary
 		dmamap__run_emit_end(&rs);
 		if (o->junit && dmamap__run_write_junit(&rs, o->junit))
 			ret = -EIO;
+		if (dmamap__run_trace_join(&rs))
+			ret = -EIO;
 	}
 	if (sum && rs.results) {
 		sum->runs = rs.nr_tasks;

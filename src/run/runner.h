@@ -7,6 +7,7 @@
 #define DMAMAP_RUN_RUNNER_H
 
 #include <setjmp.h>
+#include <dmamap/trace.h>
 #include <dmamap/run.h>
 
 #define RUN_MAX_TESTS 256
@@ -97,6 +98,14 @@ struct dmamap_platform *dmamap__run_board(const struct run_plan *pl, struct dmam
 /* The kind of a device for the verdict table: "coherent", "non-coherent", "bounced", "IOMMU". */
 const char *dmamap__run_kind(struct device *dev);
 
+/* ---- trace_out.c: --trace and --trace-text ----------------------------------------------- */
+
+struct run_tracer;
+/* The run's trace hook on @p, writing its part files; NULL when not asked (or no memory). */
+struct run_tracer *dmamap__run_trace_start(const struct run_plan *pl, struct dmamap_platform *p,
+					   unsigned long task);
+void dmamap__run_trace_stop(struct run_tracer *t);
+
 /* ---- output.c ------------------------------------------------------------------------ */
 
 struct run_result {
@@ -128,5 +137,7 @@ void dmamap__run_replay(const struct run_state *rs, unsigned long task, char *bu
 void dmamap__run_emit_one(struct run_state *rs, unsigned long task);
 void dmamap__run_emit_end(struct run_state *rs);
 int dmamap__run_write_junit(const struct run_state *rs, const char *path);
+/* The runs' trace parts joined into the files asked for: 0, or -1. */
+int dmamap__run_trace_join(const struct run_state *rs);
 
 #endif

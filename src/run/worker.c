@@ -149,6 +149,7 @@ static void run_task(const struct run_plan *pl, struct worker *w, int out, uint3
 	uint64_t seed = plan_seed(pl, task);
 	struct dmamap_error err = { 0 };
 	struct test_outcome stage = { 0 };
+	struct run_tracer *tracer = NULL;
 	struct dmamap_platform *p;
 	struct device *dev;
 	int ret;
@@ -173,6 +174,7 @@ static void run_task(const struct run_plan *pl, struct worker *w, int out, uint3
 	}
 	dmamap_set_log_hook(p, on_log, w);
 	dmamap_set_report_hook(p, on_report, w);
+	tracer = dmamap__run_trace_start(pl, p, task);
 	dmamap_debug_enable(p, true);
 	if (pl->o->ownership)
 		dmamap_debug_set_ownership(p, true);
@@ -217,6 +219,7 @@ static void run_task(const struct run_plan *pl, struct worker *w, int out, uint3
 	dmamap_device_release_driver(dev);
 	dmamap_platform_destroy(p);
 	p = NULL;
+	dmamap__run_trace_stop(tracer);
 	set_cur(w, NULL);
 	if (stage.failed) {
 		rec->remove_failed = 1;

@@ -104,7 +104,7 @@ TEST(run_junit_reads_as_xml_with_every_case)
 		 "    assert len(fails) == int(s.get('failures')), s.attrib\n"
 		 "    if s.get('name') == 'dma-nc (non-coherent)':\n"
 		 "        assert [c.get('name') for c in fails] == ['fails_on_dma_nc seed 1', 'fails_on_dma_nc seed 2'], fails\n"
-		 "        assert 'replay: dmamap run --board default --device dma-nc --seeds 2' in fails[1].find('failure').text\n"
+		 "        assert 'replay: dmamap run --board default --device dma-nc --seeds 2 --trace dma-nc-2.json' in fails[1].find('failure').text\n"
 		 "    else:\n"
 		 "        assert not fails, s.get('name')\n"
 		 "PY", path);

@@ -72,7 +72,7 @@ TEST(run_names_the_failing_seed_file_line_and_replay)
 	CHECK_MSG(strstr(out, "first failure: dma-24, seed 2, test fails_on_seed_two (failed)"), "%s", out);
 	snprintf(want, sizeof(want), "test_run_verdicts.c:%d: bad ? 1 : 2 == 2: 1 vs 2", ASSERT_LINE);
 	CHECK_MSG(strstr(out, want), "no '%s' in:\n%s", want, out);
-	CHECK(strstr(out, "replay: ./mytests --board default --device dma-24 --seeds 2\n"));
+	CHECK(strstr(out, "replay: ./mytests --board default --device dma-24 --seeds 2 --trace dma-24-2.json\n"));
 	/* The table: dma-24 is the bounced kind's, with its one failing seed. */
 	CHECK_MSG(strstr(out, "bounced       dma-24 ixp-pci                         6       5       1  2\n"), "%s", out);
 	CHECK(strstr(out, "FAIL: 1 of 18 runs failed"));
@@ -90,7 +90,7 @@ TEST(run_fails_a_test_that_draws_a_report)
 	CHECK(sum.runs == 1 && sum.devices == 1);
 	CHECK_MSG(strstr(out, "\"stage\":\"test unmaps_with_the_wrong_size\",\"message\":\"checker: wrong-size on dma-nc: "),
 		  "%s", out);
-	CHECK(strstr(out, "\"replay\":\"dmamap run --board default --device dma-nc --seeds 1\""));
+	CHECK(strstr(out, "\"replay\":\"dmamap run --board default --device dma-nc --seeds 1 --trace dma-nc-1.json\""));
 	free(out);
 }
 

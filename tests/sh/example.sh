@@ -63,7 +63,8 @@ hits = [f for f in doc['failures'] if any(f['message'].startswith('checker: ' + 
         (k.endswith(':') and f['message'].startswith(k)) for k in kinds)]
 assert hits, 'no failure names %s: %s' % (kinds, [f['message'][:120] for f in doc['failures']])
 f = hits[0]
-want = 'dmamap run ./acme_dma.so --board default --device %s --seeds %d' % (f['device'], f['seed'])
+want = 'dmamap run ./acme_dma.so --board default --device %s --seeds %d --trace %s-%d.json' % (
+    f['device'], f['seed'], f['device'], f['seed'])
 assert f['replay'] == want, (f['replay'], want)
 print(f['replay'])
 PY
@@ -72,6 +73,18 @@ PY
 	$replay >"$tmp/$bug.replay" 2>&1 || status=$?
 	[ "$status" = 1 ] || { cat "$tmp/$bug.replay"; fail "$bug: the replay line exited $status, not 1"; }
 	grep -q "^FAIL: 1 of 1 runs failed" "$tmp/$bug.replay" || { cat "$tmp/$bug.replay"; fail "$bug: the replay is not one failed run"; }
+	# The replay's trace: the run's API calls, its interrupts, and the report that failed it.
+	python3 - "${replay##* }" "$kinds" <<'PY' || fail "$bug: the replay's trace is not what it should be"
+import json, sys
+ev = json.load(open(sys.argv[1]))['traceEvents']
+names = set(e['name'] for e in ev)
+for want in ('dma_map_phys', 'dma_alloc', 'irq_handler_entry', 'dmamap_device_read'):
+    assert want in names, want
+kinds = [k for k in sys.argv[2].split(',') if not k.endswith(':')]
+if kinds:
+    assert any('report: ' + k in names for k in kinds), sorted(n for n in names if n.startswith('report'))
+assert any(e['ph'] == 'X' and e['name'] == 'device owns' for e in ev)
+PY
 	echo "ok: $bug fails as it should ($replay)"
 done <<'BUGS'
 missing-sync-for-cpu acme_dma_test.c:

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --trace and --trace-text: every run's events, the JSON one document
+ * Python reads, with a process per run, a track per buffer showing who
+ * owned it, the bounce on a 24-bit device and the report where it came.
+ */
+#include <unistd.h>
+#include "run_helpers.h"
+
+ENGINE_DRIVER(trace_drv, "run-trace");
+
+/* A round trip through a bounced mapping, then an unmap of the wrong size. */
+DMAMAP_DRIVER_TEST(trace_drv, bounce_then_wrong_size)
+{
+	struct dmamap_platform *p = dmamap_device_platform(&pdev->dev);
+	uint8_t *buf = dmamap_kmalloc(p, 1024, DMAMAP_GFP_DMA_ALIGN);
+	dma_addr_t h = dma_map_single(&pdev->dev, buf, 1024, DMA_FROM_DEVICE);
+
+	DMAMAP_ASSERT(!dma_mapping_error(&pdev->dev, h));
+	dma_sync_single_for_cpu(&pdev->dev, h, 1024, DMA_FROM_DEVICE);
+	dma_sync_single_for_device(&pdev->dev, h, 1024, DMA_FROM_DEVICE);
+	dma_unmap_single(&pdev->dev, h, 512, DMA_FROM_DEVICE);
+}
+
+TEST(run_trace_writes_a_chrome_trace_and_ftrace_lines)
+{
+	char json[] = "/tmp/dmamap-trace-XXXXXX", text[] = "/tmp/dmamap-ftrace-XXXXXX";
+	struct dmamap_run_options o = { .device = "dma-24", .first_seed = 1, .last_seed = 2,
+					.jobs = 2, .trace = json, .trace_text = text };
+	struct dmamap_run_summary sum;
+	char cmd[2048], *out;
+	int a = mkstemp(json), b = mkstemp(text);
+
+	if (system("python3 -c 'import json' 2>/dev/null"))
+		SKIP("python3 is not installed");
+	CHECK(a >= 0 && b >= 0);
+	close(a);
+	close(b);
+	CHECK(platform_driver_register(&trace_drv) == 0);
+	CHECK(run_into(&o, &sum, &out) == 2);
+	CHECK_MSG(strstr(out, "replay: dmamap run --board default --device dma-24 --seeds 1 --trace dma-24-1.json\n"),
+		  "%s", out);
+	snprintf(cmd, sizeof(cmd),
+		 "python3 - '%s' '%s' <<'PY'\n"
+		 "import json, sys\n"
+		 "ev = json.load(open(sys.argv[1]))['traceEvents']\n"
+		 "procs = sorted(e['args']['name'] for e in ev if e['name'] == 'process_name' and e['pid'])\n"
+		 "assert procs == ['dma-24 seed 1', 'dma-24 seed 2'], procs\n"
+		 "for pid in (1, 2):\n"
+		 "    mine = [e for e in ev if e.get('pid') == pid]\n"
+		 "    names = [e['name'] for e in mine]\n"
+		 "    for want in ('dma_map_phys', 'swiotlb_bounced', 'dma_sync_single_for_cpu',\n"
+		 "                 'dma_sync_single_for_device', 'dma_unmap_phys', 'report: wrong-size'):\n"
+		 "        assert want in names, (pid, want)\n"
+		 "    bufs = [e for e in mine if e['ph'] == 'M' and e['name'] == 'thread_name' and 'buffer' in e['args']['name']]\n"
+		 "    tid = [e['tid'] for e in bufs if '+1024 FROM_DEVICE' in e['args']['name']]\n"
+		 "    assert len(tid) == 1, [e['args']['name'] for e in bufs]\n"
+		 "    spans = [e['name'] for e in mine if e.get('tid') == tid[0] and e['ph'] == 'X']\n"
+		 "    assert spans == ['device owns', 'CPU owns', 'device owns'], spans\n"
+		 "    marks = [e['name'] for e in mine if e.get('tid') == tid[0] and e['ph'] == 'i']\n"
+		 "    assert 'bounced (swiotlb)' in marks and 'report: wrong-size' in marks, marks\n"
+		 "    assert 'dmamap_cache_invalidate' in marks, marks\n"
+		 "lines = open(sys.argv[2]).read().splitlines()\n"
+		 "assert lines.count('# dma-24 seed 1') == 1 and lines.count('# dma-24 seed 2') == 1, lines[:3]\n"
+		 "assert any(': dma_map_phys: dma-24 dir=FROM_DEVICE ' in l and ' size=1024 ' in l for l in lines)\n"
+		 "assert any(': dmamap_report: dma-24 kind=wrong-size ' in l for l in lines)\n"
+		 "PY",
+		 json, text);
+	CHECK(system(cmd) == 0);
+	/* The parts are gone: only the two files are left. */
+	snprintf(cmd, sizeof(cmd), "ls %s.part* %s.part* 2>/dev/null | grep -q .", json, text);
+	CHECK(system(cmd) != 0);
+	unlink(json);
+	unlink(text);
+	free(out);
+}
