@@ -93,6 +93,19 @@ enum dmamap_order_write {
 	ORDER_WRITE_OWN,   /* that ownership word: the completion the CPU polls */
 };
 
+/*
+ * The flags of the platform's hooks word as one value: a fast path loads
+ * the word once and tests the flags it needs in a register.
+ */
+union dmamap__hooks {
+	struct {
+		bool debug;
+		bool yield_on;
+		bool trace;
+	};
+	uint32_t word;
+};
+
 struct dmamap_platform {
 	/* Read by every map and unmap: one cache line, kept together. */
 	/* What hooks an API call, read as one word by the identity fast paths. */

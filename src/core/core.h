@@ -136,6 +136,22 @@ static inline __attribute__((always_inline)) void dmamap__api_yield(struct devic
 		dmamap__sched_yield(dev->plat, 1);
 }
 
+_Static_assert(offsetof(struct dmamap_platform, yield_on) - offsetof(struct dmamap_platform, debug) ==
+		       offsetof(union dmamap__hooks, yield_on) &&
+	       offsetof(struct dmamap_platform, trace) - offsetof(struct dmamap_platform, debug) ==
+		       offsetof(union dmamap__hooks, trace),
+	       "union dmamap__hooks must read the platform's hooks word");
+
+/* The hooks word, loaded once, as its flags. */
+static inline __attribute__((always_inline)) union dmamap__hooks
+dmamap__hooks_now(const struct device *dev)
+{
+	union dmamap__hooks h;
+
+	h.word = __atomic_load_n(&dev->plat->hooks, __ATOMIC_RELAXED);
+	return h;
+}
+
 /*
  * The fast paths ask once whether anything hooks the call (the checker,
  * or busy devices): the two flags share a word, so it is the one load and

@@ -179,14 +179,28 @@ map_bad_args(struct device *dev, void *ptr, size_t size, int dir, enum dbg_type 
  * of memcpy instead of 77 %). Everything else maps through map_one(),
  * remembered by the checker when it is on.
  */
+/* An identity mapping's yield point and trace event, off its path. */
+static __attribute__((noinline)) void yield_and_trace(struct device *dev, bool map, dma_addr_t addr,
+						      size_t size, int dir)
+{
+	dmamap__api_yield(dev);
+	if (map)
+		traced_map(dev, (void *)(uintptr_t)addr, addr, size, dir, 0);
+	else
+		traced_unmap(dev, addr, size, dir, 0);
+}
+
 /* An identity map or unmap that something hooks: the devices' turn (a yield point), then the checker's. */
 static __attribute__((noinline)) dma_addr_t
 map_identity_hooked(struct device *dev, enum dbg_type type, dma_addr_t addr, size_t size,
 		    enum dma_data_direction dir, void *caller)
 {
-	dmamap__api_yield(dev);
-	traced_map(dev, (void *)(uintptr_t)addr, addr, size, dir, 0);
-	if (dmamap__dbg_on(dev))
+	union dmamap__hooks h = dmamap__hooks_now(dev);
+
+	/* One load for the three: the devices' turn and the tracer's are rare, the checker's not. */
+	if (unlikely(h.yield_on | h.trace))
+		yield_and_trace(dev, true, addr, size, dir);
+	if (h.debug)
 		return dmamap__dbg_map_identity(dev, type, addr, size, dir, caller);
 	return addr;
 }
@@ -195,9 +209,11 @@ static __attribute__((noinline)) void
 unmap_identity_hooked(struct device *dev, enum dbg_type type, dma_addr_t addr, size_t size,
 		      enum dma_data_direction dir)
 {
-	dmamap__api_yield(dev);
-	traced_unmap(dev, addr, size, dir, 0);
-	if (dmamap__dbg_on(dev))
+	union dmamap__hooks h = dmamap__hooks_now(dev);
+
+	if (unlikely(h.yield_on | h.trace))
+		yield_and_trace(dev, false, addr, size, dir);
+	if (h.debug)
 		dmamap__dbg_unmap_page(dev, type, addr, size, dir);
 }
 

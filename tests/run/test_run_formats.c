@@ -57,6 +57,7 @@ TEST(run_tap_has_a_line_per_run)
 	unsigned int ok = 0, not_ok = 0;
 	char *out;
 
+	need_fdt();
 	CHECK(platform_driver_register(&fmt_drv) == 0);
 	CHECK(run_into(&o, &sum, &out) == 2);
 	CHECK_MSG(!strncmp(out, "TAP version 13\n1..12\n", 21), "%s", out);
@@ -79,6 +80,7 @@ TEST(run_junit_reads_as_xml_with_every_case)
 	char cmd[1024], *out;
 	int fd = mkstemp(path);
 
+	need_fdt();
 	if (system("python3 -c 'import xml.etree.ElementTree' 2>/dev/null"))
 		SKIP("python3 is not installed");
 	CHECK(fd >= 0);
@@ -119,6 +121,7 @@ TEST(run_fails_the_remove_stage_of_a_leaking_driver)
 	struct dmamap_run_summary sum;
 	char *out;
 
+	need_fdt();
 	CHECK(platform_driver_register(&leaky_drv) == 0);
 	CHECK(run_into(&o, &sum, &out) == 1);
 	CHECK(sum.tests == 1 && sum.tests_failed == 0);
@@ -133,6 +136,7 @@ TEST(run_fails_a_refused_probe_and_runs_no_test)
 	struct dmamap_run_summary sum;
 	char *out;
 
+	need_fdt();
 	CHECK(platform_driver_register(&refusing_drv) == 0);
 	CHECK(run_into(&o, &sum, &out) == 1);
 	CHECK(sum.tests == 0);

@@ -38,6 +38,7 @@ TEST(run_a_crashing_test_fails_alone_with_its_seed)
 	struct dmamap_run_summary sum;
 	char *out;
 
+	need_fdt();
 	CHECK(platform_driver_register(&crash_drv) == 0);
 	CHECK(run_into(&o, &sum, &out) == 1);
 	CHECK(sum.runs == 18 && sum.failed == 1);
@@ -56,6 +57,7 @@ TEST(run_a_hanging_test_is_killed_after_its_timeout)
 	struct dmamap_run_summary sum;
 	char *out;
 
+	need_fdt();
 	CHECK(platform_driver_register(&hang_drv) == 0);
 	CHECK(run_into(&o, &sum, &out) == 1);
 	CHECK(sum.runs == 18 && sum.failed == 1);
@@ -72,6 +74,7 @@ TEST(run_with_one_job_survives_a_crash_too)
 	struct dmamap_run_summary sum;
 	char *out;
 
+	need_fdt();
 	CHECK(platform_driver_register(&crash_drv) == 0);
 	CHECK(run_into(&o, &sum, &out) == 1);
 	CHECK(sum.runs == 3 && sum.failed == 1);

@@ -31,6 +31,7 @@ TEST(run_trace_writes_a_chrome_trace_and_ftrace_lines)
 	char cmd[2048], *out;
 	int a = mkstemp(json), b = mkstemp(text);
 
+	need_fdt();
 	if (system("python3 -c 'import json' 2>/dev/null"))
 		SKIP("python3 is not installed");
 	CHECK(a >= 0 && b >= 0);

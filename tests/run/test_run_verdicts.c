@@ -45,6 +45,7 @@ TEST(run_passes_a_good_driver_on_every_device_and_seed)
 	struct dmamap_run_summary sum;
 	char *out;
 
+	need_fdt();
 	CHECK(platform_driver_register(&good_drv) == 0);
 	CHECK(run_into(&o, &sum, &out) == 0);
 	/* The default board's six memcpy engines, three seeds each, one test per run. */
@@ -66,6 +67,7 @@ TEST(run_names_the_failing_seed_file_line_and_replay)
 	struct dmamap_run_summary sum;
 	char want[128], *out;
 
+	need_fdt();
 	CHECK(platform_driver_register(&assert_drv) == 0);
 	CHECK(run_into(&o, &sum, &out) == 1);
 	CHECK(sum.runs == 18 && sum.failed == 1 && sum.tests_failed == 1);
@@ -85,6 +87,7 @@ TEST(run_fails_a_test_that_draws_a_report)
 	struct dmamap_run_summary sum;
 	char *out;
 
+	need_fdt();
 	CHECK(platform_driver_register(&report_drv) == 0);
 	CHECK(run_into(&o, &sum, &out) == 1);
 	CHECK(sum.runs == 1 && sum.devices == 1);
@@ -100,6 +103,7 @@ TEST(run_passes_when_only_the_chosen_test_runs)
 	struct dmamap_run_summary sum;
 	char *out;
 
+	need_fdt();
 	/* Two drivers for the same nodes: the first registered binds. */
 	CHECK(platform_driver_register(&good_drv) == 0);
 	CHECK(platform_driver_register(&report_drv) == 0);
@@ -114,6 +118,7 @@ TEST(run_says_when_no_device_matches_or_the_board_is_bad)
 	struct dmamap_run_summary sum;
 	char *out;
 
+	need_fdt();
 	CHECK(run_into(&o, &sum, &out) == -ENODEV);
 	free(out);
 	CHECK(platform_driver_register(&good_drv) == 0);
