@@ -229,8 +229,9 @@ DMAMAP_API int dmamap_bus_probe(struct dmamap_platform *p);
  * dmamap_bus_remove() - release every bound device of a board
  * @p: the board (NULL is ignored)
  *
- * dmamap_device_release_driver() on each device, last first. Call it
- * before dmamap_platform_destroy() on a board whose devices are bound.
+ * dmamap_device_release_driver() on each device, last first.
+ * dmamap_device_destroy() and dmamap_platform_destroy() release a bound
+ * device themselves before it goes.
  */
 DMAMAP_API void dmamap_bus_remove(struct dmamap_platform *p);
 

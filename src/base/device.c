@@ -6,8 +6,24 @@
 #include <stdio.h>
 #include "bus.h"
 #include "report.h"
+#include "unbind.h"
 
 __thread bool dmamap__in_model;
+
+static void (*unbind_hook)(struct device *dev);
+
+void dmamap__set_unbind_hook(void (*release)(struct device *dev))
+{
+	__atomic_store_n(&unbind_hook, release, __ATOMIC_RELEASE);
+}
+
+void dmamap__device_unbind(struct device *dev)
+{
+	void (*release)(struct device *) = __atomic_load_n(&unbind_hook, __ATOMIC_ACQUIRE);
+
+	if (release)
+		release(dev);
+}
 
 void dmamap__device_refresh(struct device *dev)
 {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <dmamap/swiotlb.h>
+#include "../base/unbind.h"
 #include "../lib/lib.h"
 #include "../debug/checker.h"
 #include "../hw/hw.h"
@@ -203,6 +204,8 @@ void dmamap_device_destroy(struct device *dev)
 {
 	if (!dev)
 		return;
+	/* A driver still bound lets go first, while the device is whole. */
+	dmamap__device_unbind(dev);
 	dmamap__model_detach(dev);
 	dmamap__dbg_device_gone(dev);
 	dmamap__dmabounce_release(dev);

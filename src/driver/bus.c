@@ -12,6 +12,7 @@
 #include <dmamap/debug.h>
 #include <dmamap/dma-mapping.h>
 #include "../lib/lib.h"
+#include "../base/unbind.h"
 #include "driver.h"
 
 #define MAX_DRIVERS 64
@@ -39,6 +40,9 @@ int dmamap_platform_driver_register(struct platform_driver *drv)
 	if (!ret)
 		drivers[nr_drivers++] = drv;
 	pthread_mutex_unlock(&bus_lock);
+	/* A device destroyed while bound is released first (the core calls this). */
+	if (!ret)
+		dmamap__set_unbind_hook(dmamap_device_release_driver);
 	if (ret)
 		fprintf(stderr, "dmamap: cannot register driver %s: error %d\n",
 			drv && drv->driver.name ? drv->driver.name : "(unnamed)", ret);

@@ -37,7 +37,7 @@ fi
 allowed() {
 	case "$1" in
 	run) echo "driver of lib" ;;
-	driver) echo "of lib" ;;
+	driver) echo "base of lib" ;;
 	core) echo "debug ops hw mm platform base lib" ;;
 	debug) echo "hw mm platform base lib" ;;
 	ops) echo "hw mm platform base lib" ;;
