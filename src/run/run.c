@@ -130,7 +130,8 @@ static int spawn(struct run_state *rs, struct worker_slot *ws, unsigned int jobs
 	return 0;
 }
 
-static void reap(struct worker_slot *w, int *sig)
+/* The worker's end: *@sig its signal, or 0 and its exit status in *@code. */
+static void reap(struct worker_slot *w, int *sig, int *code)
 {
 	int status = 0;
 
@@ -139,6 +140,7 @@ static void reap(struct worker_slot *w, int *sig)
 	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
 		;
 	*sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	*code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
 	w->pid = 0;
 }
 
@@ -176,7 +178,7 @@ static void finish(struct run_state *rs, unsigned long task, const struct run_re
 }
 
 /* A worker died or was killed in the middle of @w->task: its run fails with why. */
-static void lost(struct run_state *rs, struct worker_slot *w, bool timed_out, int sig)
+static void lost(struct run_state *rs, struct worker_slot *w, bool timed_out, int sig, int code)
 {
 	struct run_record rec = { .type = REC_DONE, .task = (uint32_t)w->task };
 	char stage[64];
@@ -197,9 +199,13 @@ static void lost(struct run_state *rs, struct worker_slot *w, bool timed_out, in
 	if (timed_out)
 		snprintf(rec.msgs, sizeof(rec.msgs), "%d\ttimeout\t%s still running after %u s (killed)\n",
 			 w->stage, stage, rs->plan.timeout_s);
-	else
+	else if (sig)
 		snprintf(rec.msgs, sizeof(rec.msgs), "%d\tcrash\tthe worker died in %s: %s\n", w->stage,
-			 stage, sig ? strsignal(sig) : "it exited");
+			 stage, strsignal(sig));
+	else
+		snprintf(rec.msgs, sizeof(rec.msgs),
+			 "%d\tcrash\tthe worker died in %s: it exited with status %d\n", w->stage,
+			 stage, code);
 	finish(rs, (unsigned long)w->task, &rec, now_s() - w->started);
 	w->task = -1;
 }
@@ -259,7 +265,7 @@ static int drive(struct run_state *rs, unsigned int jobs)
 		ret = spawn(rs, ws, jobs, &ws[j]);
 	while (!ret && rs->done < rs->nr_tasks) {
 		double now = now_s(), first = now + 3600;
-		int sig;
+		int sig, code;
 
 		for (unsigned int j = 0; j < jobs; j++) {
 			if (!ws[j].pid && next < rs->nr_tasks && (ret = spawn(rs, ws, jobs, &ws[j])))
@@ -285,21 +291,21 @@ static int drive(struct run_state *rs, unsigned int jobs)
 			if (!w->pid)
 				continue;
 			if ((pfd[j].revents & (POLLIN | POLLHUP | POLLERR)) && collect(rs, w)) {
-				reap(w, &sig);
+				reap(w, &sig, &code);
 				if (w->task >= 0)
-					lost(rs, w, false, sig);
+					lost(rs, w, false, sig, code);
 			} else if (w->task >= 0 && now > w->deadline) {
 				kill(w->pid, SIGKILL);
-				reap(w, &sig);
-				lost(rs, w, true, sig);
+				reap(w, &sig, &code);
+				lost(rs, w, true, sig, code);
 			}
 		}
 	}
 	for (unsigned int j = 0; j < jobs; j++) {
-		int sig;
+		int sig, code;
 
 		if (ws[j].pid)
-			reap(&ws[j], &sig);
+			reap(&ws[j], &sig, &code);
 	}
 	free(ws);
 	free(pfd);
