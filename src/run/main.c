@@ -128,8 +128,9 @@ int dmamap_run_main(int argc, char **argv)
 	if (ret < 0)
 		return 2;
 	if (o.format == DMAMAP_RUN_TEXT)
-		fprintf(o.out ? o.out : stdout, "%lu runs in %.1f s: %.1f runs/s with %u jobs\n",
+		fprintf(o.out ? o.out : stdout, "%lu runs in %.1f s: %.1f runs/s with %u job%s\n",
 			sum.runs, sum.seconds, sum.runs / (sum.seconds > 0 ? sum.seconds : 1),
-			o.jobs < sum.runs ? o.jobs : (unsigned int)sum.runs);
+			o.jobs < sum.runs ? o.jobs : (unsigned int)sum.runs,
+			(o.jobs < sum.runs ? o.jobs : sum.runs) == 1 ? "" : "s");
 	return ret ? 1 : 0;
 }
