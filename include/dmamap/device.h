@@ -71,7 +71,7 @@ DMAMAP_API const char *dmamap_dev_driver_name(const struct device *dev);
 /**
  * dmamap_dev_printk() - a log line about a device, as dev_printk()
  * @level: DMAMAP_LOG_ERR, _WARN, _NOTICE or _INFO
- * @dev: the device (NULL: the line says "(NULL device)")
+ * @dev: the device (NULL: the line says "(NULL device *)", as the kernel's)
  * @fmt: printf format
  *
  * The line, "DRIVER DEVICE: message" ("DEVICE: message" with no driver
@@ -193,7 +193,10 @@ DMAMAP_API unsigned int dmamap_devres_count(const struct device *dev);
  * the order the node lists them; or, for a device not from a tree, the
  * driver's name equal to the device's) and calls its probe. A probe that
  * fails has everything it acquired through devres released, and is
- * logged ("probe with driver NAME failed with error -N").
+ * logged ("probe with driver NAME failed with error -N"); there is no
+ * deferred probing: -EPROBE_DEFER (517) leaves the device unbound too.
+ * Binding and releasing run one at a time in the process, as the kernel
+ * holds the device lock around probe and remove.
  *
  * Return: 1 if @dev is bound (now or already); 0 if no driver matches;
  * the probe's negative errno if it failed; -EINVAL for a NULL @dev;

@@ -729,7 +729,8 @@ DMAMAP_API void *dmam_alloc_coherent(struct device *dev, size_t size, dma_addr_t
  * @dma_handle: the device address returned
  *
  * Memory that no dmam_ call of @dev allocated with this address, handle
- * and size is not freed: a line is logged, as the kernel WARNs.
+ * and size is not freed (a wrong size included: it stays the driver's
+ * until release): a line is logged, as the kernel WARNs.
  */
 DMAMAP_API void dmam_free_coherent(struct device *dev, size_t size, void *cpu_addr,
 				   dma_addr_t dma_handle);

@@ -16,6 +16,7 @@
 #include "driver.h"
 
 #define MAX_DRIVERS 64
+#define EPROBE_DEFER 517
 
 _Static_assert(offsetof(struct platform_device, dev) == DMAMAP_DEVICE_HEAD,
 	       "the device must sit where the library allocates it");
@@ -24,6 +25,34 @@ static pthread_mutex_t bus_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct platform_driver *drivers[MAX_DRIVERS];
 static unsigned int nr_drivers;
 static struct dmamap_pdev_state *bound;
+/*
+ * Binding and releasing run one at a time, as the kernel holds the device
+ * lock around probe and remove; recursive, for a probe that binds another
+ * device or a remove that releases one.
+ */
+static pthread_mutex_t bind_lock;
+static pthread_once_t bind_once = PTHREAD_ONCE_INIT;
+
+static void bind_lock_init(void)
+{
+	pthread_mutexattr_t a;
+
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&bind_lock, &a);
+	pthread_mutexattr_destroy(&a);
+}
+
+static void bind_begin(void)
+{
+	pthread_once(&bind_once, bind_lock_init);
+	pthread_mutex_lock(&bind_lock);
+}
+
+static void bind_end(void)
+{
+	pthread_mutex_unlock(&bind_lock);
+}
 
 int dmamap_platform_driver_register(struct platform_driver *drv)
 {
@@ -87,8 +116,11 @@ static const struct of_device_id *of_match(const struct of_device_id *table,
 	const struct of_device_id *best = NULL;
 	int best_at = INT32_MAX;
 
-	for (const struct of_device_id *id = table; id && id->compatible[0]; id++) {
-		int at = dmamap_of_property_match_string(np, "compatible", id->compatible);
+	/* The table ends with an empty line; a line may name no compatible. */
+	for (const struct of_device_id *id = table;
+	     id && (id->compatible[0] || id->name[0] || id->type[0]); id++) {
+		int at = id->compatible[0] ?
+			 dmamap_of_property_match_string(np, "compatible", id->compatible) : -1;
 
 		if (at >= 0 && at < best_at) {
 			best = id;
@@ -171,8 +203,14 @@ static int probe_with(struct dmamap_pdev_state *st, struct platform_driver *drv,
 		return 0;
 	}
 	unwind(st);
-	dmamap_dev_printk(ret == -ENODEV || ret == -ENXIO ? DMAMAP_LOG_INFO : DMAMAP_LOG_WARN,
-			  &pdev->dev, "probe with driver %s failed with error %d", drv->driver.name, ret);
+	if (ret == -EPROBE_DEFER)
+		dmamap_dev_printk(DMAMAP_LOG_INFO, &pdev->dev,
+				  "probe with driver %s deferred (no deferred probing here: it stays unbound)",
+				  drv->driver.name);
+	else
+		dmamap_dev_printk(ret == -ENODEV || ret == -ENXIO ? DMAMAP_LOG_INFO : DMAMAP_LOG_WARN,
+				  &pdev->dev, "probe with driver %s failed with error %d",
+				  drv->driver.name, ret);
 	st->drv = NULL;
 	st->match = NULL;
 	pdev->dmamap_state = NULL;
@@ -202,7 +240,7 @@ const struct platform_driver *dmamap__driver_match(struct device *dev)
 	return found;
 }
 
-int dmamap_device_attach(struct device *dev)
+static int attach(struct device *dev)
 {
 	struct platform_driver *snapshot[MAX_DRIVERS];
 	struct platform_device *pdev;
@@ -238,7 +276,19 @@ int dmamap_device_attach(struct device *dev)
 	return ret;
 }
 
-void dmamap_device_release_driver(struct device *dev)
+int dmamap_device_attach(struct device *dev)
+{
+	int ret;
+
+	if (!dev)
+		return -EINVAL;
+	bind_begin();
+	ret = attach(dev);
+	bind_end();
+	return ret;
+}
+
+static void release(struct device *dev)
 {
 	struct dmamap_pdev_state *st = dmamap__pdev_state(dev);
 
@@ -255,6 +305,15 @@ void dmamap_device_release_driver(struct device *dev)
 		st->drv->remove(st->pdev);
 	unwind(st);
 	state_free(st);
+}
+
+void dmamap_device_release_driver(struct device *dev)
+{
+	if (!dev)
+		return;
+	bind_begin();
+	release(dev);
+	bind_end();
 }
 
 int dmamap_bus_probe(struct dmamap_platform *p)

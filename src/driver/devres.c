@@ -46,7 +46,7 @@ void dmamap__devres_add(struct device *dev, struct devres *dr)
 }
 
 struct devres *dmamap__devres_take(struct device *dev, void (*release)(struct device *, void *),
-				   const void *key, u64 key2)
+				   const void *key, u64 key2, u64 key3)
 {
 	struct dmamap_pdev_state *st = dmamap__pdev_state(dev);
 	struct devres *found = NULL;
@@ -57,7 +57,8 @@ struct devres *dmamap__devres_take(struct device *dev, void (*release)(struct de
 	for (struct devres **pp = &st->devres; *pp; pp = &(*pp)->next) {
 		struct devres *dr = *pp;
 
-		if (dr->release == release && dr->key == key && (key2 == ~0ULL || dr->key2 == key2)) {
+		if (dr->release == release && dr->key == key && (key2 == ~0ULL || dr->key2 == key2) &&
+		    (key3 == ~0ULL || dr->key3 == key3)) {
 			*pp = dr->next;
 			st->nr_devres--;
 			found = dr;
@@ -137,7 +138,7 @@ void dmamap_devm_kfree(struct device *dev, const void *p)
 
 	if (!p)
 		return;
-	dr = dmamap__devres_take(dev, kmalloc_release, p, ~0ULL);
+	dr = dmamap__devres_take(dev, kmalloc_release, p, ~0ULL, ~0ULL);
 	if (!dr) {
 		dev_warn(dev, "devm_kfree() of %p, which devm_kmalloc() did not give it", p);
 		return;

@@ -40,6 +40,7 @@ void *dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle, 
 	*c = (struct coherent){ vaddr, *dma_handle, size, attrs };
 	dr->key = vaddr;
 	dr->key2 = *dma_handle;
+	dr->key3 = size;
 	dmamap__devres_add(dev, dr);
 	return vaddr;
 }
@@ -51,17 +52,17 @@ void *dmam_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma_handl
 
 void dmam_free_coherent(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle)
 {
-	struct devres *dr = dmamap__devres_take(dev, coherent_release, cpu_addr, dma_handle);
+	/* Address, handle and size, as the kernel's dmam_match(): a wrong size frees nothing. */
+	struct devres *dr = dmamap__devres_take(dev, coherent_release, cpu_addr, dma_handle, size);
 	struct coherent *c;
 
 	if (!dr) {
-		dev_warn(dev, "dmam_free_coherent() of %p (%#llx), which no dmam_ allocation gave it",
-			 cpu_addr, (unsigned long long)dma_handle);
+		dev_warn(dev, "dmam_free_coherent() of %p (%#llx, %zu bytes), which no dmam_ allocation gave it",
+			 cpu_addr, (unsigned long long)dma_handle, size);
 		return;
 	}
 	c = dr->data;
-	/* The size is the caller's, as dma_free_attrs() checks it against the allocation's. */
-	dma_free_attrs(dev, size, c->vaddr, c->dma, c->attrs);
+	dma_free_attrs(dev, c->size, c->vaddr, c->dma, c->attrs);
 	dmamap__devres_free(dev, dr);
 }
 
@@ -101,7 +102,7 @@ void dmam_pool_destroy(struct dma_pool *pool)
 	if (!pool)
 		return;
 	dev = dmamap_dma_pool_device(pool);
-	dr = dev ? dmamap__devres_take(dev, pool_release, pool, ~0ULL) : NULL;
+	dr = dev ? dmamap__devres_take(dev, pool_release, pool, ~0ULL, ~0ULL) : NULL;
 	dma_pool_destroy(pool);
 	if (dr)
 		dmamap__devres_free(dev, dr);

@@ -38,7 +38,7 @@ struct devres {
 	void (*release)(struct device *dev, void *data);
 	/* What a devm_*_free() call must name to take it back early. */
 	const void *key;
-	u64 key2;
+	u64 key2, key3;
 	/* The resource's own record (or, for devm_kmalloc, the memory), in the same allocation. */
 	void *data;
 };
@@ -57,9 +57,9 @@ struct devres *dmamap__devres_alloc(struct device *dev, void (*release)(struct d
 				    size_t size, size_t align);
 void dmamap__devres_free(struct device *dev, struct devres *dr);
 void dmamap__devres_add(struct device *dev, struct devres *dr);
-/* Unlink the entry released by @release with @key (and @key2 unless ~0): it, or NULL. */
+/* Unlink the entry released by @release with @key (and @key2, @key3 unless ~0): it, or NULL. */
 struct devres *dmamap__devres_take(struct device *dev, void (*release)(struct device *, void *),
-				   const void *key, u64 key2);
+				   const void *key, u64 key2, u64 key3);
 /* Release every entry, newest first. */
 void dmamap__devres_release_all(struct device *dev);
 
