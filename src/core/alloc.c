@@ -175,13 +175,20 @@ void *dmamap__alloc_untracked(struct device *dev, size_t size, dma_addr_t *dma_h
 	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC))
 		return alloc_failed(dev, func, size, gfp | __GFP_NOWARN, 0);
 	cpu = alloc_backend(dev, size, dma_handle, gfp, 0);
-	return alloc_counted(dev, func, cpu, size, gfp, 0);
+	cpu = alloc_counted(dev, func, cpu, size, gfp, 0);
+	/* A pool's chunk: the kernel's dma_pool takes it with dma_alloc_coherent(), traced so. */
+	DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_DMA_ALLOC, .dev = dev, .virt_addr = cpu,
+		      .dma_addr = cpu ? *dma_handle : 0, .size = size, .dir = DMA_BIDIRECTIONAL,
+		      .flags = gfp, .phys_addr = cpu ? virt_to_phys(cpu) : 0);
+	return cpu;
 }
 
 void dmamap__free_untracked(struct device *dev, size_t size, void *cpu_addr,
 			    dma_addr_t dma_handle)
 {
 	dmamap__stat_add(dev, ST_FREES, 1);
+	DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_DMA_FREE, .dev = dev, .virt_addr = cpu_addr,
+		      .dma_addr = dma_handle, .size = size, .dir = DMA_BIDIRECTIONAL);
 	free_backend(dev, size, cpu_addr, dma_handle, 0);
 }
 

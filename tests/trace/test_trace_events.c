@@ -132,7 +132,19 @@ TEST(trace_allocations_device_accesses_and_reports)
 	CHECK(i > find(&r, DMAMAP_TRACE_DMA_FREE, 0));
 	CHECK_MSG(i >= 0 && !strcmp(r.report_kind[i], "wrong-size"), "%s", i >= 0 ? r.report_kind[i] : "");
 	CHECK(i >= 0 && r.ev[i].dma_addr == h);
-	/* A copy by the engine: its reads, its writes, its interrupt. */
+	/* A dma_pool takes its chunks as the kernel's does: traced as dma_alloc. */
+	{
+		struct dma_pool *pool = dma_pool_create("t", dev, 64, 64, 0);
+		dma_addr_t b;
+		void *blk = pool ? dma_pool_alloc(pool, GFP_KERNEL, &b) : NULL;
+
+		i = find(&r, DMAMAP_TRACE_DMA_ALLOC, 1);
+		CHECK(blk && i >= 0 && r.ev[i].size >= 4096 && b - r.ev[i].dma_addr < r.ev[i].size);
+		dma_pool_free(pool, blk, b);
+		dma_pool_destroy(pool);
+		CHECK(find(&r, DMAMAP_TRACE_DMA_FREE, 1) > i);
+	}
+	/* A copy by the engine: its reads and its writes. */
 	mcdma_copy_ok(p, COH, 1024, 3);
 	CHECK(find(&r, DMAMAP_TRACE_DEVICE_READ, 0) >= 0);
 	i = find(&r, DMAMAP_TRACE_DEVICE_WRITE, 0);
