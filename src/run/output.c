@@ -300,7 +300,7 @@ void dmamap__run_emit_end(struct run_state *rs)
 	}
 	fprintf(f, "board %s, seeds %llu-%llu, %u devices, %u tests\n",
 		o->board ? o->board : "default", (unsigned long long)rs->plan.first,
-		(unsigned long long)rs->plan.last, rs->plan.nr_devices, rs->plan.nr_tests);
+		(unsigned long long)rs->plan.last, rs->plan.nr_devices, rs->plan.nr_applied);
 	fprintf(f, "%-13s %-32s %7s %7s %7s  %s\n", "kind", "devices", "runs", "passed", "failed",
 		"failing seeds");
 	for (unsigned int k = 0; k < 5; k++) {

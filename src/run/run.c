@@ -48,6 +48,8 @@ static int plan_devices(struct run_plan *pl)
 {
 	struct dmamap_error err = { 0 };
 	struct dmamap_platform *p = dmamap__run_board(pl, &err);
+	/* Which tests some planned device runs: the count the table's header gives. */
+	bool applies[RUN_MAX_TESTS] = { false };
 	const void *fdt;
 	size_t size;
 	unsigned int n;
@@ -74,11 +76,22 @@ static int plan_devices(struct run_plan *pl)
 
 		if (pl->o->device && strcmp(pl->o->device, dev_name(dev)))
 			continue;
-		if (!dmamap__driver_match(dev))
+		const struct platform_driver *drv = dmamap__driver_match(dev);
+
+		if (!drv)
 			continue;
+		for (unsigned int t = 0; t < pl->nr_tests; t++) {
+			const struct dmamap_test *test = dmamap__run_test(t);
+
+			if (test && (!pl->o->test || !strcmp(pl->o->test, test->name)) &&
+			    (!test->driver || test->driver == drv))
+				applies[t] = true;
+		}
 		snprintf(pl->devices[pl->nr_devices], DMAMAP_NAME_MAX, "%s", dev_name(dev));
 		pl->kinds[pl->nr_devices++] = dmamap__run_kind(dev);
 	}
+	for (unsigned int t = 0; t < pl->nr_tests; t++)
+		pl->nr_applied += applies[t];
 	dmamap_platform_destroy(p);
 	return pl->nr_devices ? 0 : -ENODEV;
 }

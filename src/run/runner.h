@@ -79,6 +79,7 @@ struct run_plan {
 	uint64_t first, last;
 	unsigned int timeout_s;
 	unsigned int nr_tests; /* registered, before the --test filter */
+	unsigned int nr_applied; /* those that apply to a planned device's driver (and --test) */
 };
 
 /* Task @task's device and seed: seed-major, so the first seeds finish first. */
