@@ -29,6 +29,8 @@ struct worker_slot {
 	/* What the stages so far said, for a run the worker does not finish. */
 	uint8_t ran[RUN_MAX_TESTS / 8];
 	uint8_t failed[RUN_MAX_TESTS / 8];
+	char msgs[sizeof(((struct run_record *)0)->msgs)];
+	char log[sizeof(((struct run_record *)0)->log)];
 	double deadline;
 	double started;
 	size_t got;         /* bytes of the record being read */
@@ -193,8 +195,13 @@ static void finish(struct run_state *rs, unsigned long task, const struct run_re
 /* A worker died or was killed in the middle of @w->task: its run fails with why. */
 static void lost(struct run_state *rs, struct worker_slot *w, bool timed_out, int sig, int code)
 {
-	struct run_record rec = { .type = REC_DONE, .task = (uint32_t)w->task };
+	static struct run_record rec;
 	char stage[64];
+	size_t used, room;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.type = REC_DONE;
+	rec.task = (uint32_t)w->task;
 
 	rec.status = timed_out ? RUN_TIMEOUT : RUN_CRASHED;
 	rec.fail_stage = w->stage;
@@ -209,14 +216,19 @@ static void lost(struct run_state *rs, struct worker_slot *w, bool timed_out, in
 		rec.failed[w->stage / 8] |= (uint8_t)(1u << (w->stage % 8));
 	}
 	dmamap__run_stage_name(rs, w->stage, stage, sizeof(stage));
+	/* What the finished stages reported stays; the death is told after it. */
+	memcpy(rec.msgs, w->msgs, sizeof(rec.msgs));
+	memcpy(rec.log, w->log, sizeof(rec.log));
+	used = strnlen(rec.msgs, sizeof(rec.msgs) - 1);
+	room = sizeof(rec.msgs) - used;
 	if (timed_out)
-		snprintf(rec.msgs, sizeof(rec.msgs), "%d\ttimeout\t%s still running after %u s (killed)\n",
+		snprintf(rec.msgs + used, room, "%d\ttimeout\t%s still running after %u s (killed)\n",
 			 w->stage, stage, rs->plan.timeout_s);
 	else if (sig)
-		snprintf(rec.msgs, sizeof(rec.msgs), "%d\tcrash\tthe worker died in %s: %s\n", w->stage,
+		snprintf(rec.msgs + used, room, "%d\tcrash\tthe worker died in %s: %s\n", w->stage,
 			 stage, strsignal(sig));
 	else
-		snprintf(rec.msgs, sizeof(rec.msgs),
+		snprintf(rec.msgs + used, room,
 			 "%d\tcrash\tthe worker died in %s: it exited with status %d\n", w->stage,
 			 stage, code);
 	finish(rs, (unsigned long)w->task, &rec, now_s() - w->started);
@@ -239,6 +251,8 @@ static int collect(struct run_state *rs, struct worker_slot *w)
 		w->stage = w->rec.stage;
 		memcpy(w->ran, w->rec.ran, sizeof(w->ran));
 		memcpy(w->failed, w->rec.failed, sizeof(w->failed));
+		memcpy(w->msgs, w->rec.msgs, sizeof(w->msgs));
+		memcpy(w->log, w->rec.log, sizeof(w->log));
 		w->deadline = now_s() + rs->plan.timeout_s;
 	} else if (w->rec.type == REC_DONE && (long)w->rec.task == w->task) {
 		finish(rs, (unsigned long)w->task, &w->rec, now_s() - w->started);
@@ -257,6 +271,7 @@ static int give(struct run_state *rs, struct worker_slot *w, unsigned long task)
 	w->stage = STAGE_PROBE;
 	memset(w->ran, 0, sizeof(w->ran));
 	memset(w->failed, 0, sizeof(w->failed));
+	w->msgs[0] = w->log[0] = '\0';
 	w->started = now_s();
 	w->deadline = w->started + rs->plan.timeout_s;
 	return 0;
@@ -278,7 +293,7 @@ static int drive(struct run_state *rs, unsigned int jobs)
 		ret = spawn(rs, ws, jobs, &ws[j]);
 	while (!ret && rs->done < rs->nr_tasks) {
 		double now = now_s(), first = now + 3600;
-		int sig, code;
+		int sig, code, wait_ms;
 
 		for (unsigned int j = 0; j < jobs; j++) {
 			if (!ws[j].pid && next < rs->nr_tasks && (ret = spawn(rs, ws, jobs, &ws[j])))
@@ -293,7 +308,9 @@ static int drive(struct run_state *rs, unsigned int jobs)
 		}
 		if (ret)
 			break;
-		if (poll(pfd, jobs, (int)((first - now) * 1000) + 1) < 0 && errno != EINTR) {
+		/* A deadline already past must not become a negative, endless wait. */
+		wait_ms = first > now ? (int)((first - now) * 1000) + 1 : 0;
+		if (poll(pfd, jobs, wait_ms) < 0 && errno != EINTR) {
 			ret = -errno;
 			break;
 		}

@@ -52,6 +52,7 @@ static void stage_begin(struct worker *w, int out, uint32_t task, int stage)
 	r.type = REC_STAGE;
 	r.task = task;
 	r.stage = stage;
+	memcpy(r.log, w->log, sizeof(r.log));
 	send_all(out, &r, sizeof(r));
 }
 
