@@ -9,21 +9,25 @@
  * for coherent memory), with its syncs, bounces, cache maintenance, device
  * accesses, faults and the checker's reports where they happened.
  *
- * A worker writes its run's events to FILE.partN; the runner joins the
- * parts in run order when every run is done.
+ * A worker writes its run's events to FILE.partN, a line each as they
+ * happen; the runner joins the parts in run order when every run is done,
+ * ending a run whose worker died with why.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <dmamap/dma-map-ops.h>
 #include <dmamap/dma-mapping.h>
+#include <dmamap/page.h>
 #include <dmamap/scatterlist.h>
 #include "../lib/lib.h"
 #include "runner.h"
 
 #define MAX_BUFS 512
 #define MAX_TRACKS 16
+#define MAX_PENDING 64
 #define BUF_TID0 1000
 
 enum owner { OWN_DEVICE, OWN_CPU, OWN_BOTH };
@@ -49,8 +53,12 @@ struct run_tracer {
 	unsigned int ntracks;
 	struct tbuf bufs[MAX_BUFS];
 	int next_tid;
-	bool bounced; /* a swiotlb_bounced waits for its dma_map_phys */
-	uint64_t bounce_slot;
+	/* Bounces announced (swiotlb_bounced) whose map event has not come yet. */
+	struct pending_bounce {
+		const struct device *dev;
+		uint64_t slot;
+	} pending[MAX_PENDING];
+	unsigned int npending;
 };
 
 static void json_text(FILE *f, const char *s)
@@ -184,9 +192,50 @@ static void buf_end(struct run_tracer *t, struct tbuf *b, uint64_t ts)
 	b->live = false;
 }
 
-/* Each device segment of a mapped list: a buffer of its own. */
+/*
+ * Marks @b bounced when a swiotlb_bounced of its device announced the slot
+ * behind its device address; what the map did not use is dropped with it.
+ */
+static void claim_bounce(struct run_tracer *t, const struct dmamap_trace_event *ev,
+			 struct tbuf *b, const char *line)
+{
+	uint64_t slot;
+
+	if (!b || !t->npending || !ev->dev)
+		return;
+	slot = dmamap_dma_to_phys(ev->dev, b->dma);
+	for (unsigned int i = 0; i < t->npending; i++) {
+		if (t->pending[i].dev != ev->dev || t->pending[i].slot != slot)
+			continue;
+		b->slot = slot;
+		instant(t, b->tid, ev->ts_ns, "bounced (swiotlb)", line, 't');
+		t->pending[i] = t->pending[--t->npending];
+		return;
+	}
+}
+
+static void drop_bounces(struct run_tracer *t, const struct device *dev)
+{
+	for (unsigned int i = 0; i < t->npending;)
+		if (t->pending[i].dev == dev)
+			t->pending[i] = t->pending[--t->npending];
+		else
+			i++;
+}
+
+/*
+ * Each device segment of a mapped list: a buffer of its own. Its physical
+ * range is its entry's when no segments were merged (an IOMMU may merge
+ * them: then the buffer has none, and cache maintenance shows on the
+ * device's track only).
+ */
+static uint64_t sg_phys_of(const struct dmamap_trace_event *ev, const struct scatterlist *sg)
+{
+	return ev->ents == ev->nents ? page_to_phys(sg_page(sg)) + sg->offset : 0;
+}
+
 static void sg_bufs(struct run_tracer *t, const struct dmamap_trace_event *ev, bool map, bool sync,
-		    bool for_cpu)
+		    bool for_cpu, const char *line)
 {
 	const struct scatterlist *sg = ev->sgl;
 	int n = map ? ev->ents : ev->nents;
@@ -194,9 +243,16 @@ static void sg_bufs(struct run_tracer *t, const struct dmamap_trace_event *ev, b
 	for (int i = 0; sg && i < n; i++, sg = sg_next((struct scatterlist *)sg)) {
 		struct tbuf *b = buf_at(t, ev->device, sg_dma_address(sg), false);
 
-		if (map)
-			buf_new(t, ev, sg_dma_address(sg), 0, sg_dma_len(sg), OWN_DEVICE);
-		else if (sync)
+		if (map) {
+			claim_bounce(t, ev, buf_new(t, ev, sg_dma_address(sg), sg_phys_of(ev, sg),
+						    sg_dma_len(sg), OWN_DEVICE), line);
+			continue;
+		}
+		if (!b)
+			continue;
+		/* The list's sync or unmap shows on each of its segments' tracks. */
+		instant(t, b->tid, ev->ts_ns, dmamap_trace_name(ev->id), line, 't');
+		if (sync)
 			hand_over(t, b, for_cpu ? OWN_CPU : OWN_DEVICE, ev->ts_ns);
 		else
 			buf_end(t, b, ev->ts_ns);
@@ -223,20 +279,21 @@ static void on_event(void *ctx, const struct dmamap_trace_event *ev)
 	case DMAMAP_TRACE_DMA_MAP_PHYS:
 		if (ev->dma_addr != DMA_MAPPING_ERROR)
 			b = buf_new(t, ev, ev->dma_addr, ev->phys_addr, ev->size, OWN_DEVICE);
-		if (b && t->bounced) {
-			b->slot = t->bounce_slot;
-			instant(t, b->tid, ev->ts_ns, "bounced (swiotlb)", line, 't');
-		}
-		t->bounced = false;
+		claim_bounce(t, ev, b, line);
+		drop_bounces(t, ev->dev);
 		break;
 	case DMAMAP_TRACE_DMA_UNMAP_PHYS:
 		buf_end(t, b = buf_at(t, ev->device, ev->dma_addr, false), ev->ts_ns);
 		break;
 	case DMAMAP_TRACE_DMA_MAP_SG:
-		sg_bufs(t, ev, true, false, false);
+		sg_bufs(t, ev, true, false, false, line);
+		drop_bounces(t, ev->dev);
+		break;
+	case DMAMAP_TRACE_DMA_MAP_SG_ERR:
+		drop_bounces(t, ev->dev);
 		break;
 	case DMAMAP_TRACE_DMA_UNMAP_SG:
-		sg_bufs(t, ev, false, false, false);
+		sg_bufs(t, ev, false, false, false, line);
 		break;
 	case DMAMAP_TRACE_DMA_SYNC_SINGLE_FOR_CPU:
 	case DMAMAP_TRACE_DMA_SYNC_SINGLE_FOR_DEVICE:
@@ -246,7 +303,7 @@ static void on_event(void *ctx, const struct dmamap_trace_event *ev)
 		break;
 	case DMAMAP_TRACE_DMA_SYNC_SG_FOR_CPU:
 	case DMAMAP_TRACE_DMA_SYNC_SG_FOR_DEVICE:
-		sg_bufs(t, ev, false, true, ev->id == DMAMAP_TRACE_DMA_SYNC_SG_FOR_CPU);
+		sg_bufs(t, ev, false, true, ev->id == DMAMAP_TRACE_DMA_SYNC_SG_FOR_CPU, line);
 		break;
 	case DMAMAP_TRACE_DMA_ALLOC:
 		if (ev->virt_addr)
@@ -256,13 +313,18 @@ static void on_event(void *ctx, const struct dmamap_trace_event *ev)
 		if (ev->virt_addr)
 			b = buf_new(t, ev, ev->dma_addr, ev->phys_addr, ev->size, OWN_CPU);
 		break;
+	case DMAMAP_TRACE_DMA_ALLOC_SGT:
+		/* The CPU owns it until a sync gives it to the device. */
+		b = buf_new(t, ev, ev->dma_addr, 0, ev->size, OWN_CPU);
+		break;
 	case DMAMAP_TRACE_DMA_FREE:
 	case DMAMAP_TRACE_DMA_FREE_PAGES:
+	case DMAMAP_TRACE_DMA_FREE_SGT:
 		buf_end(t, b = buf_at(t, ev->device, ev->dma_addr, false), ev->ts_ns);
 		break;
 	case DMAMAP_TRACE_SWIOTLB_BOUNCED:
-		t->bounced = true;
-		t->bounce_slot = ev->phys_addr;
+		if (t->npending < MAX_PENDING)
+			t->pending[t->npending++] = (struct pending_bounce){ ev->dev, ev->phys_addr };
 		break;
 	case DMAMAP_TRACE_CACHE_CLEAN:
 	case DMAMAP_TRACE_CACHE_INVALIDATE:
@@ -297,7 +359,7 @@ static void on_event(void *ctx, const struct dmamap_trace_event *ev)
 	} else {
 		instant(t, tid, ev->ts_ns, dmamap_trace_name(ev->id), line, 't');
 		if (b && ev->id != DMAMAP_TRACE_DMA_MAP_PHYS && ev->id != DMAMAP_TRACE_DMA_ALLOC &&
-		    ev->id != DMAMAP_TRACE_DMA_ALLOC_PAGES)
+		    ev->id != DMAMAP_TRACE_DMA_ALLOC_PAGES && ev->id != DMAMAP_TRACE_DMA_ALLOC_SGT)
 			instant(t, b->tid, ev->ts_ns, dmamap_trace_name(ev->id), line, 't');
 	}
 out:
@@ -307,9 +369,14 @@ out:
 static FILE *part(const char *path, unsigned long task, const char *mode)
 {
 	char name[1100];
+	FILE *f;
 
 	snprintf(name, sizeof(name), "%s.part%lu", path, task);
-	return fopen(name, mode);
+	f = fopen(name, mode);
+	/* Each event reaches the file whole, so a run that crashes keeps its trace. */
+	if (f && *mode == 'w')
+		setvbuf(f, NULL, _IOLBF, 0);
+	return f;
 }
 
 struct run_tracer *dmamap__run_trace_start(const struct run_plan *pl, struct dmamap_platform *p,
@@ -361,26 +428,73 @@ void dmamap__run_trace_stop(struct run_tracer *t)
 	free(t);
 }
 
+/*
+ * Copies @in's whole lines to @out (a worker killed mid-event leaves half a
+ * line, which would break the JSON); returns the last event's timestamp.
+ */
+static double copy_lines(FILE *in, FILE *out)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	double last = 0;
+
+	while ((n = getline(&line, &cap, in)) > 0) {
+		const char *ts = strstr(line, "\"ts\":");
+
+		if (line[n - 1] != '\n')
+			break;
+		fwrite(line, 1, (size_t)n, out);
+		if (ts)
+			last = strtod(ts + 5, NULL);
+	}
+	free(line);
+	return last;
+}
+
+/* A run whose worker died: the trace ends with why, where its events stop. */
+static void tell_death(const struct run_state *rs, unsigned long task, double ts, FILE *out,
+		       bool json)
+{
+	const struct run_result *r = &rs->results[task];
+	char stage[64], msg[512], text[640];
+
+	if (r->status != RUN_CRASHED && r->status != RUN_TIMEOUT)
+		return;
+	dmamap__run_stage_name(rs, r->fail_stage, stage, sizeof(stage));
+	dmamap__run_stage_msg(r->msgs, r->fail_stage, msg, sizeof(msg));
+	snprintf(text, sizeof(text), "%s in %s: %s", r->status == RUN_CRASHED ? "crashed" : "timed out",
+		 stage, msg);
+	if (!json) {
+		fprintf(out, "# %s\n", text);
+		return;
+	}
+	fprintf(out, "{\"ph\":\"i\",\"s\":\"p\",\"pid\":%lu,\"tid\":0,\"ts\":%.3f,\"name\":", task + 1, ts);
+	json_text(out, r->status == RUN_CRASHED ? "run crashed" : "run timed out");
+	fputs(",\"args\":{\"event\":", out);
+	json_text(out, text);
+	fputs("}},\n", out);
+}
+
 /* Joins the parts of every run, in run order, into @path (JSON: one traceEvents array). */
-static int join(const char *path, unsigned long nr_tasks, bool json)
+static int join(const struct run_state *rs, const char *path, bool json)
 {
 	FILE *out = fopen(path, "w");
-	char buf[65536];
 
 	if (!out)
 		return -1;
 	if (json)
 		fputs("{\"traceEvents\":[\n", out);
-	for (unsigned long task = 0; task < nr_tasks; task++) {
+	for (unsigned long task = 0; task < rs->nr_tasks; task++) {
 		FILE *in = part(path, task, "r");
 		char name[1100];
-		size_t n;
+		double last;
 
 		if (!in)
 			continue;
-		while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-			fwrite(buf, 1, n, out);
+		last = copy_lines(in, out);
 		fclose(in);
+		tell_death(rs, task, last, out, json);
 		snprintf(name, sizeof(name), "%s.part%lu", path, task);
 		unlink(name);
 	}
@@ -396,9 +510,9 @@ int dmamap__run_trace_join(const struct run_state *rs)
 	const struct dmamap_run_options *o = rs->plan.o;
 	int ret = 0;
 
-	if (o->trace && join(o->trace, rs->nr_tasks, true))
+	if (o->trace && join(rs, o->trace, true))
 		ret = -1;
-	if (o->trace_text && join(o->trace_text, rs->nr_tasks, false))
+	if (o->trace_text && join(rs, o->trace_text, false))
 		ret = -1;
 	return ret;
 }

@@ -4,6 +4,7 @@
  * Python reads, with a process per run, a track per buffer showing who
  * owned it, the bounce on a 24-bit device and the report where it came.
  */
+#include <signal.h>
 #include <unistd.h>
 #include "run_helpers.h"
 
@@ -73,5 +74,79 @@ TEST(run_trace_writes_a_chrome_trace_and_ftrace_lines)
 	CHECK(system(cmd) != 0);
 	unlink(json);
 	unlink(text);
+	free(out);
+}
+
+ENGINE_DRIVER(trace_more_drv, "run-trace-more");
+
+/*
+ * A bounced list, then a map on a coherent device that bounces nothing;
+ * memory from dma_alloc_noncontiguous(); then the worker dies.
+ */
+DMAMAP_DRIVER_TEST(trace_more_drv, lists_tables_and_a_crash)
+{
+	struct dmamap_platform *p = dmamap_device_platform(&pdev->dev);
+	struct device *coh = dmamap_device_lookup(p, "dma-coh");
+	uint8_t *a = dmamap_kmalloc(p, 512, DMAMAP_GFP_DMA_ALIGN);
+	uint8_t *b = dmamap_kmalloc(p, 768, DMAMAP_GFP_DMA_ALIGN);
+	uint8_t *c = dmamap_kmalloc(p, 256, DMAMAP_GFP_DMA_ALIGN);
+	struct scatterlist sg[2];
+	struct sg_table *sgt;
+	dma_addr_t h;
+
+	DMAMAP_ASSERT(coh && a && b && c);
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], a, 512);
+	sg_set_buf(&sg[1], b, 768);
+	DMAMAP_ASSERT_EQ(dma_map_sg(&pdev->dev, sg, 2, DMA_TO_DEVICE), 2);
+	dma_sync_sg_for_device(&pdev->dev, sg, 2, DMA_TO_DEVICE);
+	h = dma_map_single(coh, c, 256, DMA_TO_DEVICE);
+	DMAMAP_ASSERT(!dma_mapping_error(coh, h));
+	sgt = dma_alloc_noncontiguous(&pdev->dev, 8192, DMA_BIDIRECTIONAL, GFP_KERNEL, 0);
+	DMAMAP_ASSERT(sgt);
+	dma_sync_sgtable_for_device(&pdev->dev, sgt, DMA_BIDIRECTIONAL);
+	raise(SIGSEGV);
+}
+
+TEST(run_trace_follows_lists_and_tables_and_ends_a_crashed_run_with_why)
+{
+	char json[] = "/tmp/dmamap-trace-XXXXXX";
+	struct dmamap_run_options o = { .device = "dma-24", .first_seed = 1, .last_seed = 1,
+					.jobs = 1, .trace = json };
+	struct dmamap_run_summary sum;
+	char cmd[2048], *out;
+	int fd = mkstemp(json);
+
+	need_fdt();
+	if (system("python3 -c 'import json' 2>/dev/null"))
+		SKIP("python3 is not installed");
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK(platform_driver_register(&trace_more_drv) == 0);
+	CHECK(run_into(&o, &sum, &out) == 1);
+	CHECK(sum.failed == 1);
+	snprintf(cmd, sizeof(cmd),
+		 "python3 - '%s' <<'PY'\n"
+		 "import json, sys\n"
+		 "ev = json.load(open(sys.argv[1]))['traceEvents']\n"
+		 "names = {e['tid']: e['args']['name'] for e in ev if e['ph'] == 'M' and e['name'] == 'thread_name'}\n"
+		 "def track(dev, part):\n"
+		 "    t = [tid for tid, n in names.items() if n.startswith(dev + ' buffer ') and part in n]\n"
+		 "    assert len(t) == 1, (part, names)\n"
+		 "    return [e['name'] for e in ev if e.get('tid') == t[0] and e['ph'] in 'iX']\n"
+		 "for seg in ('+512 TO_DEVICE', '+768 TO_DEVICE'):\n"
+		 "    marks = track('dma-24', seg)\n"
+		 "    assert 'bounced (swiotlb)' in marks and 'dmamap_cache_clean' in marks, (seg, marks)\n"
+		 "assert 'bounced (swiotlb)' not in track('dma-coh', '+256'), track('dma-coh', '+256')\n"
+		 "sgt = track('dma-24', '+8192 BIDIRECTIONAL')\n"
+		 "assert 'dma_sync_sg_for_device' in sgt, sgt\n"
+		 "assert 'CPU owns' in sgt, sgt\n"
+		 "end = [e for e in ev if e['name'] == 'run crashed']\n"
+		 "assert len(end) == 1 and 'crashed in test lists_tables_and_a_crash' in end[0]['args']['event'], end\n"
+		 "assert end[0]['ts'] >= max(e.get('ts', 0) for e in ev if e.get('pid') == 1), end\n"
+		 "PY",
+		 json);
+	CHECK(system(cmd) == 0);
+	unlink(json);
 	free(out);
 }
