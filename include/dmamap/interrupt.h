@@ -117,6 +117,17 @@ DMAMAP_API void dmamap_local_irq_enable(void);
  * Return: true inside a handler and after local_irq_disable().
  */
 DMAMAP_API bool dmamap_irqs_disabled(void);
+/**
+ * dmamap_in_interrupt() - in_interrupt(): whether this thread runs an interrupt handler now
+ *
+ * There are no softirqs or NMIs here: in_interrupt() and in_hardirq()
+ * are the same question. A handler runs on the thread that took the
+ * interrupt (the driver's own on a board without a device thread), so
+ * the answer is what tells handler code from the code it interrupted.
+ *
+ * Return: true while a handler runs on this thread.
+ */
+DMAMAP_API bool dmamap_in_interrupt(void);
 
 /* Linux's names. */
 #define request_irq(irq, handler, flags, name, dev_id) \
@@ -129,6 +140,8 @@ DMAMAP_API bool dmamap_irqs_disabled(void);
 #define local_irq_disable() dmamap_local_irq_disable()
 #define local_irq_enable() dmamap_local_irq_enable()
 #define irqs_disabled() dmamap_irqs_disabled()
+#define in_interrupt() dmamap_in_interrupt()
+#define in_hardirq() dmamap_in_interrupt()
 #define local_irq_save(flags)                                  \
 	do {                                                   \
 		(flags) = dmamap_irqs_disabled();              \

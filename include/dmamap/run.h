@@ -73,9 +73,10 @@ DMAMAP_API int dmamap_test_register(const struct dmamap_test *t);
  * @fatal: stop the test here (an assertion) or go on (an expectation)
  * @fmt: what went wrong
  *
- * A fatal failure leaves the test at once when called on the thread that
- * runs it; elsewhere (an interrupt handler on the device thread) it is
- * recorded and returns. The first failure of a test is the one reported.
+ * A fatal failure leaves the test at once when called from the test's own
+ * code; elsewhere (in an interrupt handler, on the device thread or on the
+ * test's thread it interrupted) it is recorded and returns, as an
+ * expectation would. The first failure of a test is the one reported.
  */
 DMAMAP_API void dmamap_test_fail(const char *file, int line, int fatal, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -395,3 +395,8 @@ bool dmamap_irqs_disabled(void)
 {
 	return irqs_off;
 }
+
+bool dmamap_in_interrupt(void)
+{
+	return handling != 0;
+}

@@ -4,6 +4,10 @@
  * stage, and the runner goes on with a new worker: every other run passes.
  */
 #include <signal.h>
+#include <dmamap/interrupt.h>
+#include <dmamap/model.h>
+#include <dmamap/platform_device.h>
+#include <dmamap/sim.h>
 #include "run_helpers.h"
 
 ENGINE_DRIVER(crash_drv, "run-crash");
@@ -91,5 +95,69 @@ TEST(run_with_one_job_survives_a_crash_too)
 	CHECK_MSG(strstr(out, "first failure: dma-32, seed 2, test crashes_on_seed_two (crashed)"), "%s", out);
 	/* The test before the crash failed too: what it said is kept with the crash. */
 	CHECK_MSG(strstr(out, "test aa_expects_wrongly_on_seed_two: test_run_isolation.c:"), "%s", out);
+	free(out);
+}
+
+ENGINE_DRIVER(irq_drv, "run-irq-assert");
+
+static int handler_calls;
+
+static irqreturn_t asserting_handler(int irq, void *dev_id)
+{
+	(void)irq;
+	/* The first interrupt's assertion fails; the others' hold. */
+	DMAMAP_ASSERT(++handler_calls > 1 || !dev_id);
+	return IRQ_HANDLED;
+}
+
+/*
+ * The handler interrupts this test on its own thread; its assertion must
+ * fail the test without leaving interrupts off: a second interrupt is
+ * delivered, here and in the next test.
+ */
+DMAMAP_DRIVER_TEST(irq_drv, handler_asserts)
+{
+	struct dmamap_platform *p = dmamap_device_platform(&pdev->dev);
+	int irq = platform_get_irq(pdev, 0);
+
+	DMAMAP_ASSERT(irq > 0);
+	DMAMAP_ASSERT_OK(devm_request_irq(&pdev->dev, (unsigned int)irq, asserting_handler, 0,
+					  "run-irq-assert", pdev));
+	for (int i = 1; i <= 2; i++) {
+		DMAMAP_ASSERT_OK(dmamap_model_raise_irq(&pdev->dev, 0));
+		dmamap_sim_run_devices(p, 0);
+		DMAMAP_ASSERT_EQ(handler_calls, i);
+		DMAMAP_ASSERT(!in_interrupt() && !irqs_disabled());
+	}
+}
+
+DMAMAP_DRIVER_TEST(irq_drv, interrupts_still_arrive)
+{
+	int before = handler_calls;
+
+	DMAMAP_ASSERT(!irqs_disabled());
+	DMAMAP_ASSERT_OK(dmamap_model_raise_irq(&pdev->dev, 0));
+	dmamap_sim_run_devices(dmamap_device_platform(&pdev->dev), 0);
+	DMAMAP_EXPECT_EQ(handler_calls, before + 1);
+}
+
+TEST(run_an_assertion_in_an_interrupt_handler_fails_its_test_and_returns)
+{
+	struct dmamap_run_options o = { .first_seed = 1, .last_seed = 1, .device = "dma-32",
+					.jobs = 1, .timeout_s = 2, .format = DMAMAP_RUN_JSON };
+	struct dmamap_run_summary sum;
+	char *out;
+
+	need_fdt();
+	CHECK(platform_driver_register(&irq_drv) == 0);
+	CHECK(run_into(&o, &sum, &out) == 1);
+	CHECK(sum.runs == 1 && sum.failed == 1);
+	CHECK_MSG(strstr(out, "\"status\":\"failed\",\"stage\":\"test handler_asserts\","
+			      "\"message\":\"test_run_isolation.c:"),
+		  "%s", out);
+	CHECK_MSG(strstr(out, ": ++handler_calls > 1 || !dev_id\""), "%s", out);
+	/* Only the test whose handler asserted failed: the next one had its interrupt. */
+	CHECK(sum.tests == 2);
+	CHECK_EQ(sum.tests_failed, 1);
 	free(out);
 }
