@@ -490,4 +490,11 @@ struct device *add_memprobe(struct dmamap_platform *p, const char *name, bool co
 struct device *add_memprobe_on(struct dmamap_platform *p, const char *name, bool coherent,
 				const char *iommu);
 
+/* ---- stderr (helpers/stderr.c) ---------------------------------------- */
+
+/* What this process writes to stderr goes to a temporary file until stderr_text(). */
+void stderr_capture(void);
+/* stderr back as it was; what was written meanwhile (the first 4 KiB). */
+const char *stderr_text(void);
+
 #endif

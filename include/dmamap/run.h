@@ -202,7 +202,10 @@ struct dmamap_run_summary {
  * Return: the number of failed runs (0: all passed); -EINVAL for bad
  * options (a board that cannot be read is one, and says why on stderr);
  * -ENODEV when no device of the board is bound to a registered driver;
- * -EIO when the JUnit or a trace file cannot be written; -ENOMEM.
+ * -ENOENT when @o->test names no registered test; -EEXIST when a test
+ * could not be registered (its name was taken, or 256 were registered):
+ * a suite missing a test is not run (both say why on stderr); -EIO when
+ * the JUnit or a trace file cannot be written; -ENOMEM.
  */
 DMAMAP_API long dmamap_run(const struct dmamap_run_options *o, struct dmamap_run_summary *sum);
 

@@ -49,7 +49,10 @@ void dmamap__run_stage_msg(const char *msgs, int stage, char *buf, size_t len)
 			memcpy(buf, end + 1, n);
 			buf[n] = '\0';
 			tab = strchr(buf, '\t');
-			if (tab && tab + 1 - buf + 1 < (long)len) {
+			if (tab == buf) {
+				/* No WHERE: the stage's name is where. */
+				memmove(buf, buf + 1, strlen(buf));
+			} else if (tab && tab + 1 - buf + 1 < (long)len) {
 				/* "WHERE\tTEXT" -> "WHERE: TEXT" */
 				memmove(tab + 2, tab + 1, strlen(tab + 1) + 1);
 				tab[0] = ':';

@@ -342,6 +342,29 @@ static int drive(struct run_state *rs, unsigned int jobs)
 	return ret;
 }
 
+/* A run of a suite missing a test, or of a test that does not exist, would pass for nothing. */
+static int check_tests(const struct run_plan *pl)
+{
+	unsigned int refused = dmamap__run_register_failures();
+
+	if (refused) {
+		fprintf(stderr, "dmamap run: %u test%s could not be registered (a name used twice, "
+			"or more than %d tests): not running a partial suite\n", refused,
+			refused == 1 ? "" : "s", RUN_MAX_TESTS);
+		return -EEXIST;
+	}
+	if (!pl->o->test)
+		return 0;
+	for (unsigned int t = 0; t < pl->nr_tests; t++)
+		if (!strcmp(dmamap__run_test(t)->name, pl->o->test))
+			return 0;
+	fprintf(stderr, "dmamap run: no test is named '%s'; the tests are:", pl->o->test);
+	for (unsigned int t = 0; t < pl->nr_tests; t++)
+		fprintf(stderr, " %s", dmamap__run_test(t)->name);
+	fprintf(stderr, "%s\n", pl->nr_tests ? "" : " (none)");
+	return -ENOENT;
+}
+
 long dmamap_run(const struct dmamap_run_options *opts, struct dmamap_run_summary *sum)
 {
 	static const struct dmamap_run_options defaults;
@@ -364,7 +387,9 @@ long dmamap_run(const struct dmamap_run_options *opts, struct dmamap_run_summary
 		return -EINVAL;
 	rs.out = o->out ? o->out : stdout;
 	rs.t0 = now_s();
-	ret = plan_devices(pl);
+	ret = check_tests(pl);
+	if (!ret)
+		ret = plan_devices(pl);
 	if (!ret && (pl->last - pl->first + 1) * pl->nr_devices > UINT32_MAX)
 		ret = -EINVAL;
 	if (!ret) {

@@ -17,6 +17,8 @@
 
 /* ---- tests.c: the registry and the running test -------------------------------- */
 
+/* Tests refused by dmamap_test_register() (a name taken, no room). */
+unsigned int dmamap__run_register_failures(void);
 unsigned int dmamap__run_nr_tests(void);
 const struct dmamap_test *dmamap__run_test(unsigned int i);
 

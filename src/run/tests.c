@@ -23,6 +23,7 @@ static __thread struct test_outcome *test_out;
 static struct test_outcome *volatile current_out;
 static pthread_mutex_t outcome_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t current_seed;
+static unsigned int register_failures;
 
 int dmamap_test_register(const struct dmamap_test *t)
 {
@@ -38,10 +39,22 @@ int dmamap_test_register(const struct dmamap_test *t)
 		ret = -ENOSPC;
 	if (!ret)
 		tests[nr_tests++] = t;
+	else
+		register_failures++;
 	pthread_mutex_unlock(&tests_lock);
 	if (ret)
 		fprintf(stderr, "dmamap: cannot register test %s: error %d\n", t->name, ret);
 	return ret;
+}
+
+unsigned int dmamap__run_register_failures(void)
+{
+	unsigned int n;
+
+	pthread_mutex_lock(&tests_lock);
+	n = register_failures;
+	pthread_mutex_unlock(&tests_lock);
+	return n;
 }
 
 unsigned int dmamap__run_nr_tests(void)

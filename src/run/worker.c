@@ -151,6 +151,7 @@ static void run_task(const struct run_plan *pl, struct worker *w, int out, uint3
 	struct dmamap_error err = { 0 };
 	struct test_outcome stage = { 0 };
 	struct run_tracer *tracer = NULL;
+	const struct platform_driver *drv;
 	struct dmamap_platform *p;
 	struct device *dev;
 	int ret;
@@ -187,9 +188,16 @@ static void run_task(const struct run_plan *pl, struct worker *w, int out, uint3
 	ret = dmamap_device_attach(dev);
 	if (ret != 1 && !stage.failed) {
 		stage.failed = true;
-		snprintf(stage.where, sizeof(stage.where), "probe");
-		snprintf(stage.msg, sizeof(stage.msg), ret ? "probe failed with error %d" :
-			 "no registered driver matches the device", ret);
+		stage.where[0] = '\0'; /* the stage's name says it: "probe" */
+		if (ret)
+			snprintf(stage.msg, sizeof(stage.msg), "probe failed with error %d", ret);
+		else if ((drv = dmamap__driver_match(dev)))
+			/* As the kernel: "not my device" moves on, and no driver is left. */
+			snprintf(stage.msg, sizeof(stage.msg),
+				 "probe with driver %s declined the device (-ENODEV or -ENXIO)",
+				 drv->driver.name);
+		else
+			snprintf(stage.msg, sizeof(stage.msg), "no registered driver matches the device");
 	}
 	if (stage.failed) {
 		rec->probe_failed = 1;

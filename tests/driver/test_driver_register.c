@@ -20,38 +20,6 @@ static struct platform_driver same_name = { .probe = reg_probe, .driver = { .nam
 static struct platform_driver many[64];
 static char many_names[64][16];
 
-/* stderr into a temporary file until stderr_text(): what registration says there. */
-static FILE *err_file;
-static int saved_stderr = -1;
-
-static void stderr_capture(void)
-{
-	fflush(stderr);
-	err_file = tmpfile();
-	saved_stderr = dup(2);
-	if (err_file && saved_stderr >= 0)
-		dup2(fileno(err_file), 2);
-}
-
-static const char *stderr_text(void)
-{
-	static char text[2048];
-	size_t n = 0;
-
-	fflush(stderr);
-	if (saved_stderr >= 0) {
-		dup2(saved_stderr, 2);
-		close(saved_stderr);
-	}
-	if (err_file) {
-		rewind(err_file);
-		n = fread(text, 1, sizeof(text) - 1, err_file);
-		fclose(err_file);
-	}
-	text[n] = '\0';
-	return text;
-}
-
 TEST(driver_register_errors)
 {
 	const char *said;

@@ -140,7 +140,7 @@ TEST(run_fails_a_refused_probe_and_runs_no_test)
 	CHECK(platform_driver_register(&refusing_drv) == 0);
 	CHECK(run_into(&o, &sum, &out) == 1);
 	CHECK(sum.tests == 0);
-	CHECK_MSG(strstr(out, "first failure: dma-coh, seed 1, probe (failed)\n  probe: probe: probe failed with error -5\n"),
+	CHECK_MSG(strstr(out, "first failure: dma-coh, seed 1, probe (failed)\n  probe: probe failed with error -5\n"),
 		  "%s", out);
 	CHECK(strstr(out, "run-refusing dma-coh: probe with driver run-refusing failed with error -5"));
 	free(out);

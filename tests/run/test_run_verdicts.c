@@ -130,3 +130,31 @@ TEST(run_says_when_no_device_matches_or_the_board_is_bad)
 	CHECK(run_into(&o, &sum, &out) == -ENODEV);
 	free(out);
 }
+
+/* A probe that says "not my device": the run fails, and says the probe declined. */
+static int declining_probe(struct platform_device *pdev)
+{
+	(void)pdev;
+	return -ENODEV;
+}
+
+static struct platform_driver declining_drv = {
+	.probe = declining_probe,
+	.driver = { .name = "run-declines", .of_match_table = engine_ids },
+};
+
+TEST(run_fails_a_device_whose_probe_declines_it_and_says_so)
+{
+	struct dmamap_run_options o = { .device = "dma-32" };
+	struct dmamap_run_summary sum;
+	char *out;
+
+	need_fdt();
+	CHECK(platform_driver_register(&declining_drv) == 0);
+	CHECK(run_into(&o, &sum, &out) == 1);
+	CHECK(sum.failed == 1);
+	CHECK_MSG(strstr(out, "\n  probe: probe with driver run-declines declined the device (-ENODEV or -ENXIO)"),
+		  "%s", out);
+	CHECK_MSG(strstr(out, "probe with driver run-declines failed with error -19"), "%s", out);
+	free(out);
+}
