@@ -7,6 +7,9 @@
  */
 #include <errno.h>
 #include <poll.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +129,10 @@ static int spawn(struct run_state *rs, struct worker_slot *ws, unsigned int jobs
 		return ret;
 	}
 	if (!w->pid) {
+#ifdef __linux__
+		/* A hung worker must not outlive a runner that was killed. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
 		close(down[1]);
 		close(up[0]);
 		for (unsigned int j = 0; j < jobs; j++) {
@@ -403,7 +410,12 @@ long dmamap_run(const struct dmamap_run_options *opts, struct dmamap_run_summary
 			jobs = (unsigned int)rs.nr_tasks;
 		if (o->format == DMAMAP_RUN_TAP)
 			fprintf(rs.out, "TAP version 13\n1..%lu\n", rs.nr_tasks);
+		struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+
+		/* A worker that died between tasks makes the next hand-out fail, not kill us. */
+		sigaction(SIGPIPE, &ign, &old);
 		ret = drive(&rs, jobs);
+		sigaction(SIGPIPE, &old, NULL);
 	}
 	if (!ret) {
 		dmamap__run_emit_end(&rs);
