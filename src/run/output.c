@@ -358,10 +358,16 @@ static bool bit(const uint8_t *map, unsigned int i)
 }
 
 /* A failure of the run's own status (failure, or error for a crash or a hang). */
-static void count_case(struct junit_counts *c, const struct run_result *r, bool failed)
+/* The stage a worker died in is an error; a stage that failed before it, a failure. */
+static bool died_in(const struct run_result *r, int stage)
+{
+	return r->status != RUN_FAILED && stage == r->fail_stage;
+}
+
+static void count_case(struct junit_counts *c, const struct run_result *r, int stage, bool failed)
 {
 	c->tests++;
-	if (failed && r->status == RUN_FAILED)
+	if (failed && !died_in(r, stage))
 		c->failures++;
 	else if (failed)
 		c->errors++;
@@ -383,11 +389,11 @@ static void junit_run(FILE *f, const struct run_state *rs, unsigned long t,
 	for (int s = STAGE_PROBE; s <= (int)nt; s++) {
 		bool failed = s == STAGE_PROBE ? r->probe_failed :
 			      s == (int)nt ? r->remove_failed : bit(r->failed, (unsigned int)s);
-		const char *el = r->status == RUN_FAILED ? "failure" : "error";
+		const char *el = died_in(r, s) ? "error" : "failure";
 
 		if ((s == STAGE_PROBE || s == (int)nt) ? !failed : !bit(r->ran, (unsigned int)s))
 			continue;
-		count_case(c, r, failed);
+		count_case(c, r, s, failed);
 		if (!f)
 			continue;
 		fprintf(f, "    <testcase classname=\"");
@@ -404,7 +410,7 @@ static void junit_run(FILE *f, const struct run_state *rs, unsigned long t,
 		dmamap__run_replay(rs, t, replay, sizeof(replay));
 		fprintf(f, ">\n      <%s message=\"", el);
 		xml_str(f, msg);
-		fprintf(f, "\" type=\"%s\">", status_names[r->status]);
+		fprintf(f, "\" type=\"%s\">", status_names[died_in(r, s) ? r->status : RUN_FAILED]);
 		xml_str(f, msg);
 		fprintf(f, "\nreplay: ");
 		xml_str(f, replay);

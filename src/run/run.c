@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -226,7 +227,10 @@ static void lost(struct run_state *rs, struct worker_slot *w, bool timed_out, in
 	/* What the finished stages reported stays; the death is told after it. */
 	memcpy(rec.msgs, w->msgs, sizeof(rec.msgs));
 	memcpy(rec.log, w->log, sizeof(rec.log));
-	used = strnlen(rec.msgs, sizeof(rec.msgs) - 1);
+	/* The death line always fits: earlier messages give way to it. */
+	used = MIN(strnlen(rec.msgs, sizeof(rec.msgs) - 1), sizeof(rec.msgs) - 256);
+	while (used && rec.msgs[used - 1] != '\n')
+		used--;
 	room = sizeof(rec.msgs) - used;
 	if (timed_out)
 		snprintf(rec.msgs + used, room, "%d\ttimeout\t%s still running after %u s (killed)\n",
@@ -271,8 +275,24 @@ static int collect(struct run_state *rs, struct worker_slot *w)
 static int give(struct run_state *rs, struct worker_slot *w, unsigned long task)
 {
 	uint32_t t = (uint32_t)task;
+	sigset_t pipe_sig, old;
+	const struct timespec now = { 0, 0 };
+	ssize_t n;
 
-	if (write(w->to, &t, sizeof(t)) != (ssize_t)sizeof(t))
+	/*
+	 * A worker that died between tasks must make this write fail, not
+	 * kill the runner: SIGPIPE is held on this thread for the write and
+	 * taken back if it came (the process's disposition stays the caller's).
+	 */
+	sigemptyset(&pipe_sig);
+	sigaddset(&pipe_sig, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_sig, &old);
+	n = write(w->to, &t, sizeof(t));
+	if (n < 0 && errno == EPIPE)
+		while (sigtimedwait(&pipe_sig, NULL, &now) < 0 && errno == EINTR)
+			;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (n != (ssize_t)sizeof(t))
 		return -1;
 	w->task = (long)task;
 	w->stage = STAGE_PROBE;
@@ -410,12 +430,7 @@ long dmamap_run(const struct dmamap_run_options *opts, struct dmamap_run_summary
 			jobs = (unsigned int)rs.nr_tasks;
 		if (o->format == DMAMAP_RUN_TAP)
 			fprintf(rs.out, "TAP version 13\n1..%lu\n", rs.nr_tasks);
-		struct sigaction ign = { .sa_handler = SIG_IGN }, old;
-
-		/* A worker that died between tasks makes the next hand-out fail, not kill us. */
-		sigaction(SIGPIPE, &ign, &old);
 		ret = drive(&rs, jobs);
-		sigaction(SIGPIPE, &old, NULL);
 	}
 	if (!ret) {
 		dmamap__run_emit_end(&rs);

@@ -52,7 +52,10 @@ static void stage_begin(struct worker *w, int out, uint32_t task, int stage)
 	r.type = REC_STAGE;
 	r.task = task;
 	r.stage = stage;
+	/* The board log so far (a device thread may be adding to it). */
+	pthread_mutex_lock(&w->lock);
 	memcpy(r.log, w->log, sizeof(r.log));
+	pthread_mutex_unlock(&w->lock);
 	send_all(out, &r, sizeof(r));
 }
 

@@ -4,6 +4,7 @@
  * stage, and the runner goes on with a new worker: every other run passes.
  */
 #include <signal.h>
+#include <unistd.h>
 #include <dmamap/interrupt.h>
 #include <dmamap/model.h>
 #include <dmamap/platform_device.h>
@@ -95,6 +96,32 @@ TEST(run_with_one_job_survives_a_crash_too)
 	CHECK_MSG(strstr(out, "first failure: dma-32, seed 2, test crashes_on_seed_two (crashed)"), "%s", out);
 	/* The test before the crash failed too: what it said is kept with the crash. */
 	CHECK_MSG(strstr(out, "test aa_expects_wrongly_on_seed_two: test_run_isolation.c:"), "%s", out);
+	free(out);
+	/* In JUnit the test before is a failure, the crash an error. */
+	{
+		char path[] = "/tmp/dmamap-junit-XXXXXX", xml[16384];
+		int fd = mkstemp(path);
+		FILE *f;
+		size_t n;
+
+		CHECK(fd >= 0);
+		close(fd);
+		o.junit = path;
+		o.first_seed = o.last_seed = 2;
+		CHECK(run_into(&o, &sum, &out) == 1);
+		f = fopen(path, "r");
+		n = f ? fread(xml, 1, sizeof(xml) - 1, f) : 0;
+		xml[n] = '\0';
+		if (f)
+			fclose(f);
+		unlink(path);
+		CHECK_MSG(strstr(xml, "name=\"aa_expects_wrongly_on_seed_two seed 2\"") &&
+			  strstr(strstr(xml, "name=\"aa_expects_wrongly_on_seed_two seed 2\""), "<failure") <
+			  strstr(xml, "name=\"crashes_on_seed_two seed 2\""), "%s", xml);
+		CHECK_MSG(strstr(xml, "failures=\"1\" errors=\"1\"") && strstr(xml, "\" type=\"failed\">") &&
+			  strstr(xml, "<error message=\"crash: the worker died in test crashes_on_seed_two"),
+			  "%s", xml);
+	}
 	free(out);
 }
 
