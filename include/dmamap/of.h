@@ -43,13 +43,15 @@ DMAMAP_API struct dmamap_platform *dmamap_platform_from_fdt(const void *blob,
 
 /**
  * dmamap_platform_from_file() - a board from a .dtb, or a .dts compiled with dtc
- * @path: file name; ".dts" files are compiled with dtc(1) first
+ * @path: file name; ".dts" files go through the C preprocessor (#include,
+ *        macros, as the kernel's build) and dtc(1) first
  * @err: receives the reason on failure
  *
  * Return: the platform, or NULL with @err set: -EINVAL for a NULL @path;
- * -ENOEXEC for a ".dts" dtc does not compile (dtc missing, a syntax
- * error, a file that does not exist), a path with a quote in it, or no
- * temporary file for the result; -ENOENT for a .dtb that cannot be
+ * -ENOEXEC for a ".dts" cpp or dtc does not take (a tool missing, a
+ * syntax error, an include not found, a file that does not exist: the
+ * message is the tool's own, with file and line); -EIO when no temporary
+ * file can be made; -ENOENT for a .dtb that cannot be
  * opened; -ENOMEM; and the errors of dmamap_platform_from_fdt() (a file
  * over 1 MiB is read in part, and refused as truncated: -EINVAL). -ENOSYS
  * in a build without libfdt.

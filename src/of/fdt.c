@@ -819,7 +819,7 @@ struct dmamap_platform *dmamap_platform_from_file_opts(const char *path,
 						       const struct dmamap_of_options *opts,
 						       struct dmamap_error *err)
 {
-	char dtb[] = "/tmp/dmamap-dtb-XXXXXX", cmd[1024];
+	char dtb[] = "/tmp/dmamap-dtb-XXXXXX";
 	const char *src = path;
 	struct dmamap_platform *p = NULL;
 	size_t len = path ? strlen(path) : 0, n;
@@ -833,16 +833,13 @@ struct dmamap_platform *dmamap_platform_from_file_opts(const char *path,
 	if (len > 4 && !strcmp(path + len - 4, ".dts")) {
 		int fd = mkstemp(dtb);
 
-		if (fd < 0 || strchr(path, '\'')) {
-			dmamap__set_error(err, -ENOEXEC, "%s: cannot prepare dtc", path);
+		if (fd < 0) {
+			dmamap__set_error(err, -EIO, "%s: cannot make a temporary file", path);
 			return NULL;
 		}
 		close(fd);
-		snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o '%s' '%s' 2>/dev/null", dtb, path);
-		if (system(cmd) != 0) {
+		if (dmamap__dts_compile(path, dtb, err)) {
 			unlink(dtb);
-			dmamap__set_error(err, -ENOEXEC, "%s: dtc failed (is device-tree-compiler installed?)",
-					  path);
 			return NULL;
 		}
 		src = dtb;

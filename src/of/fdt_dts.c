@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A .dts source to a blob, as the kernel's build makes one: the C
+ * preprocessor first (kernel trees #include their .dtsi files and
+ * dt-bindings headers, and use their macros), then dtc. The tools run
+ * without a shell, so any file name works, and what they print on error
+ * is what the caller is told.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "../lib/lib.h"
+#include "../lib/log.h"
+#include "of.h"
+
+extern char **environ;
+
+/*
+ * Runs @argv with stderr into @errfile; 0 when it exited with 0, else
+ * -ENOENT when the tool is missing, -ENOEXEC when it failed.
+ */
+static int run_tool(char *const argv[], const char *errfile)
+{
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int status, ret;
+
+	if (posix_spawn_file_actions_init(&fa))
+		return -ENOMEM;
+	posix_spawn_file_actions_addopen(&fa, 2, errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	ret = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (ret)
+		return ret == ENOENT ? -ENOENT : -ENOEXEC;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -ENOEXEC;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return -ENOENT;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -ENOEXEC;
+}
+
+/* The first lines the tool printed, on one line: what went wrong. */
+static void tool_said(const char *errfile, char *buf, size_t len)
+{
+	FILE *f = fopen(errfile, "r");
+	size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	/* One line, its runs of blanks as one space (gcc's caret lines are mostly blanks). */
+	n = 0;
+	for (char *c = buf; *c; c++) {
+		char ch = *c == '\n' || *c == '\t' ? ' ' : *c;
+
+		if (ch != ' ' || (n && buf[n - 1] != ' '))
+			buf[n++] = ch;
+	}
+	buf[n] = '\0';
+	if (!n)
+		snprintf(buf, len, "no message");
+}
+
+int dmamap__dts_compile(const char *path, const char *dtb, struct dmamap_error *err)
+{
+	char pre[] = "/tmp/dmamap-dts-XXXXXX", errs[] = "/tmp/dmamap-dtserr-XXXXXX";
+	char dir[4096], said[600];
+	const char *slash = strrchr(path, '/');
+	int fd1 = mkstemp(pre), fd2 = mkstemp(errs), ret = -ENOMEM;
+
+	if (fd1 < 0 || fd2 < 0) {
+		dmamap__set_error(err, -EIO, "%s: cannot make a temporary file", path);
+		goto out;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	{
+		/* As the kernel's cmd_dtc: no system headers, no predefined macros. */
+		char *const cpp[] = { "cpp", "-nostdinc", "-undef", "-D__DTS__", "-x",
+				      "assembler-with-cpp", "-I", dir, "-o", pre, (char *)path,
+				      NULL };
+		char *const dtc[] = { "dtc", "-q", "-I", "dts", "-O", "dtb", "-i", dir,
+				      "-o", (char *)dtb, pre, NULL };
+
+		ret = run_tool(cpp, errs);
+		if (ret) {
+			tool_said(errs, said, sizeof(said));
+			dmamap__set_error(err, -ENOEXEC, ret == -ENOENT ?
+					  "%s: cpp not found (install cpp): %s" :
+					  "%s: the C preprocessor failed: %s", path,
+					  ret == -ENOENT ? "needed for #include" : said);
+			ret = -ENOEXEC;
+			goto out;
+		}
+		ret = run_tool(dtc, errs);
+		if (ret) {
+			tool_said(errs, said, sizeof(said));
+			if (ret == -ENOENT)
+				dmamap__set_error(err, -ENOEXEC,
+						  "%s: dtc not found (install device-tree-compiler)", path);
+			else
+				dmamap__set_error(err, -ENOEXEC, "%s: dtc failed: %s", path, said);
+			ret = -ENOEXEC;
+		}
+	}
+out:
+	if (fd1 >= 0) {
+		close(fd1);
+		unlink(pre);
+	}
+	if (fd2 >= 0) {
+		close(fd2);
+		unlink(errs);
+	}
+	return ret;
+}

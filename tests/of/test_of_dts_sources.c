@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * .dts files as kernel trees write them: through the C preprocessor
+ * (#include of a .dtsi, macros) and dtc, from any directory name; when a
+ * tool fails, the error is its own words, with the file and line.
+ */
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "../helpers.h"
+
+static char dir[] = "/tmp/dmamap-dts-it's-XXXXXX";
+
+static void put(const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	REQUIRE(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static struct dmamap_platform *open_dts(const char *name, struct dmamap_error *err)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return dmamap_platform_from_file(path, err);
+}
+
+static void clean(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf \"%s\"", dir);
+	CHECK(system(cmd) == 0);
+}
+
+TEST(of_dts_includes_and_macros_go_through_the_preprocessor)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p;
+	struct device *dev;
+
+	need_dts_support();
+	REQUIRE(mkdtemp(dir));
+	put("soc.dtsi", "#define RAM_BASE 0x80000000\n"
+			"#define DEV(addr) dma@addr\n"
+			"/ { memory@80000000 { device_type = \"memory\"; reg = <RAM_BASE 0x8000000>; };\n"
+			"    soc { compatible = \"simple-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;\n"
+			"          DEV(10000000) { compatible = \"dmamap,memcpy\"; reg = <0x10000000 0x1000>; }; }; };\n");
+	put("board.dts", "/dts-v1/;\n#include \"soc.dtsi\"\n"
+			 "/ { #address-cells = <1>; #size-cells = <1>; compatible = \"test,board\"; };\n");
+	p = open_dts("board.dts", &err);
+	CHECK_MSG(p, "%s", err.msg);
+	dev = p ? dmamap_device_lookup(p, "dma@10000000") : NULL;
+	CHECK(dev != NULL);
+	if (p)
+		dmamap_platform_destroy(p);
+	clean();
+}
+
+TEST(of_dts_errors_are_the_tools_own_words)
+{
+	struct dmamap_error err = { 0 };
+
+	need_dts_support();
+	REQUIRE(mkdtemp(dir));
+	put("syntax.dts", "/dts-v1/;\n/ { foo = <1 ; };\n");
+	CHECK(!open_dts("syntax.dts", &err));
+	CHECK_EQ(err.code, -ENOEXEC);
+	CHECK_MSG(strstr(err.msg, "syntax.dts: dtc failed: ") && strstr(err.msg, "syntax.dts:2.") &&
+		  strstr(err.msg, "syntax error"), "%s", err.msg);
+	put("missing.dts", "/dts-v1/;\n#include <dt-bindings/gpio/gpio.h>\n/ { };\n");
+	CHECK(!open_dts("missing.dts", &err));
+	CHECK_MSG(strstr(err.msg, "missing.dts: the C preprocessor failed: ") &&
+		  strstr(err.msg, "missing.dts:2:") && strstr(err.msg, "dt-bindings/gpio/gpio.h") &&
+		  !strchr(err.msg, '\n'), "%s", err.msg);
+	clean();
+}
