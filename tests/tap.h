@@ -82,4 +82,12 @@ extern int tap_failures;
 		}                                                            \
 	} while (0)
 
+#define REQUIRE_MSG(cond, ...)                                               \
+	do {                                                                 \
+		if (!(cond)) {                                               \
+			tap_fail(__FILE__, __LINE__, __VA_ARGS__);           \
+			return;                                              \
+		}                                                            \
+	} while (0)
+
 #endif

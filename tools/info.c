@@ -192,14 +192,17 @@ int cli_info(int argc, char **argv)
 		if (json) {
 			printf("%s{\"name\":\"%s\",\"path\":\"%s\",\"model\":\"%s\",\"ops\":\"%s\",\"coherent\":%s,"
 			       "\"dma_mask\":\"0x%llx\",\"coherent_dma_mask\":\"0x%llx\","
-			       "\"bus_dma_limit\":\"0x%llx\",\"iommu\":\"%s\",\"stream_id\":%u,\"map\":",
+			       "\"bus_dma_limit\":\"0x%llx\",\"iommu\":\"%s\",\"stream_ids\":[",
 			       i ? "," : "", json_str(in.name, esc[0], sizeof(esc[0])),
 			       json_str(in.path, esc[1], sizeof(esc[1])), in.model, in.ops,
 			       in.coherent ? "true" : "false",
 			       (unsigned long long)in.dma_mask,
 			       (unsigned long long)in.coherent_dma_mask,
 			       (unsigned long long)in.bus_dma_limit,
-			       json_str(in.iommu, esc[2], sizeof(esc[2])), in.iommu_stream);
+			       json_str(in.iommu, esc[2], sizeof(esc[2])));
+			for (unsigned int k = 0; k < in.nr_iommu_ids; k++)
+				printf("%s%u", k ? "," : "", in.iommu_ids[k]);
+			printf("],\"map\":");
 			json_ranges(&in);
 			printf(",\"restricted_pool\":\"0x%llx+0x%llx\",\"coherent_pool\":%s}",
 			       (unsigned long long)in.restricted_pool,
@@ -208,13 +211,18 @@ int cli_info(int argc, char **argv)
 			continue;
 		}
 		text_ranges(&in, ranges, sizeof(ranges));
-		char iommu[96] = "";
+		char iommu[256] = "";
 		/* The node path, when the name alone does not say where it is. */
 		const char *node = in.path[0] && strcmp(in.path + 1, in.name) ? in.path : NULL;
 
-		if (in.iommu[0])
-			snprintf(iommu, sizeof(iommu), ", iommu %s stream 0x%x", in.iommu,
-				 in.iommu_stream);
+		if (in.iommu[0]) {
+			size_t at = (size_t)snprintf(iommu, sizeof(iommu), ", iommu %s stream%s", in.iommu,
+						     in.nr_iommu_ids > 1 ? "s" : "");
+
+			for (unsigned int k = 0; k < in.nr_iommu_ids && at < sizeof(iommu); k++)
+				at += (size_t)snprintf(iommu + at, sizeof(iommu) - at, "%s0x%x",
+						       k ? "," : " ", in.iommu_ids[k]);
+		}
 		printf("  %-18s %-9s %-10s mask 0x%llx, limit 0x%llx, map: %s%s%s%s%s%s\n",
 		       in.name, in.ops, in.coherent ? "coherent" : "non-coh",
 		       (unsigned long long)in.dma_mask, (unsigned long long)in.bus_dma_limit,

@@ -27,7 +27,12 @@ struct dmamap_error {
  * hosts get what their address space allows.
  */
 #define DMAMAP_SIM_RAM_MAX (sizeof(void *) >= 8 ? (u64)64 << 30 : (u64)512 << 20)
-#define DMAMAP_MAX_RESERVED 8
+/* Regions /reserved-memory may withhold from the page allocator (Linux: 64). */
+#define DMAMAP_MAX_RESERVED 64
+/* CMA areas besides the default one, each serving the devices that name it. */
+#define DMAMAP_MAX_CMA 8
+/* Stream (or requester) ids one device may have on its IOMMU. */
+#define DMAMAP_MAX_IOMMU_IDS 16
 #define DMAMAP_NAME_MAX 64
 #define DMAMAP_PATH_MAX 256 /* device tree node paths */
 /*
@@ -67,7 +72,9 @@ struct dmamap_device_desc {
 	 * same non-zero group share one domain; group 0 gets a domain of its own.
 	 */
 	const char *iommu;
-	uint32_t iommu_stream; /* stream/requester id on that IOMMU (information) */
+	/* Its stream/requester ids on that IOMMU, every one the tree lists (information). */
+	unsigned int nr_iommu_ids;
+	uint32_t iommu_ids[DMAMAP_MAX_IOMMU_IDS];
 	unsigned int iommu_group;
 	bool iommu_lazy; /* start in lazy (flush queue) mode */
 	/*
@@ -79,6 +86,13 @@ struct dmamap_device_desc {
 	u64 coherent_pool_size;
 	phys_addr_t restricted_pool_start;
 	u64 restricted_pool_size;
+	/*
+	 * Its own CMA area (0 size: the board's default), one of the board's
+	 * cma_areas: every contiguous allocation of the device comes from it
+	 * first, as a reusable shared-dma-pool its memory-region names.
+	 */
+	phys_addr_t cma_start;
+	u64 cma_size;
 	const char *of_path; /* the device tree node it came from, or NULL */
 };
 
@@ -142,6 +156,9 @@ struct dmamap_board {
 	 */
 	u64 cma_size;
 	phys_addr_t cma_start; /* where the CMA area starts; 0: top of the lowest bank */
+	/* Per-device CMA areas (dmamap_device_desc.cma_start names one). */
+	unsigned int nr_cma_areas;
+	struct dmamap_ram_bank cma_areas[DMAMAP_MAX_CMA];
 	/* RAM withheld from the page allocator (reserved-memory with reg or no-map). */
 	unsigned int nr_reserved;
 	struct dmamap_ram_bank reserved[DMAMAP_MAX_RESERVED];
@@ -176,10 +193,12 @@ struct dmamap_board {
  *   bank, or rounds down to nothing (the default size on a board with
  *   less than 8 MiB of RAM does); a CMA area placed off a page boundary
  *   or where there is no RAM, or too large for the lowest bank above the
- *   bounce pool;
+ *   bounce pool; more than %DMAMAP_MAX_CMA per-device CMA areas, one that
+ *   is empty, unaligned, not RAM, or overlaps another CMA area;
  * - -EINVAL for a bad device, as dmamap_device_create() lists them: its
  *   name, its ranges, an unknown model, an unusable coherent pool,
- *   restricted pool or dmabounce block sizes;
+ *   restricted pool or dmabounce block sizes, a CMA area that is not one
+ *   of the board's;
  * - -EEXIST for two devices of the same name;
  * - -ENOMEM when the host cannot give memory: the RAM banks (memfds and
  *   their mappings), the bounce pool's, CMA's or the page allocator's
@@ -442,7 +461,8 @@ struct dmamap_device_info {
 	char model[DMAMAP_NAME_MAX];
 	char ops[DMAMAP_NAME_MAX];   /* "direct", "iommu", "dmabounce", ... */
 	char iommu[DMAMAP_NAME_MAX]; /* "" when not behind an IOMMU */
-	uint32_t iommu_stream;       /* its stream id there */
+	unsigned int nr_iommu_ids;   /* its stream ids there */
+	uint32_t iommu_ids[DMAMAP_MAX_IOMMU_IDS];
 	bool coherent;
 	u64 dma_mask, coherent_dma_mask;
 	u64 bus_dma_limit;           /* 0: none */
@@ -451,6 +471,8 @@ struct dmamap_device_info {
 	phys_addr_t restricted_pool; /* 0 size: none */
 	u64 restricted_pool_size;
 	bool coherent_pool;          /* has dma_declare_coherent_memory() memory */
+	phys_addr_t cma;             /* its own CMA area (0 size: the default) */
+	u64 cma_size;
 	char path[DMAMAP_PATH_MAX];  /* its device tree node; "" when not from a tree */
 };
 

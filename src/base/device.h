@@ -67,6 +67,7 @@ struct dmamap_observers {
 struct dmamap_checker;  /* debug/ */
 struct dmamap_sim;      /* platform/sim/ */
 struct dmamap_mm;       /* mm/ */
+struct dmamap_cma;      /* mm/ */
 struct dmamap_swiotlb;  /* ops/swiotlb */
 struct dmamap_iommu;    /* ops/iommu */
 struct dmamap_sched;    /* hw/ */
@@ -215,7 +216,9 @@ struct device {
 	struct dmamap_dmabounce *dmabounce;    /* ops/dmabounce */
 	struct dmamap_iommu_domain *iommu_domain; /* ops/iommu */
 	struct dmamap_iopt *iommu_hw;          /* hw/: the page table its accesses go through */
-	uint32_t iommu_stream;
+	unsigned int nr_iommu_ids;
+	uint32_t iommu_ids[DMAMAP_MAX_IOMMU_IDS];
+	struct dmamap_cma *cma_area; /* mm/: its own CMA area (NULL: the board's default) */
 	const struct dmamap_device_model *model; /* hw/ */
 	void *model_priv;
 	/* hw/: its place in the scheduler, first interrupt number and register block. */

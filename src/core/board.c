@@ -93,13 +93,53 @@ static int check_board(const struct dmamap_board *board,
 	return 0;
 }
 
+/* Whether [@start, +@size) shares a byte with a reserved region or a per-device CMA area. */
+static bool clashes(const struct dmamap_board *board, phys_addr_t start, u64 size)
+{
+	for (unsigned int i = 0; i < board->nr_reserved && i < DMAMAP_MAX_RESERVED; i++)
+		if (board->reserved[i].size && start < board->reserved[i].start + board->reserved[i].size &&
+		    board->reserved[i].start < start + size)
+			return true;
+	for (unsigned int i = 0; i < board->nr_cma_areas && i < DMAMAP_MAX_CMA; i++)
+		if (start < board->cma_areas[i].start + board->cma_areas[i].size &&
+		    board->cma_areas[i].start < start + size)
+			return true;
+	return false;
+}
+
 /*
- * The default bounce pool sits at the bottom of the lowest bank, where
- * every device reaches, as the kernel puts it in low memory. @want: 0 for
- * the default size (64 MiB, at most 1/32 of RAM), ~0 for none.
+ * The lowest (or highest) page-aligned place for @size bytes in the lowest
+ * bank that no reserved region, per-device CMA area or @avoid (size 0:
+ * none) takes: the boot allocations Linux makes after /reserved-memory.
  */
-static int swiotlb_setup(struct dmamap_platform *p, u64 want, bool small_kmalloc,
-			 struct dmamap_error *err)
+static bool low_spot(struct dmamap_platform *p, const struct dmamap_board *board, u64 size,
+		     bool top_down, struct dmamap_ram_bank avoid, phys_addr_t *out)
+{
+	const struct dmamap_bank *low = dmamap__port_lowest_bank(p);
+
+	if (!size || size > low->size)
+		return false;
+	for (u64 k = 0; k <= (low->size - size) >> PAGE_SHIFT; k++) {
+		phys_addr_t at = top_down ? low->start + low->size - size - (k << PAGE_SHIFT) :
+					    low->start + (k << PAGE_SHIFT);
+
+		if (clashes(board, at, size) ||
+		    (avoid.size && at < avoid.start + avoid.size && avoid.start < at + size))
+			continue;
+		*out = at;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The default bounce pool sits as low in the lowest bank as reserved
+ * regions allow, where every device reaches, as the kernel puts it in low
+ * memory. @want: 0 for the default size (64 MiB, at most 1/32 of RAM), ~0
+ * for none.
+ */
+static int swiotlb_setup(struct dmamap_platform *p, const struct dmamap_board *board, u64 want,
+			 bool small_kmalloc, struct dmamap_error *err)
 {
 	const struct dmamap_bank *low = dmamap__port_lowest_bank(p);
 	phys_addr_t start = 0;
@@ -108,13 +148,13 @@ static int swiotlb_setup(struct dmamap_platform *p, u64 want, bool small_kmalloc
 		if (!want)
 			want = MIN(64ULL << 20, dmamap__port_ram_total(p) / 32);
 		want -= want % DMAMAP_SWIOTLB_MAX_MAPPING;
-		if (!want || want >= low->size) {
+		if (!want || want >= low->size ||
+		    !low_spot(p, board, want, false, (struct dmamap_ram_bank){ 0, 0 }, &start)) {
 			dmamap__set_error(err, -EINVAL,
 					  "board %s: swiotlb pool of 0x%llx bytes does not fit the lowest RAM bank",
 					  p->name, (unsigned long long)want);
 			return -EINVAL;
 		}
-		start = low->start;
 	} else {
 		want = 0;
 	}
@@ -125,13 +165,12 @@ static int swiotlb_setup(struct dmamap_platform *p, u64 want, bool small_kmalloc
 	return 0;
 }
 
-/* The CMA area: where the board says, else at the top of the lowest bank, above the bounce pool. */
-static int cma_place(struct dmamap_platform *p, u64 size, phys_addr_t start,
+/* The CMA area: where the board says, else as high in the lowest bank as the rest allows. */
+static int cma_place(struct dmamap_platform *p, const struct dmamap_board *board,
 		     struct dmamap_ram_bank *out, struct dmamap_error *err)
 {
-	const struct dmamap_bank *low = dmamap__port_lowest_bank(p);
-	struct dmamap_ram_bank pool = dmamap__swiotlb_area(p);
-	u64 taken = pool.size && pool.start == low->start ? pool.size : 0;
+	u64 size = board->cma_size;
+	phys_addr_t start = board->cma_start;
 
 	if (!size)
 		return 0;
@@ -152,13 +191,48 @@ static int cma_place(struct dmamap_platform *p, u64 size, phys_addr_t start,
 		*out = (struct dmamap_ram_bank){ start, size };
 		return 0;
 	}
-	if (size >= low->size || taken >= low->size - size) {
+	if (!low_spot(p, board, size, true, dmamap__swiotlb_area(p), &start)) {
 		dmamap__set_error(err, -EINVAL,
 				  "board %s: CMA area of 0x%llx bytes does not fit the lowest RAM bank",
 				  p->name, (unsigned long long)size);
 		return -EINVAL;
 	}
-	*out = (struct dmamap_ram_bank){ low->start + low->size - size, size };
+	*out = (struct dmamap_ram_bank){ start, size };
+	return 0;
+}
+
+/*
+ * The per-device CMA areas: each whole pages of RAM, apart from the
+ * default area and from each other (the bounce pool and reserved regions
+ * are the board's to keep clear, as a tree's reader does).
+ */
+static int cma_areas_check(struct dmamap_platform *p, const struct dmamap_board *board,
+			   struct dmamap_mm_layout *l, struct dmamap_error *err)
+{
+	if (board->nr_cma_areas > DMAMAP_MAX_CMA) {
+		dmamap__set_error(err, -EINVAL, "board %s: %u CMA areas (at most %d)", p->name,
+				  board->nr_cma_areas, DMAMAP_MAX_CMA);
+		return -EINVAL;
+	}
+	for (unsigned int i = 0; i < board->nr_cma_areas; i++) {
+		const struct dmamap_ram_bank *a = &board->cma_areas[i];
+		bool clash = l->cma.size && a->start < l->cma.start + l->cma.size &&
+			     l->cma.start < a->start + a->size;
+
+		for (unsigned int j = 0; j < i; j++)
+			clash |= a->start < board->cma_areas[j].start + board->cma_areas[j].size &&
+				 board->cma_areas[j].start < a->start + a->size;
+		if (!a->size || ((a->start | a->size) & (PAGE_SIZE - 1)) ||
+		    a->start + a->size < a->start || !dmamap__port_is_ram(p, a->start, a->size) ||
+		    clash) {
+			dmamap__set_error(err, -EINVAL,
+					  "board %s: CMA area %u (0x%llx+0x%llx) is empty, unaligned, not RAM or overlaps another",
+					  p->name, i, (unsigned long long)a->start,
+					  (unsigned long long)a->size);
+			return -EINVAL;
+		}
+		l->cma_areas[l->nr_cma_areas++] = *a;
+	}
 	return 0;
 }
 
@@ -172,6 +246,8 @@ static void layout_holes(struct dmamap_platform *p, struct dmamap_mm_layout *l,
 		l->holes[l->nr_holes++] = pool;
 	if (l->cma.size)
 		l->holes[l->nr_holes++] = l->cma;
+	for (unsigned int i = 0; i < l->nr_cma_areas; i++)
+		l->holes[l->nr_holes++] = l->cma_areas[i];
 	for (unsigned int i = 0; i < nr_reserved && i < DMAMAP_MAX_RESERVED; i++)
 		l->holes[l->nr_holes++] = reserved[i];
 }
@@ -199,9 +275,11 @@ struct dmamap_platform *dmamap_platform_create(const struct dmamap_board *board,
 	layout.highmem_start = board->highmem_start;
 	ret = dmamap__port_init_board(p, board, err);
 	if (!ret)
-		ret = swiotlb_setup(p, board->swiotlb_size, board->bounce_unaligned_kmalloc, err);
+		ret = swiotlb_setup(p, board, board->swiotlb_size, board->bounce_unaligned_kmalloc, err);
 	if (!ret)
-		ret = cma_place(p, board->cma_size, board->cma_start, &layout.cma, err);
+		ret = cma_place(p, board, &layout.cma, err);
+	if (!ret)
+		ret = cma_areas_check(p, board, &layout, err);
 	if (!ret) {
 		layout_holes(p, &layout, board->reserved, board->nr_reserved);
 		ret = dmamap__mm_init(p, &layout);

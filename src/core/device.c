@@ -98,7 +98,8 @@ static void describe(struct device *dev, struct dmamap_platform *p,
 	dev->dma_parms.max_segment_size = d->max_segment_size ? d->max_segment_size : 65536;
 	dev->dma_parms.segment_boundary_mask = d->segment_boundary_mask ?
 						       d->segment_boundary_mask : ~0UL;
-	dev->iommu_stream = d->iommu_stream;
+	dev->nr_iommu_ids = MIN(d->nr_iommu_ids, (unsigned int)DMAMAP_MAX_IOMMU_IDS);
+	memcpy(dev->iommu_ids, d->iommu_ids, sizeof(d->iommu_ids[0]) * dev->nr_iommu_ids);
 	pthread_mutex_init(&dev->fault.lock, NULL);
 }
 
@@ -116,6 +117,12 @@ static int attach(struct device *dev, const struct dmamap_device_desc *d,
 					  d->name, d->iommu);
 			return ret;
 		}
+	}
+	if (d->cma_size && (ret = dmamap__device_cma(dev, d->cma_start, d->cma_size))) {
+		dmamap__set_error(err, ret, "device %s: no CMA area at 0x%llx+0x%llx on the board",
+				  d->name, (unsigned long long)d->cma_start,
+				  (unsigned long long)d->cma_size);
+		return ret;
 	}
 	if (d->coherent_pool_size &&
 	    (ret = dma_declare_coherent_memory(dev, d->coherent_pool_start,
@@ -239,8 +246,10 @@ int dmamap_device_info(struct device *dev, struct dmamap_device_info *info)
 	info->coherent_pool = dev->dma_mem != NULL;
 	if (dev->iommu_domain) {
 		snprintf(info->iommu, sizeof(info->iommu), "%s", dmamap__iommu_name(dev));
-		info->iommu_stream = dev->iommu_stream;
+		info->nr_iommu_ids = dev->nr_iommu_ids;
+		memcpy(info->iommu_ids, dev->iommu_ids, sizeof(dev->iommu_ids[0]) * dev->nr_iommu_ids);
 	}
+	dmamap__cma_area_of(dev, &info->cma, &info->cma_size);
 	if (dev->dma_io_tlb_mem && !dmamap_swiotlb_stats(NULL, dev, &sw)) {
 		info->restricted_pool = sw.start;
 		info->restricted_pool_size = sw.total_slots * sw.slot_size;

@@ -153,3 +153,9 @@ int dmamap_cma_stats(struct dmamap_platform *p, struct dmamap_cma_stats *s)
 	pthread_mutex_unlock(&c->lock);
 	return 0;
 }
+
+void dmamap__cma_range(const struct dmamap_cma *c, phys_addr_t *start, u64 *size)
+{
+	*start = c ? c->start : 0;
+	*size = c ? (u64)c->npages << PAGE_SHIFT : 0;
+}

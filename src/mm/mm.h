@@ -20,8 +20,10 @@ struct dmamap_mm_layout {
 	phys_addr_t highmem_start;  /* first byte of high memory; 0: none */
 	/* Carved off before the page allocator sees RAM: pools, CMA, reserved regions. */
 	unsigned int nr_holes;
-	struct dmamap_ram_bank holes[2 + DMAMAP_MAX_RESERVED];
-	struct dmamap_ram_bank cma; /* the CMA area (size 0: none); also a hole */
+	struct dmamap_ram_bank holes[2 + DMAMAP_MAX_RESERVED + DMAMAP_MAX_CMA];
+	struct dmamap_ram_bank cma; /* the default CMA area (size 0: none); also a hole */
+	unsigned int nr_cma_areas;  /* per-device CMA areas; holes too */
+	struct dmamap_ram_bank cma_areas[DMAMAP_MAX_CMA];
 };
 
 int dmamap__mm_init(struct dmamap_platform *p, const struct dmamap_mm_layout *layout);
@@ -37,18 +39,28 @@ phys_addr_t dmamap__pages_alloc(struct dmamap_platform *p, unsigned int order,
 int dmamap__pages_free(struct dmamap_platform *p, phys_addr_t phys, unsigned int order);
 
 /*
- * @size bytes (whole pages) from the board's CMA area, aligned to their
- * power-of-two size; PHYS_NONE when there is no area or no room. The
- * caller asks the fault injector first (an injected failure must not fall
- * back to pages).
+ * Whether an allocation tries CMA before pages, as dma_alloc_contiguous():
+ * a blocking one, of any size when the device has its own area, else
+ * larger than a page and only when the board has a default area; an
+ * IOMMU's DMA_ATTR_FORCE_CONTIGUOUS one always.
  */
-phys_addr_t dmamap__alloc_from_cma(struct dmamap_platform *p, size_t size);
+bool dmamap__wants_cma(const struct device *dev, size_t size, gfp_t gfp, unsigned long attrs);
+/*
+ * @size bytes (whole pages) from @dev's CMA area (its own, else the
+ * board's default), aligned to their power-of-two size; PHYS_NONE when
+ * there is no area or no room. The caller asks the fault injector first
+ * (an injected failure must not fall back to pages).
+ */
+phys_addr_t dmamap__alloc_from_cma(struct device *dev, size_t size);
+/* Give @dev the per-device CMA area at [@start, +@size): 0, or -EINVAL when the board has none there. */
+int dmamap__device_cma(struct device *dev, phys_addr_t start, u64 size);
+/* Where @dev's own CMA area is (size 0: it uses the default). */
+void dmamap__cma_area_of(const struct device *dev, phys_addr_t *start, u64 *size);
 /* Give back a contiguous allocation (CMA or pages): 0, or -EINVAL if it is not one of @size. */
 int dmamap__free_contiguous(struct dmamap_platform *p, phys_addr_t phys, size_t size);
 /* Whether @phys heads a contiguous allocation (pages or CMA) of @size. */
 bool dmamap__is_contiguous(struct dmamap_platform *p, phys_addr_t phys, size_t size);
-/* Whether the board has a CMA area, and whether @phys is in it. */
-bool dmamap__has_cma(const struct dmamap_platform *p);
+/* Whether @phys is in one of the board's CMA areas. */
 bool dmamap__in_cma(const struct dmamap_platform *p, phys_addr_t phys);
 
 /*

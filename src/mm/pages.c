@@ -132,6 +132,12 @@ int dmamap__mm_init(struct dmamap_platform *p, const struct dmamap_mm_layout *l)
 	p->mm->highmem_start = l->highmem_start;
 	if (l->cma.size && !(p->mm->cma = dmamap__cma_create(l->cma.start, l->cma.size)))
 		return -ENOMEM;
+	for (unsigned int i = 0; i < l->nr_cma_areas && i < DMAMAP_MAX_CMA; i++) {
+		p->mm->cma_areas[i] = dmamap__cma_create(l->cma_areas[i].start, l->cma_areas[i].size);
+		if (!p->mm->cma_areas[i])
+			return -ENOMEM;
+		p->mm->nr_cma_areas++;
+	}
 	ret = add_banks(p, l);
 	return ret ? ret : dmamap__slab_init(p);
 }
@@ -148,6 +154,8 @@ void dmamap__mm_fini(struct dmamap_platform *p)
 		free(mm->arenas[i].slabs);
 	}
 	dmamap__cma_destroy(mm->cma);
+	for (unsigned int i = 0; i < mm->nr_cma_areas; i++)
+		dmamap__cma_destroy(mm->cma_areas[i]);
 	free(mm);
 	p->mm = NULL;
 }

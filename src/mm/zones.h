@@ -26,9 +26,12 @@ struct dmamap_mm {
 	phys_addr_t zone_dma_limit;
 	phys_addr_t highmem_start;
 	unsigned int nr_arenas;
-	struct dmamap_arena arenas[4 * DMAMAP_MAX_BANKS * NR_ZONES];
+	/* Every bank, cut by every hole, in every zone. */
+	struct dmamap_arena arenas[(DMAMAP_MAX_BANKS + 2 + DMAMAP_MAX_RESERVED + DMAMAP_MAX_CMA) * NR_ZONES];
 	struct dmamap_slab_cache *kmalloc[NR_ZONES][KMALLOC_CLASSES];
-	struct dmamap_cma *cma;
+	struct dmamap_cma *cma; /* the default area */
+	unsigned int nr_cma_areas;
+	struct dmamap_cma *cma_areas[DMAMAP_MAX_CMA];
 };
 
 /* Whether @phys heads an allocated block of exactly 2^@order pages. */

@@ -86,11 +86,10 @@ void *dmamap__direct_alloc(struct device *dev, size_t size,
 		return dmamap__swiotlb_alloc(dev, size, dma_handle);
 	phys = PHYS_NONE;
 	/* Large blocking allocations, and contiguous-by-request ones, come from CMA. */
-	if (dmamap__has_cma(p) && ((attrs & DMA_ATTR_FORCE_CONTIGUOUS) ||
-				   (size > PAGE_SIZE && (gfp & __GFP_DIRECT_RECLAIM)))) {
+	if (dmamap__wants_cma(dev, size, gfp, attrs)) {
 		if (dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC))
 			return NULL;
-		phys = dmamap__alloc_from_cma(p, size);
+		phys = dmamap__alloc_from_cma(dev, size);
 		if (phys != PHYS_NONE && !reachable(dev, phys, size, dev->coherent_dma_mask)) {
 			dmamap__free_contiguous(p, phys, size);
 			phys = PHYS_NONE;

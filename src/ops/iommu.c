@@ -558,11 +558,10 @@ static void *iommu_alloc_contiguous(struct device *dev, size_t size,
 	u64 iova;
 
 	size = PAGE_ALIGN(size);
-	if (dmamap__has_cma(p) && ((attrs & DMA_ATTR_FORCE_CONTIGUOUS) ||
-				   (size > PAGE_SIZE && (gfp & __GFP_DIRECT_RECLAIM)))) {
+	if (dmamap__wants_cma(dev, size, gfp, attrs)) {
 		if (dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC))
 			return NULL;
-		phys = dmamap__alloc_from_cma(p, size);
+		phys = dmamap__alloc_from_cma(dev, size);
 	}
 	if (phys == PHYS_NONE)
 		phys = dmamap__pages_alloc(p, dmamap__get_order(size), ZONE_NORMAL_IDX);

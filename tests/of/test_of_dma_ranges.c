@@ -197,7 +197,8 @@ TEST(of_pci_host_dma_ranges_and_iommu_map)
 	CHECK_EQ(in.ranges[0].dma_start, 0);
 	CHECK(strcmp(in.iommu, "iommu@9000") == 0);
 	/* RID 0x01 (bus 0, dev 0, fn 1) masked with 0xfff8 -> 0: stream 0x10000. */
-	CHECK_EQ(in.iommu_stream, 0x10000);
+	CHECK_EQ(in.nr_iommu_ids, 1);
+	CHECK_EQ(in.iommu_ids[0], 0x10000);
 	CHECK(strcmp(in.ops, "iommu") == 0);
 	dmamap_platform_destroy(p);
 }

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tree reader's own header: one reading of a blob into a board, shared
+ * by the files that each apply one group of Linux's rules (reserved memory,
+ * a device's DMA configuration, which nodes are devices). Private to
+ * src/of/.
+ */
+#ifndef DMAMAP_OF_FDT_PARSE_H
+#define DMAMAP_OF_FDT_PARSE_H
+
+#include <libfdt.h>
+#include <dmamap/platform.h>
+
+#define FDT_MAX_DEVICES 256
+
+/* What a /reserved-memory region became, as Linux's init function for its compatible decides. */
+enum fdt_region_kind {
+	REGION_OTHER,      /* reserved (or no-map), no DMA use */
+	REGION_POOL,       /* shared-dma-pool: a device's coherent pool */
+	REGION_CMA,        /* reusable shared-dma-pool: the default CMA area */
+	REGION_CMA_DEVICE, /* reusable shared-dma-pool without linux,cma-default */
+	REGION_RESTRICTED, /* restricted-dma-pool */
+	REGION_RELEASED,   /* its init function refused it: the memory went back to the allocator */
+};
+
+struct fdt_region {
+	int node; /* -1: a /memreserve/ entry */
+	enum fdt_region_kind kind;
+	phys_addr_t start;
+	u64 size;
+	bool dynamic; /* placed by size/alloc-ranges, not by reg */
+};
+
+struct fdt_parse {
+	const void *fdt;
+	struct dmamap_error *err;
+	struct dmamap_board board;
+	unsigned int nr_regions;
+	struct fdt_region regions[DMAMAP_MAX_RESERVED];
+	struct dmamap_device_desc devs[FDT_MAX_DEVICES];
+	char names[FDT_MAX_DEVICES][DMAMAP_NAME_MAX];
+	char paths[FDT_MAX_DEVICES][DMAMAP_PATH_MAX];
+	char iommus[FDT_MAX_DEVICES][DMAMAP_NAME_MAX];
+	bool warned_devices;
+	char board_name[DMAMAP_NAME_MAX];
+};
+
+/* Sets ps->err to "PATH[:PROP]: what" and returns -EINVAL. */
+int dmamap__fdt_fail(struct fdt_parse *ps, int node, const char *prop, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* A warning naming the node, as the kernel's pr_err/pr_warn lines that do not stop a boot. */
+void dmamap__fdt_warn(struct fdt_parse *ps, int node, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* #address-cells / #size-cells of @node, inherited upward (@root_default at the root); -1 if bad. */
+int dmamap__fdt_cells(struct fdt_parse *ps, int node, const char *name, int root_default);
+/* A number of @n cells (a PCI-style 3-cell address drops its flags cell). */
+u64 dmamap__fdt_number(const fdt32_t *p, int n);
+/* An optional 1- or 2-cell integer property; @def when absent. */
+int dmamap__fdt_u64_prop(struct fdt_parse *ps, int node, const char *name, u64 def, u64 *out);
+/* status absent, "okay" or "ok". */
+bool dmamap__fdt_enabled(struct fdt_parse *ps, int node);
+bool dmamap__fdt_compatible(struct fdt_parse *ps, int node, const char *c);
+
+/* /memreserve/ and /reserved-memory into ps->board (reserved, CMA) and ps->regions. */
+int dmamap__fdt_reserved_memory(struct fdt_parse *ps);
+/* The regions a device's memory-region names: its pool, CMA area, restricted pool. */
+int dmamap__fdt_memory_regions(struct fdt_parse *ps, int node, int dma_node,
+			       struct dmamap_device_desc *d);
+/* A node's DMA configuration as of_dma_configure_id() computes it, into @d. */
+int dmamap__fdt_dma_configure(struct fdt_parse *ps, int node, bool coherent_default,
+			      struct dmamap_device_desc *d, char *iommu_name);
+
+#endif
