@@ -94,6 +94,14 @@ struct dmamap_device_desc {
 	phys_addr_t cma_start;
 	u64 cma_size;
 	const char *of_path; /* the device tree node it came from, or NULL */
+	/*
+	 * From a tree (information, copied): the bus Linux creates the device
+	 * on ("platform", "amba", "pci"; NULL: none said) and why the tree
+	 * says it does DMA itself ("iommus", "PCI function", a node class such
+	 * as "gpu"...; NULL: merely a populated device).
+	 */
+	const char *bus;
+	const char *dma_master;
 };
 
 /* How the simulated cache maintains lines (docs/cache-model.md). */
@@ -474,6 +482,8 @@ struct dmamap_device_info {
 	phys_addr_t cma;             /* its own CMA area (0 size: the default) */
 	u64 cma_size;
 	char path[DMAMAP_PATH_MAX];  /* its device tree node; "" when not from a tree */
+	char bus[16];                /* "platform", "amba", "pci"; "" when not said */
+	char dma_master[32];         /* why the tree says it does DMA; "" when it does not say */
 };
 
 /**

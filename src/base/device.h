@@ -219,6 +219,8 @@ struct device {
 	unsigned int nr_iommu_ids;
 	uint32_t iommu_ids[DMAMAP_MAX_IOMMU_IDS];
 	struct dmamap_cma *cma_area; /* mm/: its own CMA area (NULL: the board's default) */
+	char bus[16];        /* information from its tree: its bus, why it is a DMA master */
+	char dma_master[32];
 	const struct dmamap_device_model *model; /* hw/ */
 	void *model_priv;
 	/* hw/: its place in the scheduler, first interrupt number and register block. */

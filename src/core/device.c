@@ -98,6 +98,8 @@ static void describe(struct device *dev, struct dmamap_platform *p,
 	dev->dma_parms.max_segment_size = d->max_segment_size ? d->max_segment_size : 65536;
 	dev->dma_parms.segment_boundary_mask = d->segment_boundary_mask ?
 						       d->segment_boundary_mask : ~0UL;
+	snprintf(dev->bus, sizeof(dev->bus), "%s", d->bus ? d->bus : "");
+	snprintf(dev->dma_master, sizeof(dev->dma_master), "%s", d->dma_master ? d->dma_master : "");
 	dev->nr_iommu_ids = MIN(d->nr_iommu_ids, (unsigned int)DMAMAP_MAX_IOMMU_IDS);
 	memcpy(dev->iommu_ids, d->iommu_ids, sizeof(d->iommu_ids[0]) * dev->nr_iommu_ids);
 	pthread_mutex_init(&dev->fault.lock, NULL);
@@ -244,6 +246,8 @@ int dmamap_device_info(struct device *dev, struct dmamap_device_info *info)
 	info->nr_ranges = dev->nr_ranges;
 	memcpy(info->ranges, dev->ranges, sizeof(dev->ranges[0]) * dev->nr_ranges);
 	info->coherent_pool = dev->dma_mem != NULL;
+	memcpy(info->bus, dev->bus, sizeof(info->bus));
+	memcpy(info->dma_master, dev->dma_master, sizeof(info->dma_master));
 	if (dev->iommu_domain) {
 		snprintf(info->iommu, sizeof(info->iommu), "%s", dmamap__iommu_name(dev));
 		info->nr_iommu_ids = dev->nr_iommu_ids;

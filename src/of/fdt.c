@@ -52,9 +52,11 @@ static const char *model_of(const void *blob, int node)
 	return NULL;
 }
 
-static int device_of(struct fdt_parse *ps, int node, bool coherent_default, const char *model)
+static int device_of(struct fdt_parse *ps, const struct fdt_populated *pop,
+		     bool coherent_default, const char *model)
 {
 	bool live = model != NULL;
+	int node = pop->node;
 
 	struct dmamap_device_desc *d;
 	unsigned int i = ps->board.nr_devices;
@@ -80,6 +82,8 @@ static int device_of(struct fdt_parse *ps, int node, bool coherent_default, cons
 	device_name(ps, node, ps->paths[i], ps->names[i]);
 	d->name = ps->names[i];
 	d->model = model;
+	d->bus = dmamap__fdt_bus_name(pop->bus);
+	d->dma_master = dmamap__fdt_dma_master_by(ps, node, pop->bus, live);
 	ret = dmamap__fdt_dma_configure(ps, node, coherent_default, d, ps->iommus[i]);
 	if (ret)
 		return ret;
@@ -194,15 +198,13 @@ static bool is_memory(struct fdt_parse *ps, int node)
 	return t && !strcmp(t, "memory");
 }
 
-/* cpus, memory and reserved-memory regions have a reg but are no devices. */
-static bool not_a_device(struct fdt_parse *ps, int node)
+/* Whether a device was made of @node. */
+static bool device_configured(struct fdt_parse *ps, int node)
 {
-	int parent = fdt_parent_offset(ps->fdt, node);
-	const char *pname = parent > 0 ? fdt_get_name(ps->fdt, parent, NULL) : "";
-	const char *t = fdt_getprop(ps->fdt, node, "device_type", NULL);
-
-	return is_memory(ps, node) || (t && !strcmp(t, "cpu")) ||
-	       !strcmp(pname, "cpus") || !strcmp(pname, "reserved-memory");
+	for (unsigned int i = 0; i < ps->board.nr_devices; i++)
+		if (ps->devs[i].of_path && fdt_path_offset(ps->fdt, ps->devs[i].of_path) == node)
+			return true;
+	return false;
 }
 
 struct dmamap_platform *dmamap_platform_from_fdt(const void *blob, size_t size,
@@ -271,22 +273,27 @@ struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t s
 	if (!ret && ps->board.nr_banks)
 		ret = dmamap__fdt_reserved_memory(ps);
 	/*
-	 * Nodes a device model claims become live devices; every other enabled
-	 * node with a reg is configured too (no model), so info reports it.
-	 * Live ones first: they keep their short names and are never crowded
-	 * out by a real SoC's hundreds of register blocks.
+	 * The nodes Linux makes devices of; those a device model claims become
+	 * live devices, the rest are configured too (no model), so info reports
+	 * them. Live ones first: they keep their short names and are never
+	 * crowded out by a real SoC's hundreds of register blocks.
 	 */
+	if (!ret)
+		dmamap__fdt_populate(ps);
 	for (int live = 1; live >= 0; live--) {
-		for (node = fdt_next_node(blob, -1, &depth); !ret && node >= 0;
-		     node = fdt_next_node(blob, node, &depth)) {
-			const char *model = model_of(blob, node);
+		for (unsigned int i = 0; !ret && i < ps->nr_populated; i++) {
+			const struct fdt_populated *pop = &ps->populated[i];
+			const char *model = model_of(blob, pop->node);
 
-			if ((model != NULL) != live || !enabled_with_ancestors(ps, node))
-				continue;
-			if (model || (fdt_getprop(blob, node, "reg", NULL) && !not_a_device(ps, node)))
-				ret = device_of(ps, node, coherent_default, model);
+			if ((model != NULL) == live)
+				ret = device_of(ps, pop, coherent_default, model);
 		}
 	}
+	for (node = fdt_next_node(blob, -1, &depth); !ret && node >= 0;
+	     node = fdt_next_node(blob, node, &depth))
+		if (model_of(blob, node) && !device_configured(ps, node) &&
+		    enabled_with_ancestors(ps, node))
+			dmamap__fdt_warn(ps, node, "Linux creates no device for this node (no compatible, or its parent is no simple-bus): its model is not used");
 	if (!ret && !ps->board.nr_banks)
 		ret = dmamap__fdt_fail(ps, 0, NULL, "no memory node with device_type = \"memory\"");
 	if (!ret) {

@@ -12,6 +12,15 @@
 #include <dmamap/platform.h>
 
 #define FDT_MAX_DEVICES 256
+#define FDT_MAX_POPULATED 4096
+
+/* The bus a node's device sits on, as Linux creates it. */
+enum fdt_bus { FDT_BUS_PLATFORM, FDT_BUS_AMBA, FDT_BUS_PCI };
+
+struct fdt_populated {
+	int node;
+	enum fdt_bus bus;
+};
 
 /* What a /reserved-memory region became, as Linux's init function for its compatible decides. */
 enum fdt_region_kind {
@@ -43,6 +52,9 @@ struct fdt_parse {
 	char iommus[FDT_MAX_DEVICES][DMAMAP_NAME_MAX];
 	bool warned_devices;
 	char board_name[DMAMAP_NAME_MAX];
+	unsigned int nr_populated;
+	struct fdt_populated populated[FDT_MAX_POPULATED];
+	bool warned_populated;
 };
 
 /* Sets ps->err to "PATH[:PROP]: what" and returns -EINVAL. */
@@ -69,5 +81,12 @@ int dmamap__fdt_memory_regions(struct fdt_parse *ps, int node, int dma_node,
 /* A node's DMA configuration as of_dma_configure_id() computes it, into @d. */
 int dmamap__fdt_dma_configure(struct fdt_parse *ps, int node, bool coherent_default,
 			      struct dmamap_device_desc *d, char *iommu_name);
+
+/* The nodes Linux makes devices of, in tree order, into ps->populated. */
+void dmamap__fdt_populate(struct fdt_parse *ps);
+/* Why the tree says a device does DMA itself (a static string), or NULL: merely populated. */
+const char *dmamap__fdt_dma_master_by(struct fdt_parse *ps, int node, enum fdt_bus bus,
+				      bool model);
+const char *dmamap__fdt_bus_name(enum fdt_bus bus);
 
 #endif

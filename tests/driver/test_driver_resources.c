@@ -33,7 +33,7 @@ static struct platform_driver res_drv = {
 	"  dma@10000000 { compatible = \"dmamap,memcpy\";"                                 \
 	"    reg = <0x10000000 0x1000>, <0x10002000 0x200>; };"                            \
 	"  thing@20000000 { compatible = \"acme,nothing\"; reg = <0x20000000 0x100>; }; };" \
-	"wide { #address-cells = <2>; #size-cells = <2>; ranges;"                          \
+	"wide { compatible = \"simple-bus\"; #address-cells = <2>; #size-cells = <2>; ranges;" \
 	"  dma@130000000 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x30000000 0x0 0x4000>; }; }; };"
 
 /* The tree's device @name, bound to res_drv: its platform_device. */

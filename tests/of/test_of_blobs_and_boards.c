@@ -16,7 +16,7 @@ TEST(of_errors_name_node_and_property)
 	struct dmamap_error err = { 0 };
 	struct dmamap_platform *p;
 
-	p = from_dts(HEAD "bus { #address-cells = <1>; #size-cells = <1>; ranges;"
+	p = from_dts(HEAD "bus { " SIMPLE_BUS
 		     "  dma-ranges = <0x0 0x80000000>;"
 		     "  dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; }; };", &err);
 	SKIP_WITHOUT_FDT(err);

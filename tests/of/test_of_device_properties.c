@@ -154,7 +154,7 @@ TEST(of_many_nodes_live_devices_first)
 	REQUIRE(dts);
 	n += (size_t)snprintf(dts + n, cap - n, "%s", HEAD);
 	for (int i = 0; i < 300; i++)
-		n += (size_t)snprintf(dts + n, cap - n, "blk@%x { reg = <0x%x 0x10>; }; ",
+		n += (size_t)snprintf(dts + n, cap - n, "blk@%x { compatible = \"vendor,blk\"; reg = <0x%x 0x10>; }; ",
 				      0x10000 + i * 0x100, 0x10000 + i * 0x100);
 	snprintf(dts + n, cap - n, "dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; };");
 	p = dts_board(dts);

@@ -183,7 +183,7 @@ TEST(of_pci_host_dma_ranges_and_iommu_map)
 	 * and its iommu-map gives each function a stream id on the SMMU. */
 	struct dmamap_platform *p = dts_board(HEAD
 		"smmu: iommu@9000 { reg = <0x9000 0x100>; #iommu-cells = <1>; };"
-		"pcie@40000000 { device_type = \"pci\"; #address-cells = <3>; #size-cells = <2>;"
+		"pcie@40000000 { compatible = \"pci-host-ecam-generic\"; device_type = \"pci\"; #address-cells = <3>; #size-cells = <2>;"
 		"  reg = <0x40000000 0x1000>;"
 		"  dma-ranges = <0x02000000 0x0 0x0 0x80000000 0x0 0x4000000>;"
 		"  iommu-map = <0x0 &smmu 0x10000 0x100>; iommu-map-mask = <0xfff8>;"

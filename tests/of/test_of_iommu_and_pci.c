@@ -82,7 +82,8 @@ TEST(of_restricted_pool_at_any_memory_region_index)
 /* A host controller under a bus with a map; a root port and an endpoint behind it. */
 #define PCI_TREE(host_props, ep_props)                                                          \
 	HEAD SMMU "soc { " SIMPLE_BUS " dma-ranges = <0x0 0x80000000 0x4000000>;"               \
-	"  pcie@40000000 { device_type = \"pci\"; #address-cells = <3>; #size-cells = <2>;"     \
+	"  pcie@40000000 { compatible = \"pci-host-ecam-generic\"; device_type = \"pci\";"    \
+	"    #address-cells = <3>; #size-cells = <2>;"                                         \
 	"    reg = <0x40000000 0x1000>; " host_props                                             \
 	"    port@0,0 { device_type = \"pci\"; reg = <0x0 0 0 0 0>;"                             \
 	"      #address-cells = <3>; #size-cells = <2>;"                                         \
@@ -118,7 +119,7 @@ TEST(of_pci_host_restricted_pool_serves_its_functions)
 		" memory@80000000 { device_type = \"memory\"; reg = <0x80000000 0x4000000>; };"
 		" reserved-memory { #address-cells = <1>; #size-cells = <1>; ranges;"
 		"   rest: rest@83000000 { compatible = \"restricted-dma-pool\"; reg = <0x83000000 0x100000>; }; };"
-		" pcie@40000000 { device_type = \"pci\"; #address-cells = <3>; #size-cells = <2>;"
+		" pcie@40000000 { compatible = \"pci-host-ecam-generic\"; device_type = \"pci\"; #address-cells = <3>; #size-cells = <2>;"
 		"   reg = <0x40000000 0x1000>; memory-region = <&rest>;"
 		"   ep@0,0 { reg = <0x0 0 0 0 0>; }; }; };");
 	struct dmamap_device_info in;

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Which nodes are devices, as Linux creates them at boot
+ * (of_platform_default_populate_init()): every available child of the root
+ * with a compatible, and below it only the children of buses in
+ * of_default_bus_match_table (simple-bus, simple-mfd, isa, arm,amba-bus);
+ * arm,primecell nodes become AMBA devices; the children of /firmware and a
+ * few special /reserved-memory regions become devices too. A PCI host
+ * controller's driver enumerates its functions: the nodes below it that
+ * are not bridges. The bus nodes themselves hold devices but do no DMA,
+ * so they are left out. Nothing else is a device — flash partitions, PHYs on an
+ * MDIO bus, I2C and SPI clients, power-domain children are their own
+ * buses' business, not DMA masters of the SoC.
+ */
+#include <string.h>
+#include "../lib/lib.h"
+#include "fdt_parse.h"
+
+static const char *const bus_match_table[] = { "simple-bus", "simple-mfd", "isa",
+					       "arm,amba-bus" };
+/*
+ * Linux makes devices of these bus nodes too, but they only hold other
+ * devices and do no DMA: the board lists them nowhere (simple-mfd nodes,
+ * real devices with children, stay).
+ */
+static const char *const pure_buses[] = { "simple-bus", "isa", "arm,amba-bus" };
+/* of_platform_default_populate_init()'s reserved_mem_matches. */
+static const char *const reserved_mem_devices[] = { "phram", "qcom,rmtfs-mem", "qcom,cmd-db",
+						    "qcom,smem", "ramoops", "nvmem-rmem" };
+
+static bool compatible_any(struct fdt_parse *ps, int node, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (dmamap__fdt_compatible(ps, node, list[i]))
+			return true;
+	return false;
+}
+
+static bool is_pci(struct fdt_parse *ps, int node)
+{
+	const char *t = fdt_getprop(ps->fdt, node, "device_type", NULL);
+
+	return t && !strcmp(t, "pci");
+}
+
+static bool populated(struct fdt_parse *ps, int node)
+{
+	for (unsigned int i = 0; i < ps->nr_populated; i++)
+		if (ps->populated[i].node == node)
+			return true;
+	return false;
+}
+
+static void add(struct fdt_parse *ps, int node, enum fdt_bus bus)
+{
+	if (populated(ps, node))
+		return; /* OF_POPULATED: a node is a device once */
+	if (ps->nr_populated == FDT_MAX_POPULATED) {
+		if (!ps->warned_populated)
+			dmamap__fdt_warn(ps, node, "more than %d devices in the tree: the rest are not read",
+					 FDT_MAX_POPULATED);
+		ps->warned_populated = true;
+		return;
+	}
+	ps->populated[ps->nr_populated++] = (struct fdt_populated){ node, bus };
+}
+
+/* The functions a PCI host's driver finds: through bridges, every node that is not one. */
+static void pci_functions(struct fdt_parse *ps, int bus, int depth)
+{
+	int child;
+
+	if (depth > 32)
+		return;
+	fdt_for_each_subnode(child, ps->fdt, bus) {
+		if (!dmamap__fdt_enabled(ps, child) || !fdt_getprop(ps->fdt, child, "reg", NULL))
+			continue;
+		if (is_pci(ps, child))
+			pci_functions(ps, child, depth + 1);
+		else
+			add(ps, child, FDT_BUS_PCI);
+	}
+}
+
+/* of_platform_bus_create(), strict: no compatible, no device. */
+static void bus_create(struct fdt_parse *ps, int node, bool descend, int depth)
+{
+	int child;
+
+	if (depth > 64 || !fdt_getprop(ps->fdt, node, "compatible", NULL) ||
+	    dmamap__fdt_compatible(ps, node, "operating-points-v2") ||
+	    !dmamap__fdt_enabled(ps, node))
+		return;
+	if (dmamap__fdt_compatible(ps, node, "arm,primecell")) {
+		add(ps, node, FDT_BUS_AMBA);
+		return;
+	}
+	if (!compatible_any(ps, node, pure_buses, ARRAY_SIZE(pure_buses)))
+		add(ps, node, FDT_BUS_PLATFORM);
+	if (is_pci(ps, node))
+		pci_functions(ps, node, 0);
+	if (!descend || !compatible_any(ps, node, bus_match_table, ARRAY_SIZE(bus_match_table)))
+		return;
+	fdt_for_each_subnode(child, ps->fdt, node)
+		bus_create(ps, child, true, depth + 1);
+}
+
+void dmamap__fdt_populate(struct fdt_parse *ps)
+{
+	int rm = fdt_path_offset(ps->fdt, "/reserved-memory");
+	int fw = fdt_path_offset(ps->fdt, "/firmware"), node;
+
+	if (rm >= 0) {
+		fdt_for_each_subnode(node, ps->fdt, rm)
+			if (compatible_any(ps, node, reserved_mem_devices,
+					   ARRAY_SIZE(reserved_mem_devices)) &&
+			    dmamap__fdt_enabled(ps, node))
+				add(ps, node, FDT_BUS_PLATFORM);
+	}
+	if (fw >= 0) {
+		fdt_for_each_subnode(node, ps->fdt, fw)
+			bus_create(ps, node, false, 1);
+	}
+	fdt_for_each_subnode(node, ps->fdt, 0)
+		bus_create(ps, node, true, 1);
+}
+
+/* Node names the devicetree specification gives classes of devices that move data themselves. */
+static const char *const dma_classes[] = {
+	"dma-controller", "dma", "ethernet", "usb", "mmc", "gpu", "display-controller",
+	"sata", "video-codec", "crypto", "npu",
+};
+
+const char *dmamap__fdt_dma_master_by(struct fdt_parse *ps, int node, enum fdt_bus bus,
+				      bool model)
+{
+	const char *name = fdt_get_name(ps->fdt, node, NULL);
+	size_t len = strcspn(name ? name : "", "@");
+
+	if (model)
+		return "device model";
+	if (bus == FDT_BUS_PCI)
+		return "PCI function";
+	if (fdt_getprop(ps->fdt, node, "iommus", NULL))
+		return "iommus";
+	if (fdt_getprop(ps->fdt, node, "memory-region", NULL))
+		return "memory-region";
+	if (fdt_getprop(ps->fdt, node, "#dma-cells", NULL))
+		return "DMA engine (#dma-cells)";
+	for (size_t i = 0; name && i < ARRAY_SIZE(dma_classes); i++)
+		if (strlen(dma_classes[i]) == len && !strncmp(name, dma_classes[i], len))
+			return dma_classes[i];
+	return NULL;
+}
+
+const char *dmamap__fdt_bus_name(enum fdt_bus bus)
+{
+	return bus == FDT_BUS_AMBA ? "amba" : bus == FDT_BUS_PCI ? "pci" : "platform";
+}
