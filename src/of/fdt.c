@@ -272,6 +272,10 @@ struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t s
 			ret = memory_of(ps, node);
 	if (!ret && ps->board.nr_banks)
 		ret = dmamap__fdt_reserved_memory(ps);
+	/* A board that does not say where ZONE_DMA ends gets it as arm64 Linux sizes it. */
+	if (!ret && !fdt_getprop(blob, 0, "dmamap,zone-dma-limit", NULL) &&
+	    ps->board.arch == DMAMAP_CACHE_ARM64)
+		ps->board.zone_dma_limit = dmamap__fdt_zone_dma_limit(ps);
 	/*
 	 * The nodes Linux makes devices of; those a device model claims become
 	 * live devices, the rest are configured too (no model), so info reports

@@ -328,3 +328,51 @@ int dmamap__fdt_dma_configure(struct fdt_parse *ps, int node, bool coherent_defa
 	}
 	return dmamap__fdt_memory_regions(ps, node, np, d);
 }
+
+/*
+ * of_dma_get_max_cpu_address(): the lowest last CPU byte any available
+ * node's dma-ranges reach, over the whole tree (~0: none limits).
+ */
+static phys_addr_t max_cpu_address(struct fdt_parse *ps, int node, int depth)
+{
+	phys_addr_t max = ~(phys_addr_t)0;
+	int len, child;
+	const fdt32_t *r = fdt_getprop(ps->fdt, node, "dma-ranges", &len);
+	struct ranges_cells c;
+
+	if (r && len > 0 && ranges_cells_of(ps, node, &c) && c.stride) {
+		phys_addr_t end = 0;
+
+		for (int off = 0; off + c.stride <= len; off += c.stride) {
+			u64 dma, cpu, size;
+
+			ranges_entry(r, off, &c, &dma, &cpu, &size);
+			if (size && translate_up(ps, node, &cpu) && cpu + (size - 1) >= cpu)
+				end = MAX(end, cpu + (size - 1));
+		}
+		if (end)
+			max = end;
+	}
+	if (depth > 64)
+		return max;
+	fdt_for_each_subnode(child, ps->fdt, node)
+		if (dmamap__fdt_enabled(ps, child))
+			max = MIN(max, max_cpu_address(ps, child, depth + 1));
+	return max;
+}
+
+phys_addr_t dmamap__fdt_zone_dma_limit(struct fdt_parse *ps)
+{
+	phys_addr_t limit = max_cpu_address(ps, 0, 0), first = ~(phys_addr_t)0, last = 0;
+
+	for (unsigned int i = 0; i < ps->board.nr_banks; i++) {
+		first = MIN(first, ps->board.banks[i].start);
+		last = MAX(last, ps->board.banks[i].start + (ps->board.banks[i].size - 1));
+	}
+	if (!ps->board.nr_banks)
+		return 0;
+	/* arm64 keeps ZONE_DMA in the low 4 GiB where RAM starts there. */
+	if (first < 0xffffffffULL)
+		limit = MIN(limit, (phys_addr_t)0xffffffffULL);
+	return MIN(limit, last);
+}

@@ -82,6 +82,11 @@ int dmamap__fdt_memory_regions(struct fdt_parse *ps, int node, int dma_node,
 int dmamap__fdt_dma_configure(struct fdt_parse *ps, int node, bool coherent_default,
 			      struct dmamap_device_desc *d, char *iommu_name);
 
+/*
+ * The last byte of ZONE_DMA as arm64 sizes it from the tree
+ * (zone_sizes_init() with of_dma_get_max_cpu_address()), RAM known.
+ */
+phys_addr_t dmamap__fdt_zone_dma_limit(struct fdt_parse *ps);
 /* The nodes Linux makes devices of, in tree order, into ps->populated. */
 void dmamap__fdt_populate(struct fdt_parse *ps);
 /* Why the tree says a device does DMA itself (a static string), or NULL: merely populated. */

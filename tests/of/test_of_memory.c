@@ -258,3 +258,42 @@ TEST(board_cma_size_near_the_top_is_refused)
 	CHECK_EQ(err.code, -EINVAL);
 	CHECK_MSG(strstr(err.msg, "CMA") != NULL, "%s", err.msg);
 }
+
+/*
+ * ZONE_DMA from the tree when the board does not say: the lowest CPU end of
+ * any dma-ranges (of_dma_get_max_cpu_address()), at most 4 GiB while RAM
+ * starts below it, as arm64's zone_sizes_init().
+ */
+TEST(of_zone_dma_sized_from_the_narrowest_dma_ranges)
+{
+	struct dmamap_platform *p = dts_board(
+		"/dts-v1/; / { #address-cells = <1>; #size-cells = <1>;"
+		" memory@0 { device_type = \"memory\"; reg = <0x0 0x10000000>; };"
+		" wide { " SIMPLE_BUS " dma-ranges = <0x0 0x0 0x8000000>; };"
+		" isa { " SIMPLE_BUS " dma-ranges = <0x0 0x0 0x1000000>; };"
+		" dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; };");
+	struct device *dev;
+	struct page *pg;
+
+	REQUIRE(p);
+	dev = dmamap_device_lookup(p, "dma@1");
+	REQUIRE(dev);
+	/* A 24-bit mask reaches the top of ZONE_DMA (16 MiB), where its fallback memory is. */
+	CHECK_EQ(dma_set_mask(dev, DMA_BIT_MASK(24)), 0);
+	CHECK_EQ(dma_set_mask(dev, DMA_BIT_MASK(23)), -EIO);
+	pg = dmamap_alloc_pages(p, 0, __GFP_DMA);
+	REQUIRE(pg);
+	CHECK(page_to_phys(pg) < 0x1000000ULL);
+	dmamap_free_pages(p, pg, 0);
+	dmamap_platform_destroy(p);
+	/* Without dma-ranges: the low 4 GiB, here all of RAM; a 24-bit mask no longer reaches it. */
+	p = dts_board("/dts-v1/; / { #address-cells = <1>; #size-cells = <1>;"
+		      " memory@0 { device_type = \"memory\"; reg = <0x0 0x10000000>; };"
+		      " dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; };");
+	REQUIRE(p);
+	dev = dmamap_device_lookup(p, "dma@1");
+	REQUIRE(dev);
+	CHECK_EQ(dma_set_mask(dev, DMA_BIT_MASK(24)), -EIO);
+	CHECK_EQ(dma_set_mask(dev, DMA_BIT_MASK(28)), 0);
+	dmamap_platform_destroy(p);
+}
