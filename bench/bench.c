@@ -425,7 +425,7 @@ static int bench_sim_bw(struct dmamap_platform *p, size_t len, struct bw *out)
 static double nic_seed(uint64_t seed, enum dmamap_memory_model model, double *board_s)
 {
 	double t0 = now_ns(), t1;
-	struct dmamap_platform *p = cli_open_board("default", NULL);
+	struct dmamap_platform *p = cli_open_board(&(struct cli_board){ .name = "default" });
 	struct device *dev = p ? dmamap_device_lookup(p, "nic-nc") : NULL;
 	struct exercise_result r;
 	bool ok;
@@ -653,7 +653,7 @@ int cli_bench(int argc, char **argv)
 	free(buf);
 	dmamap_platform_destroy(host);
 
-	sim = cli_open_board("default", NULL);
+	sim = cli_open_board(&(struct cli_board){ .name = "default" });
 	if (!sim)
 		return 1;
 	for (size_t len = 64 << 10; len <= (4 << 20); len <<= 4) {

@@ -10,11 +10,25 @@ int cli_bench(int argc, char **argv);
 int cli_sweep(int argc, char **argv);
 int cli_run(int argc, char **argv);
 
+/* Where a command's board comes from, as its options say. */
+struct cli_board {
+	const char *name; /* built-in name, or a device tree file */
+	const char *ram;  /* "START+SIZE,...": replaces the tree's /memory; NULL: keep */
+	unsigned int nr_includes, nr_overlays;
+	const char *includes[16]; /* -I DIR: for a .dts's #include and /include/ */
+	const char *overlays[16]; /* --overlay FILE: applied in order */
+};
 /*
- * A board by built-in name, or a device tree file (name with a slash or a
- * .dts/.dtb suffix); @ram ("START+SIZE,...", or NULL) replaces its /memory.
+ * Takes a board option at argv[*i] (--ram, -I DIR or -IDIR, --overlay):
+ * 1 when it did (and moved *i past its value), 0 when argv[*i] is none,
+ * -1 after saying on stderr what is wrong with it.
  */
-struct dmamap_platform *cli_open_board(const char *name, const char *ram);
+int cli_board_option(struct cli_board *b, int argc, char **argv, int *i);
+/*
+ * The board: by built-in name, or a device tree file (name with a slash
+ * or a .dts/.dtb/.dtbo suffix); NULL after saying why on stderr.
+ */
+struct dmamap_platform *cli_open_board(const struct cli_board *b);
 /* A log hook for boards whose reports the command sums up itself. */
 void cli_drop_line(void *ctx, int level, const char *line);
 /* Seconds of the monotonic clock. */

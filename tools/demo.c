@@ -236,7 +236,7 @@ static void print_summary(const struct row *rows, unsigned int n, const struct g
 }
 
 struct opts {
-	const char *board, *ram;
+	struct cli_board board;
 	const struct gallery_bug *bug;
 	uint64_t chaos;
 	bool chaos_given, json, threaded, verbose;
@@ -246,6 +246,12 @@ struct opts {
 static int parse(int argc, char **argv, struct opts *o)
 {
 	for (int i = 1; i < argc; i++) {
+		int took = cli_board_option(&o->board, argc, argv, &i);
+
+		if (took < 0)
+			return 2;
+		if (took)
+			continue;
 		if (!strcmp(argv[i], "--json")) {
 			o->json = true;
 		} else if (!strcmp(argv[i], "--verbose")) {
@@ -253,9 +259,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		} else if (!strcmp(argv[i], "--threaded")) {
 			o->threaded = true;
 		} else if (!strcmp(argv[i], "--board") && i + 1 < argc) {
-			o->board = argv[++i];
-		} else if (!strcmp(argv[i], "--ram") && i + 1 < argc) {
-			o->ram = argv[++i];
+			o->board.name = argv[++i];
 		} else if (!strcmp(argv[i], "--bug") && i + 1 < argc) {
 			if (!strcmp(argv[++i], "list")) {
 				list_bugs();
@@ -343,7 +347,7 @@ static unsigned int run_devices(struct dmamap_platform *p, const struct opts *o,
 
 static struct dmamap_platform *open_board(const struct opts *o)
 {
-	struct dmamap_platform *p = cli_open_board(o->board, o->ram);
+	struct dmamap_platform *p = cli_open_board(&o->board);
 
 	if (!p)
 		return NULL;
@@ -403,7 +407,7 @@ static void compare_tso(const struct opts *o, unsigned int ndevs)
 
 int cli_demo(int argc, char **argv)
 {
-	struct opts o = { .board = "default", .scale = 1 };
+	struct opts o = { .board = { .name = "default" }, .scale = 1 };
 	struct row *rows;
 	struct dmamap_platform *p;
 	unsigned int n, nrows;
@@ -432,10 +436,10 @@ int cli_demo(int argc, char **argv)
 		return 1;
 	}
 	if (o.json)
-		printf("{\"board\":\"%s\",\"bug\":\"%s\",\"chaos\":%llu,\"devices\":[", o.board,
+		printf("{\"board\":\"%s\",\"bug\":\"%s\",\"chaos\":%llu,\"devices\":[", o.board.name,
 		       o.bug ? o.bug->name : "none", (unsigned long long)o.chaos);
 	else
-		printf("dmamap demo: board %s, %u devices%s%s%s%s\n\n", o.board, n,
+		printf("dmamap demo: board %s, %u devices%s%s%s%s\n\n", o.board.name, n,
 		       o.bug ? ", bug " : "", o.bug ? o.bug->name : "",
 		       o.chaos ? ", chaos on" : "", o.threaded ? ", device thread" : "");
 	nrows = run_devices(p, &o, rows, true, &bad);

@@ -9,9 +9,10 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: dmamap demo  [--board NAME] [--ram START+SIZE,...] [--bug KIND|list] [--chaos SEED]\n"
+		"usage: dmamap demo  [--board NAME] [--ram START+SIZE,...] [-I DIR]... [--overlay FILE]...\n"
+		"                    [--bug KIND|list] [--chaos SEED]\n"
 		"                    [--scale N] [--threaded] [--verbose] [--json]\n"
-		"       dmamap info  [BOARD] [--json] [--svg FILE] [--ram START+SIZE,...]\n"
+		"       dmamap info  [BOARD] [--json] [--svg FILE] [--ram START+SIZE,...] [-I DIR]... [--overlay FILE]...\n"
 		"       dmamap sweep [--board NAME] [--seeds N] [--first SEED]\n"
 		"       dmamap run   DRIVER.so [MODEL.so...] [--board NAME|FILE] [--seeds A[-B]] [--jobs N]\n"
 		"                    [--tap | --json] [--junit FILE] (--help for the rest)\n"
@@ -45,24 +46,70 @@ static int parse_ram(const char *arg, struct dmamap_ram_bank *banks, unsigned in
 	return *nr ? 0 : -1;
 }
 
-struct dmamap_platform *cli_open_board(const char *name, const char *ram)
+int cli_board_option(struct cli_board *b, int argc, char **argv, int *i)
+{
+	const char *arg = argv[*i], *value = NULL;
+	bool include = !strncmp(arg, "-I", 2), overlay = !strcmp(arg, "--overlay");
+
+	if (!include && !overlay && strcmp(arg, "--ram"))
+		return 0;
+	if (include && arg[2])
+		value = arg + 2;
+	else if (*i + 1 < argc)
+		value = argv[++*i];
+	if (!value) {
+		fprintf(stderr, "dmamap: %s needs a value\n", arg);
+		return -1;
+	}
+	if (!include && !overlay) {
+		b->ram = value;
+		return 1;
+	}
+	if ((include ? b->nr_includes : b->nr_overlays) == 16) {
+		fprintf(stderr, "dmamap: more than 16 %s\n", include ? "-I directories" : "overlays");
+		return -1;
+	}
+	if (include)
+		b->includes[b->nr_includes++] = value;
+	else
+		b->overlays[b->nr_overlays++] = value;
+	return 1;
+}
+
+static bool ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), m = strlen(end);
+
+	return n > m && !strcmp(s + n - m, end);
+}
+
+struct dmamap_platform *cli_open_board(const struct cli_board *b)
 {
 	struct dmamap_ram_bank banks[DMAMAP_MAX_BANKS];
 	struct dmamap_of_options opts = { 0 };
 	struct dmamap_error err = { 0 };
-	/* A name with a slash or a .dts/.dtb suffix is a device tree file. */
-	size_t n = strlen(name);
-	bool file = strchr(name, '/') || (n > 4 && (!strcmp(name + n - 4, ".dts") ||
-						     !strcmp(name + n - 4, ".dtb")));
+	const char *name = b->name;
+	/* A name with a slash or a device tree suffix is a file. */
+	bool file = strchr(name, '/') || ends_with(name, ".dts") || ends_with(name, ".dtb") ||
+		    ends_with(name, ".dtbo");
 	struct dmamap_platform *p;
 
-	if (ram) {
-		if (!file || parse_ram(ram, banks, &opts.nr_ram)) {
-			fprintf(stderr, "dmamap: --ram takes START+SIZE[,START+SIZE...] and a device tree file\n");
+	if (!file && (b->ram || b->nr_includes || b->nr_overlays)) {
+		fprintf(stderr, "dmamap: --ram, -I and --overlay apply to a device tree file, not the built-in board %s\n",
+			name);
+		return NULL;
+	}
+	if (b->ram) {
+		if (parse_ram(b->ram, banks, &opts.nr_ram)) {
+			fprintf(stderr, "dmamap: --ram takes START+SIZE[,START+SIZE...]\n");
 			return NULL;
 		}
 		opts.ram = banks;
 	}
+	opts.include_dirs = b->includes;
+	opts.nr_include_dirs = b->nr_includes;
+	opts.overlays = b->overlays;
+	opts.nr_overlays = b->nr_overlays;
 	p = file ? dmamap_platform_from_file_opts(name, &opts, &err) :
 		   dmamap_platform_builtin(name, &err);
 	if (!p)

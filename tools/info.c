@@ -152,7 +152,8 @@ static int write_svg(struct dmamap_platform *p, const char *path)
 
 int cli_info(int argc, char **argv)
 {
-	const char *board = "default", *svg = NULL, *ram = NULL;
+	struct cli_board board = { .name = "default" };
+	const char *svg = NULL;
 	bool json = false;
 	char esc[3][DMAMAP_PATH_MAX * 6];
 	struct dmamap_platform *p;
@@ -160,20 +161,24 @@ int cli_info(int argc, char **argv)
 	int ret = 0;
 
 	for (int i = 1; i < argc; i++) {
+		int took = cli_board_option(&board, argc, argv, &i);
+
+		if (took < 0)
+			return 2;
+		if (took)
+			continue;
 		if (!strcmp(argv[i], "--json"))
 			json = true;
 		else if (!strcmp(argv[i], "--svg") && i + 1 < argc)
 			svg = argv[++i];
-		else if (!strcmp(argv[i], "--ram") && i + 1 < argc)
-			ram = argv[++i];
 		else if (argv[i][0] != '-')
-			board = argv[i];
+			board.name = argv[i];
 		else {
 			fprintf(stderr, "dmamap info: unknown option %s\n", argv[i]);
 			return 2;
 		}
 	}
-	p = cli_open_board(board, ram);
+	p = cli_open_board(&board);
 	if (!p)
 		return 1;
 	n = dmamap_device_count(p);

@@ -49,7 +49,7 @@ int cli_sweep(int argc, char **argv)
 		}
 	}
 	for (uint64_t seed = first; seed < first + seeds; seed++) {
-		struct dmamap_platform *p = cli_open_board(board, NULL);
+		struct dmamap_platform *p = cli_open_board(&(struct cli_board){ .name = board });
 		struct sweep_result r;
 
 		if (!p)

@@ -65,10 +65,22 @@ DMAMAP_API struct dmamap_platform *dmamap_platform_from_file(const char *path,
  *       usually fills in at boot (a .dts often carries placeholders);
  *       NULL: use the tree's
  * @nr_ram: how many, 1..%DMAMAP_MAX_BANKS when @ram is set
+ * @include_dirs: for a .dts, directories the C preprocessor searches for
+ *       #include and dtc for /include/, after the file's own directory (a
+ *       kernel tree's include/ or scripts/dtc/include-prefixes, for its
+ *       dt-bindings headers); NULL: none
+ * @nr_include_dirs: how many, at most 16
+ * @overlays: overlay files (.dtbo, or a .dts with /plugin/) applied to the
+ *       tree in order, as a bootloader does; NULL: none
+ * @nr_overlays: how many, at most 16
  */
 struct dmamap_of_options {
 	const struct dmamap_ram_bank *ram;
 	unsigned int nr_ram;
+	const char *const *include_dirs;
+	unsigned int nr_include_dirs;
+	const char *const *overlays;
+	unsigned int nr_overlays;
 };
 
 /**
@@ -92,12 +104,21 @@ dmamap_platform_from_fdt_opts(const void *blob, size_t size,
 
 /**
  * dmamap_platform_from_file_opts() - dmamap_platform_from_file() with overrides
- * @path: file name (.dtb, or .dts compiled with dtc)
+ * @path: file name (.dtb, or .dts compiled with cpp and dtc)
  * @opts: overrides (may be NULL: none)
  * @err: receives the reason on failure
  *
+ * A .dts goes through cpp and dtc with @opts' include directories; the
+ * overlays are applied to the result (or to the .dtb) with libfdt before
+ * the tree is read.
+ *
  * Return: the platform, or NULL with @err set: the errors of
- * dmamap_platform_from_file() and dmamap_platform_from_fdt_opts().
+ * dmamap_platform_from_file() and dmamap_platform_from_fdt_opts(); -EINVAL
+ * for more than 16 include directories or overlays, for an overlay given
+ * as @path (a tree of fragments is no board), or for an overlay that is
+ * not one; -ENOENT for an overlay that cannot be read; -ENOEXEC for one
+ * that does not compile or apply (libfdt's reason: a label the base tree
+ * lacks, say — a base .dts is compiled with its labels for this).
  */
 DMAMAP_API struct dmamap_platform *
 dmamap_platform_from_file_opts(const char *path, const struct dmamap_of_options *opts,

@@ -16,7 +16,7 @@ extern "C" {
 /* What went wrong and where (node path, property, argument). */
 struct dmamap_error {
 	int code; /* negative errno */
-	char msg[256];
+	char msg[1024]; /* room for a tool's own words, file and line included */
 };
 
 #define DMAMAP_MAX_RANGES 8

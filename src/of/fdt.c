@@ -310,61 +310,6 @@ struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t s
 	return p;
 }
 
-struct dmamap_platform *dmamap_platform_from_file(const char *path,
-						  struct dmamap_error *err)
-{
-	return dmamap_platform_from_file_opts(path, NULL, err);
-}
-
-struct dmamap_platform *dmamap_platform_from_file_opts(const char *path,
-						       const struct dmamap_of_options *opts,
-						       struct dmamap_error *err)
-{
-	char dtb[] = "/tmp/dmamap-dtb-XXXXXX";
-	const char *src = path;
-	struct dmamap_platform *p = NULL;
-	size_t len = path ? strlen(path) : 0, n;
-	FILE *f;
-	void *blob;
-
-	if (!path) {
-		dmamap__set_error(err, -EINVAL, "no file name");
-		return NULL;
-	}
-	if (len > 4 && !strcmp(path + len - 4, ".dts")) {
-		int fd = mkstemp(dtb);
-
-		if (fd < 0) {
-			dmamap__set_error(err, -EIO, "%s: cannot make a temporary file", path);
-			return NULL;
-		}
-		close(fd);
-		if (dmamap__dts_compile(path, dtb, err)) {
-			unlink(dtb);
-			return NULL;
-		}
-		src = dtb;
-	}
-	f = fopen(src, "rb");
-	if (!f) {
-		dmamap__set_error(err, -ENOENT, "%s: cannot open", src);
-		goto out;
-	}
-	blob = malloc(1 << 20);
-	n = blob ? fread(blob, 1, 1 << 20, f) : 0;
-	fclose(f);
-	if (!blob)
-		dmamap__set_error(err, -ENOMEM, "out of memory");
-	else
-		p = dmamap_platform_from_fdt_opts(blob, n, opts, err);
-	free(blob);
-out:
-	if (src == dtb)
-		unlink(dtb);
-	return p;
-}
-
-
 struct dmamap_platform *dmamap__dt_builtin(const char *name, struct dmamap_error *err)
 {
 	for (const struct dmamap__dt_board *b = dmamap__dt_boards; b->name; b++)

@@ -70,13 +70,39 @@ static void tool_said(const char *errfile, char *buf, size_t len)
 		snprintf(buf, len, "no message");
 }
 
-int dmamap__dts_compile(const char *path, const char *dtb, struct dmamap_error *err)
+/*
+ * cpp says "fatal error: dt-bindings/x/y.h: No such file or directory":
+ * name where such headers live.
+ */
+static void bindings_hint(const char *said, char *out, size_t len)
+{
+	const char *at = strstr(said, "dt-bindings/");
+
+	out[0] = '\0';
+	if (!at || !strstr(said, "No such file"))
+		return;
+	snprintf(out, len,
+		 " (dt-bindings come with the kernel: -I its include/)");
+}
+
+#define MAX_INCLUDES 16
+
+int dmamap__dts_compile(const char *path, const char *dtb, const char *const *includes,
+			unsigned int nr_includes, struct dmamap_error *err)
 {
 	char pre[] = "/tmp/dmamap-dts-XXXXXX", errs[] = "/tmp/dmamap-dtserr-XXXXXX";
-	char dir[4096], said[600];
+	char dir[4096], said[900], hint[160];
 	const char *slash = strrchr(path, '/');
-	int fd1 = mkstemp(pre), fd2 = mkstemp(errs), ret = -ENOMEM;
+	char *cpp[16 + 2 * MAX_INCLUDES], *dtc[16 + 2 * MAX_INCLUDES];
+	int fd1 = -1, fd2 = -1, ret = -ENOMEM, nc = 0, nd = 0;
 
+	if (nr_includes > MAX_INCLUDES) {
+		dmamap__set_error(err, -EINVAL, "%s: more than %d include directories", path,
+				  MAX_INCLUDES);
+		return -EINVAL;
+	}
+	fd1 = mkstemp(pre);
+	fd2 = mkstemp(errs);
 	if (fd1 < 0 || fd2 < 0) {
 		dmamap__set_error(err, -EIO, "%s: cannot make a temporary file", path);
 		goto out;
@@ -84,34 +110,53 @@ int dmamap__dts_compile(const char *path, const char *dtb, struct dmamap_error *
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
 	if (slash == path)
 		snprintf(dir, sizeof(dir), "/");
-	{
-		/* As the kernel's cmd_dtc: no system headers, no predefined macros. */
-		char *const cpp[] = { "cpp", "-nostdinc", "-undef", "-D__DTS__", "-x",
-				      "assembler-with-cpp", "-I", dir, "-o", pre, (char *)path,
-				      NULL };
-		char *const dtc[] = { "dtc", "-q", "-I", "dts", "-O", "dtb", "-i", dir,
-				      "-o", (char *)dtb, pre, NULL };
+	/* As the kernel's cmd_dtc: no system headers, no predefined macros, the file's directory first. */
+	static const char *const cpp_head[] = { "cpp", "-nostdinc", "-undef", "-D__DTS__", "-x",
+						"assembler-with-cpp", "-I" };
+	/* Labels kept (-@), so that overlays can refer to them. */
+	static const char *const dtc_head[] = { "dtc", "-q", "-@", "-I", "dts", "-O", "dtb", "-i" };
 
-		ret = run_tool(cpp, errs);
-		if (ret) {
-			tool_said(errs, said, sizeof(said));
-			dmamap__set_error(err, -ENOEXEC, ret == -ENOENT ?
-					  "%s: cpp not found (install cpp): %s" :
-					  "%s: the C preprocessor failed: %s", path,
-					  ret == -ENOENT ? "needed for #include" : said);
-			ret = -ENOEXEC;
-			goto out;
-		}
-		ret = run_tool(dtc, errs);
-		if (ret) {
-			tool_said(errs, said, sizeof(said));
-			if (ret == -ENOENT)
-				dmamap__set_error(err, -ENOEXEC,
-						  "%s: dtc not found (install device-tree-compiler)", path);
-			else
-				dmamap__set_error(err, -ENOEXEC, "%s: dtc failed: %s", path, said);
-			ret = -ENOEXEC;
-		}
+	for (size_t i = 0; i < ARRAY_SIZE(cpp_head); i++)
+		cpp[nc++] = (char *)cpp_head[i];
+	cpp[nc++] = dir;
+	for (size_t i = 0; i < ARRAY_SIZE(dtc_head); i++)
+		dtc[nd++] = (char *)dtc_head[i];
+	dtc[nd++] = dir;
+	for (unsigned int i = 0; i < nr_includes; i++) {
+		cpp[nc++] = "-I";
+		cpp[nc++] = (char *)includes[i];
+		dtc[nd++] = "-i";
+		dtc[nd++] = (char *)includes[i];
+	}
+	cpp[nc++] = "-o";
+	cpp[nc++] = pre;
+	cpp[nc++] = (char *)path;
+	cpp[nc] = NULL;
+	dtc[nd++] = "-o";
+	dtc[nd++] = (char *)dtb;
+	dtc[nd++] = pre;
+	dtc[nd] = NULL;
+	ret = run_tool(cpp, errs);
+	if (ret) {
+		tool_said(errs, said, sizeof(said));
+		bindings_hint(said, hint, sizeof(hint));
+		/* The hint first: the tool's words may not all fit. */
+		dmamap__set_error(err, -ENOEXEC, ret == -ENOENT ?
+				  "%s: cpp not found (install cpp)%s: %s" :
+				  "%s: the C preprocessor failed%s: %s", path, hint,
+				  ret == -ENOENT ? "needed for #include" : said);
+		ret = -ENOEXEC;
+		goto out;
+	}
+	ret = run_tool(dtc, errs);
+	if (ret) {
+		tool_said(errs, said, sizeof(said));
+		if (ret == -ENOENT)
+			dmamap__set_error(err, -ENOEXEC,
+					  "%s: dtc not found (install device-tree-compiler)", path);
+		else
+			dmamap__set_error(err, -ENOEXEC, "%s: dtc failed: %s", path, said);
+		ret = -ENOEXEC;
 	}
 out:
 	if (fd1 >= 0) {

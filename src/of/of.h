@@ -22,8 +22,13 @@ const char *dmamap__dt_builtin_name(unsigned int i);
  * checked) is a well-formed run of tokens inside its bounds. Always ends.
  */
 bool dmamap__fdt_walk_ok(const void *fdt, size_t size);
-/* @path (a .dts) through cpp and dtc into the file @dtb: 0, or -ENOEXEC with the tool's words. */
-int dmamap__dts_compile(const char *path, const char *dtb, struct dmamap_error *err);
+/*
+ * @path (a .dts) through cpp and dtc into the file @dtb, with @includes
+ * searched after its own directory: 0, or -ENOEXEC with the tool's words
+ * (-EINVAL for more than 16 @includes, -EIO without a temporary file).
+ */
+int dmamap__dts_compile(const char *path, const char *dtb, const char *const *includes,
+			unsigned int nr_includes, struct dmamap_error *err);
 
 /* The same boards written in C, for builds without libfdt. */
 const struct dmamap_board *dmamap__builtin_board(const char *name);

@@ -172,8 +172,9 @@ static void run_task(const struct run_plan *pl, struct worker *w, int out, uint3
 		rec->status = RUN_BOARD;
 		rec->probe_failed = 1;
 		snprintf(stage.where, sizeof(stage.where), "board");
-		snprintf(stage.msg, sizeof(stage.msg), "%s", p ? "the device is not on the board" :
-			 err.msg);
+		/* A board error longer than a stage message keeps its start, where the reason is. */
+		snprintf(stage.msg, sizeof(stage.msg), "%.*s", (int)sizeof(stage.msg) - 1,
+			 p ? "the device is not on the board" : err.msg);
 		note_failure(w, STAGE_PROBE, &stage);
 		goto out;
 	}

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A board from files: a .dtb read whole, or a .dts compiled as the
+ * kernel's build compiles it, then the overlays applied in order with
+ * libfdt, as a bootloader applies them, before the tree is read.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <libfdt.h>
+#include <dmamap/of.h>
+#include "../lib/lib.h"
+#include "../lib/log.h"
+#include "of.h"
+
+#define MAX_BLOB (64u << 20) /* no device tree is near this */
+#define MAX_OVERLAYS 16
+
+static bool is_dts(const char *path)
+{
+	size_t len = strlen(path);
+
+	return len > 4 && (!strcmp(path + len - 4, ".dts") || !strcmp(path + len - 4, ".dso"));
+}
+
+/* The whole of @path in a malloc'd buffer (its size in *@len), or NULL with @err set. */
+static void *read_file(const char *path, const char *shown, size_t *len, struct dmamap_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 0, n = 0, got = 1;
+	char *buf = NULL;
+
+	if (!f) {
+		dmamap__set_error(err, -ENOENT, "%s: cannot open: %s", shown, strerror(errno));
+		return NULL;
+	}
+	while (got) {
+		if (n == cap) {
+			char *more = n <= MAX_BLOB ? realloc(buf, cap = cap ? 2 * cap : 1 << 16) : NULL;
+
+			if (!more) {
+				dmamap__set_error(err, n > MAX_BLOB ? -EINVAL : -ENOMEM,
+						  n > MAX_BLOB ? "%s: larger than 64 MiB: not a device tree" :
+								 "%s: out of memory", shown);
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = more;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+/* @path's blob: compiled first when it is a .dts. */
+static void *load(const char *path, const struct dmamap_of_options *opts, size_t *len,
+		  struct dmamap_error *err)
+{
+	char dtb[] = "/tmp/dmamap-dtb-XXXXXX";
+	void *blob;
+	int fd;
+
+	if (!is_dts(path))
+		return read_file(path, path, len, err);
+	fd = mkstemp(dtb);
+	if (fd < 0) {
+		dmamap__set_error(err, -EIO, "%s: cannot make a temporary file", path);
+		return NULL;
+	}
+	close(fd);
+	blob = NULL;
+	if (!dmamap__dts_compile(path, dtb, opts ? opts->include_dirs : NULL,
+				 opts ? opts->nr_include_dirs : 0, err))
+		blob = read_file(dtb, path, len, err);
+	unlink(dtb);
+	return blob;
+}
+
+/* A tree of fragments meant for another tree: what dtc makes of /plugin/. */
+static bool is_overlay(const void *blob, size_t len)
+{
+	int node;
+
+	if (len < FDT_V1_SIZE || fdt_check_header(blob) || fdt_totalsize(blob) > len)
+		return false;
+	if (fdt_path_offset(blob, "/__fixups__") >= 0 ||
+	    fdt_path_offset(blob, "/__local_fixups__") >= 0)
+		return true;
+	fdt_for_each_subnode(node, blob, 0)
+		if (fdt_subnode_offset(blob, node, "__overlay__") >= 0)
+			return true;
+	return false;
+}
+
+/* @base (a blob of @len bytes, freed here) with every overlay applied: a new blob, or NULL. */
+static void *apply_overlays(void *base, size_t *len, const struct dmamap_of_options *opts,
+			    struct dmamap_error *err)
+{
+	void *ov[MAX_OVERLAYS] = { 0 };
+	size_t ovlen[MAX_OVERLAYS], total = *len + 4096;
+	void *tree = NULL;
+	int ret;
+
+	for (unsigned int i = 0; i < opts->nr_overlays; i++) {
+		const char *path = opts->overlays[i];
+
+		ov[i] = path ? load(path, opts, &ovlen[i], err) : NULL;
+		if (!path)
+			dmamap__set_error(err, -EINVAL, "overlay %u: no file name", i);
+		if (!ov[i])
+			goto out;
+		if (!is_overlay(ov[i], ovlen[i])) {
+			dmamap__set_error(err, -EINVAL, "%s: not an overlay (no fragments)", path);
+			goto out;
+		}
+		total += ovlen[i];
+	}
+	tree = total <= 2 * (size_t)MAX_BLOB ? malloc(total) : NULL;
+	if (!tree || fdt_check_header(base) || fdt_open_into(base, tree, (int)total)) {
+		dmamap__set_error(err, tree ? -EINVAL : -ENOMEM, tree ?
+				  "device tree: corrupt or truncated blob" : "out of memory");
+		free(tree);
+		tree = NULL;
+		goto out;
+	}
+	for (unsigned int i = 0; i < opts->nr_overlays; i++) {
+		/* libfdt checks the overlay as it goes; a broken one fails here, naming why. */
+		ret = fdt_check_header(ov[i]) ? -FDT_ERR_BADMAGIC : fdt_overlay_apply(tree, ov[i]);
+		if (ret) {
+			dmamap__set_error(err, -ENOEXEC, "%s: cannot apply: %s", opts->overlays[i],
+					  fdt_strerror(ret));
+			free(tree);
+			tree = NULL;
+			goto out;
+		}
+	}
+	fdt_pack(tree);
+	*len = fdt_totalsize(tree);
+out:
+	for (unsigned int i = 0; i < MAX_OVERLAYS; i++)
+		free(ov[i]);
+	free(base);
+	return tree;
+}
+
+struct dmamap_platform *dmamap_platform_from_file(const char *path,
+						  struct dmamap_error *err)
+{
+	return dmamap_platform_from_file_opts(path, NULL, err);
+}
+
+struct dmamap_platform *dmamap_platform_from_file_opts(const char *path,
+						       const struct dmamap_of_options *opts,
+						       struct dmamap_error *err)
+{
+	struct dmamap_platform *p = NULL;
+	size_t len = 0;
+	void *blob;
+
+	if (!path) {
+		dmamap__set_error(err, -EINVAL, "no file name");
+		return NULL;
+	}
+	if (opts && (opts->nr_overlays > MAX_OVERLAYS || opts->nr_include_dirs > 16 ||
+		     (opts->nr_overlays && !opts->overlays) ||
+		     (opts->nr_include_dirs && !opts->include_dirs))) {
+		dmamap__set_error(err, -EINVAL, "%s: more than 16 overlays or include directories, or none given",
+				  path);
+		return NULL;
+	}
+	blob = load(path, opts, &len, err);
+	if (!blob)
+		return NULL;
+	if (is_overlay(blob, len)) {
+		dmamap__set_error(err, -EINVAL,
+				  "%s: an overlay, not a board: apply it to a base tree (--overlay)", path);
+		free(blob);
+		return NULL;
+	}
+	if (opts && opts->nr_overlays && !(blob = apply_overlays(blob, &len, opts, err)))
+		return NULL;
+	p = dmamap_platform_from_fdt_opts(blob, len, opts, err);
+	free(blob);
+	return p;
+}
