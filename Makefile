@@ -71,7 +71,8 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	$(CLI) demo
 
-test: deps
+test:
+	@sh mk/deps.sh test
 	@$(MAKE) --no-print-directory $(TESTS) $(CLI) $(SHARED)
 	@sh tests/run.sh $(BUILD)
 

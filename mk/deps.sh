@@ -9,6 +9,8 @@ command -v dtc >/dev/null 2>&1 || need="$need device-tree-compiler"
 [ -f /usr/include/libfdt.h ] || need="$need libfdt-dev"
 # `make fuzz` also needs clang's libFuzzer.
 [ "$1" = fuzz ] && ! command -v clang >/dev/null 2>&1 && need="$need clang"
+# `make test` renders the SVG picture to PNG.
+[ "$1" = test ] && ! command -v rsvg-convert >/dev/null 2>&1 && need="$need librsvg2-bin"
 # `make coverage` reads the counters with gcovr.
 [ "$1" = coverage ] && ! command -v gcovr >/dev/null 2>&1 && need="$need gcovr"
 [ -z "$need" ] && exit 0

@@ -29,6 +29,12 @@ int cli_board_option(struct cli_board *b, int argc, char **argv, int *i);
  * or a .dts/.dtb/.dtbo suffix); NULL after saying why on stderr.
  */
 struct dmamap_platform *cli_open_board(const struct cli_board *b);
+/* @in with what JSON cannot carry as is escaped, into @out. */
+const char *cli_json_str(const char *in, char *out, size_t len);
+/* @size in the largest unit that keeps it whole: "64 MiB", "4 KiB", "3 bytes". */
+const char *cli_size_str(u64 size, char *out, size_t len);
+/* The board's address map as an SVG picture in @path: 0, or 1 after saying why. */
+int cli_info_svg(struct dmamap_platform *p, const char *path);
 /* A log hook for boards whose reports the command sums up itself. */
 void cli_drop_line(void *ctx, int level, const char *line);
 /* Seconds of the monotonic clock. */

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dmamap info: each device's DMA configuration as the kernel would derive
- * it (ops, coherency, windows, bus limit, masks, IOMMU, pools), as a table
- * or JSON, and on request an SVG picture of the board's address map.
+ * dmamap info: the whole board as the kernel would set it up — RAM, the
+ * DMA zone, the bounce pool, CMA, every reserved-memory region with where
+ * it landed and why, and each device's DMA configuration (bus, ops,
+ * coherency, both masks, bus limit, map, IOMMU and ids, pools, whether the
+ * tree makes it a DMA master) — as tables or JSON, and on request an SVG
+ * picture (info_svg.c).
  */
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
 
 /* Names come from the tree: quote what JSON cannot carry as is. */
-static const char *json_str(const char *in, char *out, size_t len)
+const char *cli_json_str(const char *in, char *out, size_t len)
 {
 	size_t o = 0;
 
@@ -27,127 +30,238 @@ static const char *json_str(const char *in, char *out, size_t len)
 	return out;
 }
 
-static void json_ranges(const struct dmamap_device_info *in)
+const char *cli_size_str(u64 size, char *out, size_t len)
 {
-	printf("[");
+	static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+	unsigned int u = 0;
+
+	while (u < 4 && size >= 1024 && !(size & 1023)) {
+		size >>= 10;
+		u++;
+	}
+	snprintf(out, len, "%llu %s", (unsigned long long)size, unit[u]);
+	return out;
+}
+
+/* A JSON string, or null for an empty one: no sentinel values. */
+static void json_opt(const char *key, const char *value, bool comma)
+{
+	char esc[DMAMAP_PATH_MAX * 6];
+
+	printf("%s\"%s\":", comma ? "," : "", key);
+	if (*value)
+		printf("\"%s\"", cli_json_str(value, esc, sizeof(esc)));
+	else
+		printf("null");
+}
+
+static void json_span(const char *key, u64 start, u64 size, bool comma)
+{
+	printf("%s\"%s\":", comma ? "," : "", key);
+	if (size)
+		printf("{\"start\":\"0x%llx\",\"size\":\"0x%llx\"}", (unsigned long long)start,
+		       (unsigned long long)size);
+	else
+		printf("null");
+}
+
+static void json_device(const struct dmamap_device_info *in, bool comma)
+{
+	printf("%s{", comma ? "," : "");
+	json_opt("name", in->name, false);
+	json_opt("path", in->path, true);
+	json_opt("bus", in->bus, true);
+	json_opt("model", in->model, true);
+	json_opt("dma_master", in->dma_master, true);
+	printf(",\"ops\":\"%s\",\"coherent\":%s,\"dma_mask\":\"0x%llx\","
+	       "\"coherent_dma_mask\":\"0x%llx\",\"bus_dma_limit\":",
+	       in->ops, in->coherent ? "true" : "false", (unsigned long long)in->dma_mask,
+	       (unsigned long long)in->coherent_dma_mask);
+	if (in->bus_dma_limit)
+		printf("\"0x%llx\"", (unsigned long long)in->bus_dma_limit);
+	else
+		printf("null");
+	printf(",\"map\":[");
 	for (unsigned int r = 0; r < in->nr_ranges; r++)
 		printf("%s{\"cpu\":\"0x%llx\",\"dma\":\"0x%llx\",\"size\":\"0x%llx\"}",
 		       r ? "," : "", (unsigned long long)in->ranges[r].cpu_start,
 		       (unsigned long long)in->ranges[r].dma_start,
 		       (unsigned long long)in->ranges[r].size);
+	printf("],\"iommu\":");
+	if (in->iommu[0]) {
+		char esc[DMAMAP_NAME_MAX * 6];
+
+		printf("{\"name\":\"%s\",\"stream_ids\":[",
+		       cli_json_str(in->iommu, esc, sizeof(esc)));
+		for (unsigned int k = 0; k < in->nr_iommu_ids; k++)
+			printf("%s%u", k ? "," : "", in->iommu_ids[k]);
+		printf("]}");
+	} else {
+		printf("null");
+	}
+	json_span("restricted_pool", in->restricted_pool, in->restricted_pool_size, true);
+	json_span("cma", in->cma, in->cma_size, true);
+	printf(",\"coherent_pool\":%s}", in->coherent_pool ? "true" : "false");
+}
+
+/* What a device's row says after its fixed columns. */
+static void details(const struct dmamap_device_info *in, char *out, size_t len)
+{
+	size_t n = 0;
+	char sz[32];
+
+#define ADD(...) (n += n < len ? (size_t)snprintf(out + n, len - n, __VA_ARGS__) : 0)
+	if (!in->nr_ranges)
+		ADD("identity");
+	for (unsigned int r = 0; r < in->nr_ranges; r++)
+		ADD("%scpu 0x%llx -> dma 0x%llx (%s)", r ? ", " : "",
+		    (unsigned long long)in->ranges[r].cpu_start,
+		    (unsigned long long)in->ranges[r].dma_start,
+		    cli_size_str(in->ranges[r].size, sz, sizeof(sz)));
+	if (in->iommu[0]) {
+		ADD("; iommu %s", in->iommu);
+		for (unsigned int k = 0; k < in->nr_iommu_ids; k++)
+			ADD("%s0x%x", k ? "," : (in->nr_iommu_ids > 1 ? " streams " : " stream "),
+			    in->iommu_ids[k]);
+	}
+	if (in->restricted_pool_size)
+		ADD("; restricted pool 0x%llx (%s)", (unsigned long long)in->restricted_pool,
+		    cli_size_str(in->restricted_pool_size, sz, sizeof(sz)));
+	if (in->coherent_pool)
+		ADD("; own coherent pool");
+	if (in->cma_size)
+		ADD("; own CMA 0x%llx (%s)", (unsigned long long)in->cma,
+		    cli_size_str(in->cma_size, sz, sizeof(sz)));
+	if (in->dma_master[0])
+		ADD("; DMA master: %s", in->dma_master);
+	/* The node path, when the name alone does not say where it is. */
+	if (in->path[0] && strcmp(in->path + 1, in->name))
+		ADD("; node %s", in->path);
+#undef ADD
+}
+
+static void text_span(const char *what, u64 start, u64 size, const char *note)
+{
+	char sz[32];
+
+	if (!size) {
+		printf("  %-10s none%s%s\n", what, *note ? "  " : "", note);
+		return;
+	}
+	printf("  %-10s 0x%-14llx 0x%-14llx %10s  %s\n", what, (unsigned long long)start,
+	       (unsigned long long)(start + size - 1), cli_size_str(size, sz, sizeof(sz)), note);
+}
+
+static void text_board(struct dmamap_platform *p)
+{
+	struct dmamap_ram_bank bank;
+	struct dmamap_swiotlb_stats sw;
+	struct dmamap_cma_stats cma;
+	struct dmamap_region_info r;
+	phys_addr_t zone = dmamap_zone_dma_limit(p), first = ~0ULL;
+	unsigned int width = 6;
+	u64 in_zone = 0;
+	char sz[32];
+
+	printf("memory\n  %-10s %-16s %-16s %10s  %s\n", "what", "start", "last byte", "size", "notes");
+	for (unsigned int i = 0; !dmamap_ram_bank(p, i, &bank); i++) {
+		first = bank.start < first ? bank.start : first;
+		text_span("RAM", bank.start, bank.size, "");
+		/* The RAM below the zone's end. */
+		if (zone && bank.start <= zone)
+			in_zone += (zone - bank.start < bank.size ? zone - bank.start + 1 : bank.size);
+	}
+	if (zone && zone >= first)
+		printf("  %-10s 0x%-14llx 0x%-14llx %10s  of RAM below its end\n", "ZONE_DMA",
+		       (unsigned long long)first, (unsigned long long)zone,
+		       cli_size_str(in_zone, sz, sizeof(sz)));
+	else
+		text_span("ZONE_DMA", 0, 0, zone ? "(it ends below RAM)" : "");
+	if (!dmamap_swiotlb_stats(p, NULL, &sw))
+		text_span("swiotlb", sw.start, (u64)sw.total_slots * sw.slot_size,
+			  "default bounce pool");
+	if (!dmamap_cma_stats(p, &cma))
+		text_span("CMA", cma.start, cma.total_pages << PAGE_SHIFT, "default area");
+	for (unsigned int i = 0; !dmamap_region_info(p, i, &r); i++)
+		width = strlen(r.name) > width ? (unsigned int)strlen(r.name) : width;
+	if (dmamap_region_info(p, 0, &r))
+		return;
+	printf("reserved memory\n  %-*s %-16s %10s  %-18s %s\n", width, "region", "start", "size",
+	       "use", "how");
+	for (unsigned int i = 0; !dmamap_region_info(p, i, &r); i++) {
+		char at[24] = "-";
+
+		if (r.size)
+			snprintf(at, sizeof(at), "0x%llx", (unsigned long long)r.start);
+		printf("  %-*s %-16s %10s  %-18s %s\n", width, r.name, at,
+		       r.size ? cli_size_str(r.size, sz, sizeof(sz)) : "-", r.use, r.how);
+	}
+}
+
+static void json_board(struct dmamap_platform *p)
+{
+	struct dmamap_ram_bank bank;
+	struct dmamap_swiotlb_stats sw;
+	struct dmamap_cma_stats cma;
+	struct dmamap_region_info r;
+	phys_addr_t zone = dmamap_zone_dma_limit(p);
+
+	printf(",\"ram\":[");
+	for (unsigned int i = 0; !dmamap_ram_bank(p, i, &bank); i++)
+		printf("%s{\"start\":\"0x%llx\",\"size\":\"0x%llx\"}", i ? "," : "",
+		       (unsigned long long)bank.start, (unsigned long long)bank.size);
+	printf("],\"zone_dma_last\":");
+	if (zone)
+		printf("\"0x%llx\"", (unsigned long long)zone);
+	else
+		printf("null");
+	if (!dmamap_swiotlb_stats(p, NULL, &sw))
+		json_span("swiotlb", sw.start, (u64)sw.total_slots * sw.slot_size, true);
+	else
+		printf(",\"swiotlb\":null");
+	if (!dmamap_cma_stats(p, &cma))
+		json_span("cma", cma.start, cma.total_pages << PAGE_SHIFT, true);
+	else
+		printf(",\"cma\":null");
+	printf(",\"reserved_memory\":[");
+	for (unsigned int i = 0; !dmamap_region_info(p, i, &r); i++) {
+		printf("%s{", i ? "," : "");
+		json_opt("name", r.name, false);
+		if (r.size)
+			printf(",\"start\":\"0x%llx\",\"size\":\"0x%llx\"", (unsigned long long)r.start,
+			       (unsigned long long)r.size);
+		else
+			printf(",\"start\":null,\"size\":null");
+		json_opt("use", r.use, true);
+		json_opt("how", r.how, true);
+		printf("}");
+	}
 	printf("]");
 }
 
-static void text_ranges(const struct dmamap_device_info *in, char *out, size_t len)
+static void text_devices(struct dmamap_platform *p)
 {
-	size_t n = 0;
+	unsigned int n = dmamap_device_count(p), width = 4;
+	struct dmamap_device_info in;
 
-	if (!in->nr_ranges) {
-		snprintf(out, len, "identity");
-		return;
-	}
-	for (unsigned int r = 0; r < in->nr_ranges && n < len; r++)
-		n += (size_t)snprintf(out + n, len - n, "%scpu 0x%llx -> dma 0x%llx (+0x%llx)",
-				      r ? ", " : "",
-				      (unsigned long long)in->ranges[r].cpu_start,
-				      (unsigned long long)in->ranges[r].dma_start,
-				      (unsigned long long)in->ranges[r].size);
-}
+	for (unsigned int i = 0; i < n; i++)
+		if (!dmamap_device_info(dmamap_device_at(p, i), &in) && strlen(in.name) > width)
+			width = (unsigned int)strlen(in.name);
+	printf("devices\n  %-*s %-8s %-9s %-9s %-18s %-18s %-18s %s\n", width, "name", "bus", "ops",
+	       "coherent", "dma mask", "coherent mask", "bus limit", "map; iommu; pools; why");
+	for (unsigned int i = 0; i < n; i++) {
+		char limit[24] = "none", more[1024];
 
-/* An address map: RAM banks, the bounce pool, CMA, and what each device reaches. */
-static int write_svg(struct dmamap_platform *p, const char *path)
-{
-	struct dmamap_ram_bank banks[DMAMAP_MAX_BANKS];
-	struct dmamap_swiotlb_stats sw;
-	struct dmamap_cma_stats cma;
-	unsigned int nb = 0, n = dmamap_device_count(p);
-	double lo = 1e30, hi = 0, w = 900;
-	FILE *f = fopen(path, "w");
-
-	if (!f) {
-		fprintf(stderr, "dmamap info: cannot write %s\n", path);
-		return 1;
+		if (dmamap_device_info(dmamap_device_at(p, i), &in))
+			continue;
+		if (in.bus_dma_limit)
+			snprintf(limit, sizeof(limit), "0x%llx", (unsigned long long)in.bus_dma_limit);
+		details(&in, more, sizeof(more));
+		printf("  %-*s %-8s %-9s %-9s 0x%-16llx 0x%-16llx %-18s %s\n", width, in.name,
+		       in.bus[0] ? in.bus : "-", in.ops, in.coherent ? "yes" : "no",
+		       (unsigned long long)in.dma_mask, (unsigned long long)in.coherent_dma_mask,
+		       limit, more);
 	}
-	while (nb < DMAMAP_MAX_BANKS && !dmamap_ram_bank(p, nb, &banks[nb])) {
-		lo = lo < (double)banks[nb].start ? lo : (double)banks[nb].start;
-		hi = hi > (double)(banks[nb].start + banks[nb].size) ?
-			     hi : (double)(banks[nb].start + banks[nb].size);
-		nb++;
-	}
-	if (!nb) {
-		fclose(f);
-		fprintf(stderr, "dmamap info: no RAM to draw\n");
-		return 1;
-	}
-	/* Banks are drawn side by side, each scaled into its own slot. */
-#define X(b, a) (20 + (b) * (w / nb) + ((double)(a) - (double)banks[b].start) / \
-		 (double)banks[b].size * (w / nb - 10))
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%u\" "
-		   "font-family=\"monospace\" font-size=\"11\">\n",
-		(int)w + 40, 120 + 26 * n);
-	fprintf(f, "<text x=\"20\" y=\"18\">%s: RAM, pools and what each device reaches</text>\n",
-		dmamap_platform_name(p));
-	for (unsigned int b = 0; b < nb; b++) {
-		fprintf(f, "<rect x=\"%.1f\" y=\"30\" width=\"%.1f\" height=\"24\" fill=\"#cde\" stroke=\"#333\"/>\n",
-			X(b, banks[b].start), X(b, banks[b].start + banks[b].size) - X(b, banks[b].start));
-		fprintf(f, "<text x=\"%.1f\" y=\"68\">RAM 0x%llx +0x%llx</text>\n",
-			X(b, banks[b].start), (unsigned long long)banks[b].start,
-			(unsigned long long)banks[b].size);
-	}
-	for (unsigned int b = 0; b < nb; b++) {
-		phys_addr_t e = banks[b].start + banks[b].size;
-
-		if (!dmamap_swiotlb_stats(p, NULL, &sw) && sw.start >= banks[b].start && sw.start < e)
-			fprintf(f, "<rect x=\"%.1f\" y=\"30\" width=\"%.1f\" height=\"24\" fill=\"#fb6\"><title>swiotlb</title></rect>\n",
-				X(b, sw.start), X(b, sw.start + sw.total_slots * sw.slot_size) - X(b, sw.start));
-		if (!dmamap_cma_stats(p, &cma) && cma.start >= banks[b].start && cma.start < e)
-			fprintf(f, "<rect x=\"%.1f\" y=\"30\" width=\"%.1f\" height=\"24\" fill=\"#9c9\"><title>CMA</title></rect>\n",
-				X(b, cma.start), X(b, cma.start + cma.total_pages * PAGE_SIZE) - X(b, cma.start));
-	}
-	for (unsigned int d = 0; d < n; d++) {
-		struct dmamap_device_info in;
-		double y = 90 + 26 * d;
-
-		dmamap_device_info(dmamap_device_at(p, d), &in);
-		fprintf(f, "<text x=\"20\" y=\"%.0f\">%s (%s%s%s)</text>\n", y + 12, in.name, in.ops,
-			in.coherent ? ", coherent" : "", in.iommu[0] ? ", behind an IOMMU" : "");
-		for (unsigned int b = 0; b < nb; b++) {
-			/* Reachable: covered by a window (or identity) and under the mask and limit. */
-			u64 limit = in.bus_dma_limit && in.bus_dma_limit < in.dma_mask ?
-					    in.bus_dma_limit : in.dma_mask;
-			phys_addr_t s = banks[b].start, e = s + banks[b].size;
-
-			for (unsigned int r = 0; r <= in.nr_ranges; r++) {
-				phys_addr_t cs = s, ce = e;
-				u64 dma0 = cs;
-
-				if (in.iommu[0])
-					break; /* through the IOMMU: anything mapped */
-				if (in.nr_ranges) {
-					if (r == in.nr_ranges)
-						break;
-					cs = in.ranges[r].cpu_start > s ? in.ranges[r].cpu_start : s;
-					ce = in.ranges[r].cpu_start + in.ranges[r].size < e ?
-						     in.ranges[r].cpu_start + in.ranges[r].size : e;
-					dma0 = in.ranges[r].dma_start + (cs - in.ranges[r].cpu_start);
-				} else if (r) {
-					break;
-				}
-				if (cs >= ce || dma0 > limit)
-					continue;
-				if (dma0 + (ce - cs) - 1 > limit)
-					ce = cs + (limit - dma0) + 1;
-				fprintf(f, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"8\" fill=\"#47a\"/>\n",
-					X(b, cs), y + 16, X(b, ce) - X(b, cs));
-			}
-			if (in.iommu[0])
-				fprintf(f, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"8\" fill=\"#a47\"/>\n",
-					X(b, s), y + 16, X(b, e) - X(b, s));
-		}
-	}
-	fprintf(f, "</svg>\n");
-#undef X
-	return fclose(f) ? 1 : 0;
 }
 
 int cli_info(int argc, char **argv)
@@ -155,7 +269,7 @@ int cli_info(int argc, char **argv)
 	struct cli_board board = { .name = "default" };
 	const char *svg = NULL;
 	bool json = false;
-	char esc[3][DMAMAP_PATH_MAX * 6];
+	char esc[DMAMAP_NAME_MAX * 6];
 	struct dmamap_platform *p;
 	unsigned int n;
 	int ret = 0;
@@ -182,64 +296,27 @@ int cli_info(int argc, char **argv)
 	if (!p)
 		return 1;
 	n = dmamap_device_count(p);
-	if (json)
-		printf("{\"board\":\"%s\",\"cache_line\":%u,\"devices\":[",
-		       json_str(dmamap_platform_name(p), esc[0], sizeof(esc[0])),
+	if (json) {
+		printf("{\"board\":\"%s\",\"cache_line\":%u",
+		       cli_json_str(dmamap_platform_name(p), esc, sizeof(esc)),
 		       dmamap_cache_line_size(p));
-	else
+		json_board(p);
+		printf(",\"devices\":[");
+		for (unsigned int i = 0; i < n; i++) {
+			struct dmamap_device_info in;
+
+			if (!dmamap_device_info(dmamap_device_at(p, i), &in))
+				json_device(&in, i > 0);
+		}
+		printf("]}\n");
+	} else {
 		printf("board %s: cache line %u bytes, %u devices\n", dmamap_platform_name(p),
 		       dmamap_cache_line_size(p), n);
-	for (unsigned int i = 0; i < n; i++) {
-		struct dmamap_device_info in;
-		char ranges[512];
-
-		dmamap_device_info(dmamap_device_at(p, i), &in);
-		if (json) {
-			printf("%s{\"name\":\"%s\",\"path\":\"%s\",\"model\":\"%s\",\"ops\":\"%s\",\"coherent\":%s,"
-			       "\"dma_mask\":\"0x%llx\",\"coherent_dma_mask\":\"0x%llx\","
-			       "\"bus_dma_limit\":\"0x%llx\",\"iommu\":\"%s\",\"stream_ids\":[",
-			       i ? "," : "", json_str(in.name, esc[0], sizeof(esc[0])),
-			       json_str(in.path, esc[1], sizeof(esc[1])), in.model, in.ops,
-			       in.coherent ? "true" : "false",
-			       (unsigned long long)in.dma_mask,
-			       (unsigned long long)in.coherent_dma_mask,
-			       (unsigned long long)in.bus_dma_limit,
-			       json_str(in.iommu, esc[2], sizeof(esc[2])));
-			for (unsigned int k = 0; k < in.nr_iommu_ids; k++)
-				printf("%s%u", k ? "," : "", in.iommu_ids[k]);
-			printf("],\"map\":");
-			json_ranges(&in);
-			printf(",\"restricted_pool\":\"0x%llx+0x%llx\",\"coherent_pool\":%s}",
-			       (unsigned long long)in.restricted_pool,
-			       (unsigned long long)in.restricted_pool_size,
-			       in.coherent_pool ? "true" : "false");
-			continue;
-		}
-		text_ranges(&in, ranges, sizeof(ranges));
-		char iommu[256] = "";
-		/* The node path, when the name alone does not say where it is. */
-		const char *node = in.path[0] && strcmp(in.path + 1, in.name) ? in.path : NULL;
-
-		if (in.iommu[0]) {
-			size_t at = (size_t)snprintf(iommu, sizeof(iommu), ", iommu %s stream%s", in.iommu,
-						     in.nr_iommu_ids > 1 ? "s" : "");
-
-			for (unsigned int k = 0; k < in.nr_iommu_ids && at < sizeof(iommu); k++)
-				at += (size_t)snprintf(iommu + at, sizeof(iommu) - at, "%s0x%x",
-						       k ? "," : " ", in.iommu_ids[k]);
-		}
-		printf("  %-18s %-9s %-10s mask 0x%llx, limit 0x%llx, map: %s%s%s%s%s%s\n",
-		       in.name, in.ops, in.coherent ? "coherent" : "non-coh",
-		       (unsigned long long)in.dma_mask, (unsigned long long)in.bus_dma_limit,
-		       ranges, iommu,
-		       in.restricted_pool_size ? ", restricted pool" : "",
-		       in.coherent_pool ? ", own coherent pool" : "",
-		       node ? ", node " : "", node ? node : "");
+		text_board(p);
+		text_devices(p);
 	}
-	if (json)
-		printf("]}\n");
 	if (svg)
-		ret = write_svg(p, svg);
+		ret = cli_info_svg(p, svg);
 	dmamap_platform_destroy(p);
 	return ret;
 }

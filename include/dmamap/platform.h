@@ -131,6 +131,19 @@ struct dmamap_ram_bank {
 	u64 size;
 };
 
+/*
+ * A /reserved-memory region (or /memreserve/ entry) as a tree reader
+ * placed and used it: for the people reading the board, not for the
+ * simulator (the board's reserved[] and CMA fields are what it uses).
+ */
+struct dmamap_region {
+	const char *name;  /* its node's path, or "/memreserve/" */
+	phys_addr_t start; /* where it landed */
+	u64 size;          /* 0: not placed */
+	const char *use;   /* what it became: "default CMA", "device pool", "released"... */
+	const char *how;   /* where it came from and why it landed there, or why it is unused */
+};
+
 /* A board as data: code builds one, a device tree reader fills one. */
 struct dmamap_board {
 	const char *name;
@@ -170,6 +183,9 @@ struct dmamap_board {
 	/* RAM withheld from the page allocator (reserved-memory with reg or no-map). */
 	unsigned int nr_reserved;
 	struct dmamap_ram_bank reserved[DMAMAP_MAX_RESERVED];
+	/* What each reserved-memory region of a tree became (information, copied). */
+	unsigned int nr_regions;
+	const struct dmamap_region *regions;
 	unsigned int nr_devices;
 	const struct dmamap_device_desc *devices;
 	/*
@@ -506,6 +522,36 @@ DMAMAP_API int dmamap_device_info(struct device *dev, struct dmamap_device_info 
  */
 DMAMAP_API int dmamap_ram_bank(struct dmamap_platform *p, unsigned int i,
 			       struct dmamap_ram_bank *bank);
+
+/* One of a board's reserved-memory regions, as dmamap_region_info() gives it. */
+struct dmamap_region_info {
+	char name[DMAMAP_PATH_MAX];
+	phys_addr_t start;
+	u64 size; /* 0: not placed */
+	char use[32];
+	char how[160];
+};
+
+/**
+ * dmamap_region_info() - the @i-th reserved-memory region of a board
+ * @p: platform
+ * @i: index, in the order the board listed them
+ * @info: receives it
+ *
+ * Return: 0; -EINVAL for a NULL @p or @info; -ENOENT past the last (a
+ * board from code lists none unless it said).
+ */
+DMAMAP_API int dmamap_region_info(struct dmamap_platform *p, unsigned int i,
+				  struct dmamap_region_info *info);
+
+/**
+ * dmamap_zone_dma_limit() - the last byte of a board's ZONE_DMA
+ * @p: platform
+ *
+ * Return: the address; 0 when the board has no DMA zone, on the host and
+ * for a NULL @p.
+ */
+DMAMAP_API phys_addr_t dmamap_zone_dma_limit(const struct dmamap_platform *p);
 
 /* Why a call failed, as counted in the stats. */
 enum dmamap_err_kind {

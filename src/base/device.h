@@ -126,6 +126,8 @@ struct dmamap_platform {
 	char name[DMAMAP_NAME_MAX];          /* core/ */
 	void *fdt;                           /* core/: its copy of the board's tree, or NULL */
 	size_t fdt_size;
+	unsigned int nr_regions;             /* core/: the board's reserved-memory regions */
+	struct dmamap_region_info *regions;
 	u64 default_mask;                    /* core/: a new device's mask unless it names one */
 	/* core/: re-derive what the backends cache in a device (dmamap__device_refresh()). */
 	void (*refresh)(struct device *dev);

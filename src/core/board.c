@@ -252,6 +252,44 @@ static void layout_holes(struct dmamap_platform *p, struct dmamap_mm_layout *l,
 		l->holes[l->nr_holes++] = reserved[i];
 }
 
+/* The board's region notes, kept as text the platform owns. */
+static int copy_regions(struct dmamap_platform *p, const struct dmamap_board *board,
+			struct dmamap_error *err)
+{
+	p->regions = calloc(board->nr_regions, sizeof(*p->regions));
+	if (!p->regions) {
+		dmamap__set_error(err, -ENOMEM, "board %s: no memory for its region list", p->name);
+		return -ENOMEM;
+	}
+	for (unsigned int i = 0; i < board->nr_regions; i++) {
+		const struct dmamap_region *r = &board->regions[i];
+		struct dmamap_region_info *o = &p->regions[i];
+
+		snprintf(o->name, sizeof(o->name), "%s", r->name ? r->name : "");
+		snprintf(o->use, sizeof(o->use), "%s", r->use ? r->use : "");
+		snprintf(o->how, sizeof(o->how), "%s", r->how ? r->how : "");
+		o->start = r->start;
+		o->size = r->size;
+	}
+	p->nr_regions = board->nr_regions;
+	return 0;
+}
+
+int dmamap_region_info(struct dmamap_platform *p, unsigned int i, struct dmamap_region_info *info)
+{
+	if (!p || !info)
+		return -EINVAL;
+	if (i >= p->nr_regions)
+		return -ENOENT;
+	*info = p->regions[i];
+	return 0;
+}
+
+phys_addr_t dmamap_zone_dma_limit(const struct dmamap_platform *p)
+{
+	return p && p->mm ? dmamap__zone_dma_limit(p) : 0;
+}
+
 struct dmamap_platform *dmamap_platform_create(const struct dmamap_board *board,
 					       struct dmamap_error *err)
 {
@@ -287,6 +325,8 @@ struct dmamap_platform *dmamap_platform_create(const struct dmamap_board *board,
 			dmamap__set_error(err, ret, "board %s: cannot set up page allocator",
 					  p->name);
 	}
+	if (!ret && board->nr_regions && board->regions)
+		ret = copy_regions(p, board, err);
 	if (!ret && board->fdt && board->fdt_size) {
 		p->fdt = malloc(board->fdt_size);
 		if (p->fdt) {
@@ -364,6 +404,7 @@ void dmamap_platform_destroy(struct dmamap_platform *p)
 	pthread_mutex_destroy(&p->devices.lock);
 	pthread_mutex_destroy(&p->observers.lock);
 	free(p->fdt);
+	free(p->regions);
 	free(p);
 }
 

@@ -30,6 +30,7 @@ enum fdt_region_kind {
 	REGION_CMA_DEVICE, /* reusable shared-dma-pool without linux,cma-default */
 	REGION_RESTRICTED, /* restricted-dma-pool */
 	REGION_RELEASED,   /* its init function refused it: the memory went back to the allocator */
+	REGION_NOT_PLACED, /* dynamic, and no room was found */
 };
 
 struct fdt_region {
@@ -38,6 +39,7 @@ struct fdt_region {
 	phys_addr_t start;
 	u64 size;
 	bool dynamic; /* placed by size/alloc-ranges, not by reg */
+	char how[160]; /* where it came from and why it landed there (or is unused) */
 };
 
 struct fdt_parse {
@@ -46,6 +48,9 @@ struct fdt_parse {
 	struct dmamap_board board;
 	unsigned int nr_regions;
 	struct fdt_region regions[DMAMAP_MAX_RESERVED];
+	/* The same, as the board lists them for its readers. */
+	struct dmamap_region region_notes[DMAMAP_MAX_RESERVED];
+	char region_names[DMAMAP_MAX_RESERVED][DMAMAP_PATH_MAX];
 	struct dmamap_device_desc devs[FDT_MAX_DEVICES];
 	char names[FDT_MAX_DEVICES][DMAMAP_NAME_MAX];
 	char paths[FDT_MAX_DEVICES][DMAMAP_PATH_MAX];

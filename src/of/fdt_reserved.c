@@ -11,6 +11,8 @@
  * kernel boots on without it. What is malformed (lengths that are not
  * whole entries, sums that wrap) refuses the board instead.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include "../lib/lib.h"
 #include "fdt_parse.h"
@@ -117,36 +119,61 @@ static bool memblock_find(struct fdt_parse *ps, const struct memblock *mb, u64 s
 	return found;
 }
 
-/* __reserved_mem_alloc_in_range(): the direction that keeps reservations together. */
+/*
+ * __reserved_mem_alloc_in_range(): the direction that keeps reservations
+ * together; *@why says which and next to what.
+ */
 static bool alloc_in_range(struct fdt_parse *ps, const struct memblock *mb, u64 size, u64 align,
-			   phys_addr_t start, phys_addr_t end, phys_addr_t *out)
+			   phys_addr_t start, phys_addr_t end, phys_addr_t *out, char *why,
+			   size_t why_len)
 {
 	bool bottom_up = false, top_down = false;
+	int next_to = -1;
 
 	for (unsigned int i = 0; i < ps->nr_regions; i++) {
 		const struct fdt_region *r = &ps->regions[i];
 
-		if (r->node < 0)
+		if (r->node < 0 || !r->size)
 			continue; /* /memreserve/ entries are not reserved-memory regions */
-		if (start >= r->start && start - r->start <= r->size)
+		if (start >= r->start && start - r->start <= r->size) {
 			bottom_up = true;
-		if (end >= r->start && end - r->start <= r->size)
+			next_to = r->node;
+		}
+		if (end >= r->start && end - r->start <= r->size) {
 			top_down = true;
+			next_to = r->node;
+		}
 	}
+	if (bottom_up != top_down)
+		snprintf(why, why_len, "%s against %s", bottom_up ? "bottom-up" : "top-down",
+			 fdt_get_name(ps->fdt, next_to, NULL));
+	else
+		snprintf(why, why_len, "top-down");
 	return memblock_find(ps, mb, size, align, start, end - 1,
 			     bottom_up != top_down && bottom_up, out);
 }
 
-static int add_region(struct fdt_parse *ps, int node, phys_addr_t start, u64 size, bool dynamic)
+static struct fdt_region *add_region(struct fdt_parse *ps, int node, phys_addr_t start, u64 size,
+				     bool dynamic, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static struct fdt_region *add_region(struct fdt_parse *ps, int node, phys_addr_t start, u64 size,
+				     bool dynamic, const char *fmt, ...)
 {
+	struct fdt_region *r;
+	va_list ap;
+
 	if (ps->nr_regions == DMAMAP_MAX_RESERVED) {
 		dmamap__fdt_warn(ps, node, "more than %d reserved regions: not used",
 				 DMAMAP_MAX_RESERVED);
-		return 0;
+		return NULL;
 	}
-	ps->regions[ps->nr_regions++] = (struct fdt_region){ node, REGION_OTHER, start, size,
-							     dynamic };
-	return 0;
+	r = &ps->regions[ps->nr_regions++];
+	*r = (struct fdt_region){ node, REGION_OTHER, start, size, dynamic, "" };
+	va_start(ap, fmt);
+	vsnprintf(r->how, sizeof(r->how), fmt, ap);
+	va_end(ap);
+	return r;
 }
 
 /* __reserved_mem_reserve_reg(): every pair of reg; the first one is the region. */
@@ -176,7 +203,7 @@ static int reserve_static(struct fdt_parse *ps, struct memblock *mb, int node, i
 		}
 		take(mb, base, size);
 		if (first)
-			add_region(ps, node, base, size, false);
+			add_region(ps, node, base, size, false, "reg%s", nomap ? ", no-map" : "");
 		first = false;
 	}
 	return 0;
@@ -205,6 +232,8 @@ static int reserve_dynamic(struct fdt_parse *ps, struct memblock *mb, int node, 
 	bool nomap = fdt_getprop(ps->fdt, node, "no-map", NULL) != NULL, placed = false;
 	u64 size = 0, align = 0;
 	phys_addr_t at = 0;
+	struct fdt_region *r;
+	char how[160] = "";
 
 	if ((ret = exact_prop(ps, node, "size", ns, &size)) < 0)
 		return ret;
@@ -224,29 +253,61 @@ static int reserve_dynamic(struct fdt_parse *ps, struct memblock *mb, int node, 
 		if (len % stride)
 			return dmamap__fdt_fail(ps, node, "alloc-ranges",
 						"%d bytes are not whole <%d %d> entries", len, na, ns);
-		for (int off = 0; off + stride <= len && !placed; off += stride) {
+		for (int off = 0, k = 1; off + stride <= len && !placed; off += stride, k++) {
 			phys_addr_t start = dmamap__fdt_number(ar + off / 4, na);
 			u64 span = dmamap__fdt_number(ar + off / 4 + na, ns);
+			char dir[80];
 
 			if (!range_ok(start, span) || start + (span - 1) == ~0ULL)
 				return dmamap__fdt_fail(ps, node, "alloc-ranges",
 							"empty, or wraps the address space");
-			placed = alloc_in_range(ps, mb, size, align, start, start + span, &at);
+			placed = alloc_in_range(ps, mb, size, align, start, start + span, &at, dir,
+						sizeof(dir));
+			if (placed)
+				snprintf(how, sizeof(how), "size, alloc-ranges entry %d of %d, %s, aligned to 0x%llx",
+					 k, len / stride, dir, (unsigned long long)align);
 		}
 	} else {
 		placed = memblock_find(ps, mb, size, align, 0, ~0ULL, false, &at);
+		snprintf(how, sizeof(how), "size, anywhere in RAM, top-down, aligned to 0x%llx",
+			 (unsigned long long)align);
 	}
 	if (!placed) {
 		dmamap__fdt_warn(ps, node, "no room for 0x%llx bytes%s: not reserved",
 				 (unsigned long long)size, ar ? " in alloc-ranges" : "");
+		r = add_region(ps, node, 0, 0, true, "no room for 0x%llx bytes%s",
+			       (unsigned long long)size, ar ? " in its alloc-ranges" : " in RAM");
+		if (r)
+			r->kind = REGION_NOT_PLACED;
 		return 0;
 	}
 	take(mb, at, size);
-	return add_region(ps, node, at, size, true);
+	add_region(ps, node, at, size, true, "%s", how);
+	return 0;
 }
 
-/* What the region's compatible makes of it, or REGION_RELEASED with the reason logged. */
-static enum fdt_region_kind region_kind(struct fdt_parse *ps, const struct fdt_region *r)
+/* A region its setup refuses: said as the kernel says it, and kept in its notes. */
+static enum fdt_region_kind released(struct fdt_parse *ps, struct fdt_region *r, const char *why)
+{
+	size_t n = strlen(r->how);
+
+	dmamap__fdt_warn(ps, r->node, "%s: released", why);
+	snprintf(r->how + n, sizeof(r->how) - n, "; %s", why);
+	return REGION_RELEASED;
+}
+
+/* A pool no device can use: it stays reserved. */
+static enum fdt_region_kind unusable(struct fdt_parse *ps, struct fdt_region *r)
+{
+	size_t n = strlen(r->how);
+
+	dmamap__fdt_warn(ps, r->node, "not page aligned: reserved, but no device can use it");
+	snprintf(r->how + n, sizeof(r->how) - n, "; not page aligned: no device can use it");
+	return REGION_OTHER;
+}
+
+/* What the region's compatible makes of it (rmem_cma_setup, rmem_dma_setup, rmem_swiotlb_setup). */
+static enum fdt_region_kind region_kind(struct fdt_parse *ps, struct fdt_region *r)
 {
 	int n = r->node;
 	bool nomap = fdt_getprop(ps->fdt, n, "no-map", NULL) != NULL;
@@ -254,37 +315,24 @@ static enum fdt_region_kind region_kind(struct fdt_parse *ps, const struct fdt_r
 	bool paged = !((r->start | r->size) & (PAGE_SIZE - 1));
 
 	if (dmamap__fdt_compatible(ps, n, "shared-dma-pool") && reusable) {
-		if (nomap) {
-			dmamap__fdt_warn(ps, n, "a reusable (CMA) pool cannot be no-map: released");
-			return REGION_RELEASED;
-		}
-		if ((r->start | r->size) & (CMA_MIN_ALIGNMENT - 1)) {
-			dmamap__fdt_warn(ps, n, "a CMA area must be aligned to %llu MiB: released",
-					 CMA_MIN_ALIGNMENT >> 20);
-			return REGION_RELEASED;
-		}
+		if (nomap)
+			return released(ps, r, "a reusable (CMA) pool cannot be no-map");
+		if ((r->start | r->size) & (CMA_MIN_ALIGNMENT - 1))
+			return released(ps, r, "a CMA area must be aligned to 2 MiB");
 		return fdt_getprop(ps->fdt, n, "linux,cma-default", NULL) ? REGION_CMA :
 									     REGION_CMA_DEVICE;
 	}
 	if (dmamap__fdt_compatible(ps, n, "shared-dma-pool")) {
 		/* 32-bit ARM cannot remap lowmem uncached: its pools must be no-map. */
-		if (!nomap && ps->board.arch == DMAMAP_CACHE_ARMV5) {
-			dmamap__fdt_warn(ps, n, "a 32-bit ARM device pool without no-map is not supported: released");
-			return REGION_RELEASED;
-		}
-		if (!paged)
-			dmamap__fdt_warn(ps, n, "not page aligned: reserved, but no device can use it");
-		return paged ? REGION_POOL : REGION_OTHER;
+		if (!nomap && ps->board.arch == DMAMAP_CACHE_ARMV5)
+			return released(ps, r, "a 32-bit ARM device pool without no-map is not supported");
+		return paged ? REGION_POOL : unusable(ps, r);
 	}
 	if (dmamap__fdt_compatible(ps, n, "restricted-dma-pool")) {
 		if (reusable || nomap || fdt_getprop(ps->fdt, n, "linux,cma-default", NULL) ||
-		    fdt_getprop(ps->fdt, n, "linux,dma-default", NULL)) {
-			dmamap__fdt_warn(ps, n, "a restricted pool cannot be reusable, no-map or a default: released");
-			return REGION_RELEASED;
-		}
-		if (!paged)
-			dmamap__fdt_warn(ps, n, "not page aligned: reserved, but no device can use it");
-		return paged ? REGION_RESTRICTED : REGION_OTHER;
+		    fdt_getprop(ps->fdt, n, "linux,dma-default", NULL))
+			return released(ps, r, "a restricted pool cannot be reusable, no-map or a default");
+		return paged ? REGION_RESTRICTED : unusable(ps, r);
 	}
 	return REGION_OTHER;
 }
@@ -333,7 +381,7 @@ static void setup_regions(struct fdt_parse *ps)
 	for (unsigned int i = 0; i < ps->nr_regions; i++) {
 		struct fdt_region *r = &ps->regions[i];
 
-		if (r->node < 0)
+		if (r->node < 0 || r->kind == REGION_NOT_PLACED)
 			continue;
 		r->kind = region_kind(ps, r);
 		if (r->kind == REGION_CMA) {
@@ -341,15 +389,50 @@ static void setup_regions(struct fdt_parse *ps)
 			ps->board.cma_size = r->size;
 		} else if (r->kind == REGION_CMA_DEVICE) {
 			if (ps->board.nr_cma_areas == DMAMAP_MAX_CMA) {
-				dmamap__fdt_warn(ps, r->node, "more than %d CMA areas: released",
-						 DMAMAP_MAX_CMA);
-				r->kind = REGION_RELEASED;
+				r->kind = released(ps, r, "more CMA areas than the board keeps");
 				continue;
 			}
 			ps->board.cma_areas[ps->board.nr_cma_areas++] =
 				(struct dmamap_ram_bank){ r->start, r->size };
 		}
 	}
+}
+
+static const char *use_of(struct fdt_parse *ps, const struct fdt_region *r)
+{
+	switch (r->kind) {
+	case REGION_POOL:
+		return "device pool";
+	case REGION_CMA:
+		return "default CMA";
+	case REGION_CMA_DEVICE:
+		return "CMA of its devices";
+	case REGION_RESTRICTED:
+		return "restricted pool";
+	case REGION_RELEASED:
+		return "released";
+	case REGION_NOT_PLACED:
+		return "not placed";
+	default:
+		return r->node >= 0 && fdt_getprop(ps->fdt, r->node, "no-map", NULL) ? "no-map" :
+										       "reserved";
+	}
+}
+
+/* The board's list of regions, for whoever reads the board. */
+static void notes(struct fdt_parse *ps)
+{
+	for (unsigned int i = 0; i < ps->nr_regions; i++) {
+		const struct fdt_region *r = &ps->regions[i];
+		char *name = ps->region_names[i];
+
+		if (r->node < 0 || fdt_get_path(ps->fdt, r->node, name, DMAMAP_PATH_MAX))
+			snprintf(name, DMAMAP_PATH_MAX, "/memreserve/");
+		ps->region_notes[i] = (struct dmamap_region){ name, r->start, r->size, use_of(ps, r),
+							      r->how };
+	}
+	ps->board.nr_regions = ps->nr_regions;
+	ps->board.regions = ps->region_notes;
 }
 
 /* fdt_scan_reserved_mem()'s check: the node's own cells equal the root's, and it has ranges. */
@@ -376,7 +459,7 @@ int dmamap__fdt_reserved_memory(struct fdt_parse *ps)
 
 		if (!fdt_get_mem_rsv(ps->fdt, i, &addr, &size) && size && range_ok(addr, size)) {
 			take(&mb, addr, size);
-			add_region(ps, -1, addr, size, false);
+			add_region(ps, -1, addr, size, false, "/memreserve/ entry %d", i);
 		}
 	}
 	if (rm >= 0 && (na < 1 || na > 2 || ns < 1 || ns > 2 || !usable_root(ps, rm, na, ns))) {
@@ -401,6 +484,7 @@ int dmamap__fdt_reserved_memory(struct fdt_parse *ps)
 	}
 	setup_regions(ps);
 	withhold(ps, &mb);
+	notes(ps);
 	return 0;
 }
 

@@ -276,6 +276,7 @@ TEST(of_zone_dma_sized_from_the_narrowest_dma_ranges)
 	struct page *pg;
 
 	REQUIRE(p);
+	CHECK_EQ(dmamap_zone_dma_limit(p), 0xffffffULL);
 	dev = dmamap_device_lookup(p, "dma@1");
 	REQUIRE(dev);
 	/* A 24-bit mask reaches the top of ZONE_DMA (16 MiB), where its fallback memory is. */
@@ -295,5 +296,6 @@ TEST(of_zone_dma_sized_from_the_narrowest_dma_ranges)
 	REQUIRE(dev);
 	CHECK_EQ(dma_set_mask(dev, DMA_BIT_MASK(24)), -EIO);
 	CHECK_EQ(dma_set_mask(dev, DMA_BIT_MASK(28)), 0);
+	CHECK_EQ(dmamap_zone_dma_limit(p), 0xfffffffULL);
 	dmamap_platform_destroy(p);
 }

@@ -91,6 +91,7 @@ TEST(of_dynamic_region_avoids_memreserve_and_uses_every_bank)
 
 TEST(of_cma_region_is_aligned_to_a_pageblock)
 {
+	struct dmamap_region_info r;
 	struct dmamap_cma_stats cs;
 	struct dmamap_platform *p = dts_board(RESV(
 		"top@83f00000 { reg = <0x83f00000 0x100000>; };"
@@ -102,12 +103,25 @@ TEST(of_cma_region_is_aligned_to_a_pageblock)
 	/* Highest fit below the static region is 0x83d00000; 2 MiB alignment makes it 0x83c00000. */
 	CHECK_EQ(cs.start, 0x83c00000ULL);
 	CHECK_EQ(cs.total_pages, 0x200000 >> PAGE_SHIFT);
+	/* The board says where each region landed and why. */
+	REQUIRE(dmamap_region_info(p, 0, &r) == 0);
+	CHECK(strcmp(r.name, "/reserved-memory/top@83f00000") == 0);
+	CHECK(strcmp(r.use, "reserved") == 0 && strcmp(r.how, "reg") == 0);
+	REQUIRE(dmamap_region_info(p, 1, &r) == 0);
+	CHECK(strcmp(r.name, "/reserved-memory/cma") == 0);
+	CHECK_EQ(r.start, 0x83c00000ULL);
+	CHECK(strcmp(r.use, "default CMA") == 0);
+	CHECK_MSG(strstr(r.how, "top-down") && strstr(r.how, "aligned to 0x200000"), "%s", r.how);
+	CHECK_EQ(dmamap_region_info(p, 2, &r), -ENOENT);
 	dmamap_platform_destroy(p);
 	/* A static CMA region off a 2 MiB boundary is refused by its setup: no CMA. */
 	p = dts_board(RESV("cma@83f00000 { compatible = \"shared-dma-pool\"; reusable;"
 			   "  reg = <0x83f00000 0x100000>; linux,cma-default; };") "};");
 	REQUIRE(p);
 	CHECK_EQ(dmamap_cma_stats(p, &cs), -ENODEV);
+	REQUIRE(dmamap_region_info(p, 0, &r) == 0);
+	CHECK(strcmp(r.use, "released") == 0);
+	CHECK_MSG(strstr(r.how, "aligned to 2 MiB") != NULL, "%s", r.how);
 	dmamap_platform_destroy(p);
 }
 
@@ -116,6 +130,7 @@ TEST(of_region_without_room_is_not_reserved)
 	struct dmamap_error err = { 0 };
 	struct dmamap_platform *p;
 	struct dmamap_device_info in;
+	struct dmamap_region_info r;
 
 	/* 64 KiB do not fit a 4 KiB range: Linux boots on without the region. */
 	p = from_dts(RESV("r: r { compatible = \"restricted-dma-pool\"; size = <0x10000>;"
@@ -126,6 +141,9 @@ TEST(of_region_without_room_is_not_reserved)
 	REQUIRE(dmamap_device_info(dmamap_device_lookup(p, "dma@1"), &in) == 0);
 	CHECK_EQ(in.restricted_pool_size, 0);
 	CHECK(strcmp(in.ops, "direct") == 0);
+	REQUIRE(dmamap_region_info(p, 0, &r) == 0);
+	CHECK(strcmp(r.use, "not placed") == 0 && r.size == 0);
+	CHECK_MSG(strstr(r.how, "no room") != NULL, "%s", r.how);
 	dmamap_platform_destroy(p);
 }
 
@@ -227,5 +245,7 @@ TEST(of_bounce_pool_and_default_cma_keep_clear_of_reserved_regions)
 	CHECK_EQ(ss.start, 0x80100000ULL);
 	REQUIRE(dmamap_cma_stats(p, &cs) == 0);
 	CHECK_EQ(cs.start, 0x83b00000ULL);
+	CHECK_EQ(dmamap_region_info(p, 1, &(struct dmamap_region_info){ 0 }), 0);
+	CHECK_EQ(dmamap_region_info(p, 0, NULL), -EINVAL);
 	dmamap_platform_destroy(p);
 }

@@ -57,7 +57,13 @@ if command -v python3 >/dev/null 2>&1; then python3 -m json.tool "$out" >/dev/nu
 "$cli" info | grep -q "dma-nc"
 "$cli" info --json | grep -q '"name":"dma-32"'
 "$cli" info --json | grep -q '"map":\[{"cpu":"0x80000000","dma":"0x0","size":"0x8000000"}\]'
-"$cli" info --json | grep -q '"iommu":"smmu0"'
+"$cli" info --json | grep -q '"iommu":{"name":"smmu0","stream_ids":\[66\]}'
+for board in default rpi4-like arm64-server x86-like armv5; do
+	"$cli" info "$board" --json >"$out"
+	if command -v python3 >/dev/null 2>&1; then python3 -m json.tool "$out" >/dev/null; fi
+	# No sentinel values: what is absent is null.
+	if grep -q '"0x0+0x0"\|"iommu":""\|"bus_dma_limit":"0x0"' "$out"; then exit 1; fi
+done
 "$cli" info rpi4-like --json | grep -q '"path":"/scb/dma@7e800000"'
 "$cli" info --svg "$out" >/dev/null
 grep -q '<svg' "$out" && grep -q 'dma-iommu' "$out" && grep -q '</svg>' "$out"
