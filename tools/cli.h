@@ -6,6 +6,7 @@
 
 int cli_demo(int argc, char **argv);
 int cli_info(int argc, char **argv);
+int cli_explain(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_sweep(int argc, char **argv);
 int cli_run(int argc, char **argv);

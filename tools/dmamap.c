@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* dmamap: demo · info · sweep · run · bench */
+/* dmamap: demo · info · explain · sweep · run · bench */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,7 @@ static void usage(FILE *f)
 		"                    [--bug KIND|list] [--chaos SEED]\n"
 		"                    [--scale N] [--threaded] [--verbose] [--json]\n"
 		"       dmamap info  [BOARD] [--json] [--svg FILE] [--ram START+SIZE,...] [-I DIR]... [--overlay FILE]...\n"
+		"       dmamap explain BOARD NODE [--ram START+SIZE,...] [-I DIR]... [--overlay FILE]...\n"
 		"       dmamap sweep [--board NAME] [--seeds N] [--first SEED]\n"
 		"       dmamap run   DRIVER.so [MODEL.so...] [--board NAME|FILE] [--seeds A[-B]] [--jobs N]\n"
 		"                    [--tap | --json] [--junit FILE] (--help for the rest)\n"
@@ -160,6 +161,8 @@ int main(int argc, char **argv)
 		return cli_demo(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "info"))
 		return cli_info(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "explain"))
+		return cli_explain(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "bench"))
 		return cli_bench(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "sweep"))

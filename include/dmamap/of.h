@@ -125,6 +125,30 @@ dmamap_platform_from_file_opts(const char *path, const struct dmamap_of_options 
 			       struct dmamap_error *err);
 
 
+/**
+ * dmamap_of_explain() - how Linux derives one node's DMA configuration
+ * @blob: the .dtb in memory
+ * @size: its size in bytes
+ * @opts: overrides, as for dmamap_platform_from_fdt_opts() (may be NULL)
+ * @path: the node's full path ("/soc/dma@1000")
+ * @out: receives the derivation, one step per line, each naming the
+ *       kernel function whose rule it applies: whether and how Linux makes
+ *       a device of the node, where the dma-ranges walk starts and every
+ *       node it visits, each window translated to the CPU, the map, limit
+ *       and masks, which node decided coherency, the IOMMU and every id,
+ *       the pools its memory-region gives
+ * @len: room in @out; a longer derivation is cut at a line's end
+ * @err: receives the reason on failure
+ *
+ * Return: 0; -EINVAL for a NULL @path or @out, a zero @len, a bad blob or
+ * @opts, or a tree dmamap_platform_from_fdt_opts() would refuse (@out then
+ * holds the steps up to the failure); -ENOENT when the tree has no node at
+ * @path; -ENOMEM; -ENOSYS in a build without libfdt.
+ */
+DMAMAP_API int dmamap_of_explain(const void *blob, size_t size,
+				 const struct dmamap_of_options *opts, const char *path,
+				 char *out, size_t len, struct dmamap_error *err);
+
 /* ---- a device's node, for its driver (as <linux/of.h>) ------------------ */
 
 /* A node of the board's device tree; dev_of_node() gives a device's. */

@@ -91,14 +91,22 @@ static int device_of(struct fdt_parse *ps, const struct fdt_populated *pop,
 	 * What a driver would set with dma_set_mask*(): vendor properties, so a
 	 * board file can say what its devices' drivers ask for.
 	 */
+	ps->explaining = node == ps->explain_node;
 	if ((ret = dmamap__fdt_u64_prop(ps, node, "dmamap,dma-mask-bits", 0, &bits)))
 		return ret;
-	if (bits)
+	if (bits) {
 		d->dma_mask = d->coherent_dma_mask = DMA_BIT_MASK(bits);
+		dmamap__fdt_say(ps, "dmamap,dma-mask-bits = %llu: its driver calls dma_set_mask_and_coherent(DMA_BIT_MASK(%llu))",
+				(unsigned long long)bits, (unsigned long long)bits);
+	}
 	if ((ret = dmamap__fdt_u64_prop(ps, node, "dmamap,coherent-mask-bits", 0, &bits)))
 		return ret;
-	if (bits)
+	if (bits) {
 		d->coherent_dma_mask = DMA_BIT_MASK(bits);
+		dmamap__fdt_say(ps, "dmamap,coherent-mask-bits = %llu: its driver calls dma_set_coherent_mask(DMA_BIT_MASK(%llu))",
+				(unsigned long long)bits, (unsigned long long)bits);
+	}
+	ps->explaining = false;
 	/* An IXP4xx/SA-1111-style bus that needs dmabounce above an address. */
 	if ((ret = dmamap__fdt_u64_prop(ps, node, "dmamap,dmabounce-above", 0, &bits)))
 		return ret;
@@ -213,23 +221,18 @@ struct dmamap_platform *dmamap_platform_from_fdt(const void *blob, size_t size,
 	return dmamap_platform_from_fdt_opts(blob, size, NULL, err);
 }
 
-struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t size,
-						      const struct dmamap_of_options *opts,
-						      struct dmamap_error *err)
+/* The blob as libfdt may read it: 0, or -EINVAL with @err set. */
+static int check_blob(const void *blob, size_t size, const struct dmamap_of_options *opts,
+		      struct dmamap_error *err)
 {
-	struct fdt_parse *ps;
-	struct dmamap_platform *p = NULL;
-	bool coherent_default, ram_given = opts && opts->ram;
-	int node, depth = 0, ret;
-
-	if (ram_given && (!opts->nr_ram || opts->nr_ram > DMAMAP_MAX_BANKS)) {
+	if (opts && opts->ram && (!opts->nr_ram || opts->nr_ram > DMAMAP_MAX_BANKS)) {
 		dmamap__set_error(err, -EINVAL, "RAM override: %u banks (need 1..%d)",
 				  opts->nr_ram, DMAMAP_MAX_BANKS);
-		return NULL;
+		return -EINVAL;
 	}
 	if (!blob || size < FDT_V1_SIZE) {
 		dmamap__set_error(err, -EINVAL, "device tree: no blob, or shorter than a header");
-		return NULL;
+		return -EINVAL;
 	}
 	/*
 	 * libfdt's full check dereferences NULL on some pre-16 blobs (dtc
@@ -240,20 +243,22 @@ struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t s
 	    (fdt_version(blob) >= 16 &&
 	     (!dmamap__fdt_walk_ok(blob, size) || fdt_check_full(blob, size)))) {
 		dmamap__set_error(err, -EINVAL, "device tree: corrupt or truncated blob");
-		return NULL;
+		return -EINVAL;
 	}
 	if (fdt_version(blob) < 16) {
 		dmamap__set_error(err, -EINVAL, "device tree: format version %u (16 or later needed)",
 				  (unsigned int)fdt_version(blob));
-		return NULL;
+		return -EINVAL;
 	}
-	ps = calloc(1, sizeof(*ps));
-	if (!ps) {
-		dmamap__set_error(err, -ENOMEM, "out of memory");
-		return NULL;
-	}
+	return 0;
+}
+
+int dmamap__fdt_parse(struct fdt_parse *ps, const void *blob, const struct dmamap_of_options *opts)
+{
+	bool coherent_default, ram_given = opts && opts->ram;
+	int node, depth = 0, ret;
+
 	ps->fdt = blob;
-	ps->err = err;
 	if (!fdt_getprop(blob, 0, "#address-cells", NULL) || !fdt_getprop(blob, 0, "#size-cells", NULL))
 		dmamap__log_line(NULL, DMAMAP_LOG_WARN,
 			    "dmamap: device tree root lacks #address-cells/#size-cells: assuming 1");
@@ -284,6 +289,9 @@ struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t s
 	 */
 	if (!ret)
 		dmamap__fdt_populate(ps);
+	if (!ret && ps->explain_node >= 0)
+		dmamap__fdt_explain_population(ps, ps->explain_node,
+					       model_of(blob, ps->explain_node) != NULL);
 	for (int live = 1; live >= 0; live--) {
 		for (unsigned int i = 0; !ret && i < ps->nr_populated; i++) {
 			const struct fdt_populated *pop = &ps->populated[i];
@@ -300,7 +308,26 @@ struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t s
 			dmamap__fdt_warn(ps, node, "Linux creates no device for this node (no compatible, or its parent is no simple-bus): its model is not used");
 	if (!ret && !ps->board.nr_banks)
 		ret = dmamap__fdt_fail(ps, 0, NULL, "no memory node with device_type = \"memory\"");
-	if (!ret) {
+	return ret;
+}
+
+struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t size,
+						      const struct dmamap_of_options *opts,
+						      struct dmamap_error *err)
+{
+	struct fdt_parse *ps;
+	struct dmamap_platform *p = NULL;
+
+	if (check_blob(blob, size, opts, err))
+		return NULL;
+	ps = calloc(1, sizeof(*ps));
+	if (!ps) {
+		dmamap__set_error(err, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	ps->err = err;
+	ps->explain_node = -1;
+	if (!dmamap__fdt_parse(ps, blob, opts)) {
 		ps->board.devices = ps->devs;
 		ps->board.fdt = blob;
 		ps->board.fdt_size = fdt_totalsize(blob);
@@ -308,6 +335,38 @@ struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t s
 	}
 	free(ps);
 	return p;
+}
+
+int dmamap_of_explain(const void *blob, size_t size, const struct dmamap_of_options *opts,
+		      const char *path, char *out, size_t len, struct dmamap_error *err)
+{
+	struct fdt_parse *ps;
+	int ret, node;
+
+	if (!path || !out || !len) {
+		dmamap__set_error(err, -EINVAL, "explain: no node path or no room for the answer");
+		return -EINVAL;
+	}
+	if ((ret = check_blob(blob, size, opts, err)))
+		return ret;
+	node = fdt_path_offset(blob, path);
+	if (node < 0) {
+		dmamap__set_error(err, -ENOENT, "%s: no such node in the tree", path);
+		return -ENOENT;
+	}
+	ps = calloc(1, sizeof(*ps));
+	if (!ps) {
+		dmamap__set_error(err, -ENOMEM, "out of memory");
+		return -ENOMEM;
+	}
+	ps->err = err;
+	ps->explain_node = node;
+	ps->explain = out;
+	ps->explain_len = len;
+	out[0] = '\0';
+	ret = dmamap__fdt_parse(ps, blob, opts);
+	free(ps);
+	return ret;
 }
 
 struct dmamap_platform *dmamap__dt_builtin(const char *name, struct dmamap_error *err)

@@ -46,6 +46,16 @@ static int dma_parent(struct fdt_parse *ps, int node)
 	return fdt_parent_offset(ps->fdt, node);
 }
 
+/* @node's full path, for the explanation. */
+static const char *path_of(struct fdt_parse *ps, int node, char *buf, int len)
+{
+	if (node == 0)
+		return "/";
+	if (node < 0 || fdt_get_path(ps->fdt, node, buf, len))
+		snprintf(buf, (size_t)len, "(node at offset %d)", node);
+	return buf;
+}
+
 /* How a node's dma-ranges entries are laid out: <child parent size>. */
 struct ranges_cells {
 	int na, pna, ns, stride; /* stride in bytes */
@@ -110,41 +120,64 @@ static int dma_ranges(struct fdt_parse *ps, int dev_node, int start, struct dmam
 	struct ranges_cells c;
 	bool later = false;
 	int len = 0, node;
+	char path[DMAMAP_PATH_MAX];
 
 	for (node = start; node >= 0; node = dma_parent(ps, node)) {
 		r = fdt_getprop(ps->fdt, node, "dma-ranges", &len);
 		if (r && len > 0)
 			break;
-		if (later && !r)
+		if (later && !r) {
+			dmamap__fdt_say(ps, "of_dma_get_range(): %s has no dma-ranges, above a node that walked on: no translation (identity, no bus limit)",
+					path_of(ps, node, path, sizeof(path)));
 			return 0; /* a bus without dma-ranges above one with: no map */
+		}
+		dmamap__fdt_say(ps, "of_dma_get_range(): %s %s: keep walking up", path_of(ps, node, path, sizeof(path)),
+				r ? "has an empty dma-ranges (1:1)" : "has no dma-ranges, allowed on the first node");
 		later = true;
 		r = NULL;
 	}
-	if (!r)
+	if (!r) {
+		dmamap__fdt_say(ps, "of_dma_get_range(): reached the root: no translation (identity, no bus limit)");
 		return 0; /* reached the root: identity */
+	}
 	if (!ranges_cells_of(ps, node, &c) || !c.ns)
 		return dmamap__fdt_fail(ps, node, "dma-ranges", "bad #address-cells/#size-cells");
 	if (len % c.stride)
 		return dmamap__fdt_fail(ps, node, "dma-ranges",
 					"length %d is not a multiple of %d cells per entry", len,
 					c.stride / 4);
+	dmamap__fdt_say(ps, "of_dma_get_range(): the map comes from %s: %d entr%s of <bus %d cells, parent %d cells, size %d cells>",
+			path_of(ps, node, path, sizeof(path)), len / c.stride,
+			len / c.stride == 1 ? "y" : "ies", c.na, c.pna, c.ns);
 	for (int off = 0; off < len; off += c.stride) {
 		struct dmamap_dma_range *last = d->nr_ranges ? &d->ranges[d->nr_ranges - 1] : NULL;
-		u64 dma, cpu, size;
+		u64 dma, cpu, parent, size;
 
-		ranges_entry(r, off, &c, &dma, &cpu, &size);
-		if (!size)
+		ranges_entry(r, off, &c, &dma, &parent, &size);
+		cpu = parent;
+		if (!size) {
+			dmamap__fdt_say(ps, "  entry %d: size 0, skipped", off / c.stride + 1);
 			continue;
+		}
 		if (!translate_up(ps, node, &cpu)) {
 			dmamap__fdt_warn(ps, dev_node,
 					 "dma-ranges entry at 0x%llx not reachable from the CPU, dropped",
 					 (unsigned long long)dma);
+			dmamap__fdt_say(ps, "  entry %d: bus 0x%llx, parent 0x%llx: no ancestor's dma-ranges reaches it from the CPU, dropped (of_translate_dma_address)",
+					off / c.stride + 1, (unsigned long long)dma,
+					(unsigned long long)parent);
 			continue;
 		}
+		dmamap__fdt_say(ps, "  entry %d: bus 0x%llx = CPU 0x%llx%s, size 0x%llx", off / c.stride + 1,
+				(unsigned long long)dma, (unsigned long long)cpu,
+				cpu != parent ? " (translated up through the ancestors' dma-ranges)" : "",
+				(unsigned long long)size);
 		/* Entries contiguous in both spaces are one region. */
 		if (last && last->cpu_start + last->size == cpu &&
 		    last->dma_start + last->size == dma) {
 			last->size += size;
+			dmamap__fdt_say(ps, "  entry %d continues the previous window in both spaces: merged",
+					off / c.stride + 1);
 			continue;
 		}
 		if (d->nr_ranges == DMAMAP_MAX_RANGES)
@@ -158,15 +191,17 @@ static int dma_ranges(struct fdt_parse *ps, int dev_node, int start, struct dmam
 	return 0;
 }
 
-/* of_dma_is_coherent(): the nearest of the node and its DMA parents that says. */
-static bool coherent_of(struct fdt_parse *ps, int node, bool board_default)
+/* of_dma_is_coherent(): the nearest of the node and its DMA parents that says (-1: none did). */
+static bool coherent_of(struct fdt_parse *ps, int node, bool board_default, int *decided)
 {
-	for (; node >= 0; node = dma_parent(ps, node)) {
+	for (*decided = -1; node >= 0; node = dma_parent(ps, node)) {
+		*decided = node;
 		if (fdt_getprop(ps->fdt, node, "dma-coherent", NULL))
 			return true;
 		if (fdt_getprop(ps->fdt, node, "dma-noncoherent", NULL))
 			return false;
 	}
+	*decided = -1;
 	return board_default;
 }
 
@@ -222,8 +257,10 @@ static int pci_iommu_of(struct fdt_parse *ps, int node, int host, int *iommu,
 	const fdt32_t *reg = fdt_getprop(ps->fdt, node, "reg", &rlen);
 	uint32_t rid;
 
-	if (!map)
+	if (!map) {
+		dmamap__fdt_say(ps, "the host has no iommu-map: no IOMMU");
 		return 1;
+	}
 	if (!reg || rlen < 4)
 		return dmamap__fdt_fail(ps, node, "reg",
 					"a PCI device needs reg to find its requester id");
@@ -243,13 +280,19 @@ static int pci_iommu_of(struct fdt_parse *ps, int node, int host, int *iommu,
 		target = fdt_node_offset_by_phandle(ps->fdt, ph);
 		if (target < 0)
 			return dmamap__fdt_fail(ps, host, "iommu-map", "unknown phandle 0x%x", ph);
-		if (!dmamap__fdt_enabled(ps, target))
+		if (!dmamap__fdt_enabled(ps, target)) {
+			dmamap__fdt_say(ps, "of_map_id(): requester id 0x%x maps to %s, which is disabled: no IOMMU",
+					rid, fdt_get_name(ps->fdt, target, NULL));
 			return 1;
+		}
 		*iommu = target;
 		d->iommu_ids[0] = out_base + (rid - base);
 		d->nr_iommu_ids = 1;
+		dmamap__fdt_say(ps, "of_map_id(): the host's iommu-map takes requester id 0x%x (after iommu-map-mask) to %s, stream 0x%x",
+				rid, fdt_get_name(ps->fdt, target, NULL), d->iommu_ids[0]);
 		return 0;
 	}
+	dmamap__fdt_say(ps, "of_map_id(): no iommu-map entry covers requester id 0x%x: no IOMMU", rid);
 	return 1;
 }
 
@@ -264,8 +307,10 @@ static int iommus_of(struct fdt_parse *ps, int node, int *iommu, struct dmamap_d
 	int len, first = -1;
 	const fdt32_t *v = fdt_getprop(ps->fdt, node, "iommus", &len);
 
-	if (!v)
+	if (!v) {
+		dmamap__fdt_say(ps, "no iommus: no IOMMU");
 		return 1;
+	}
 	for (int off = 0; off < len / 4;) {
 		uint32_t ph = fdt32_to_cpu(v[off]);
 		int target = fdt_node_offset_by_phandle(ps->fdt, ph), clen, cells;
@@ -282,8 +327,11 @@ static int iommus_of(struct fdt_parse *ps, int node, int *iommu, struct dmamap_d
 		if (cells < 0 || cells > 8 || off + 1 + cells > len / 4)
 			return dmamap__fdt_fail(ps, node, "iommus",
 						"fewer cells than the IOMMU's #iommu-cells (%d)", cells);
-		if (!dmamap__fdt_enabled(ps, target))
+		if (!dmamap__fdt_enabled(ps, target)) {
+			dmamap__fdt_say(ps, "of_iommu_xlate(): %s is disabled: no IOMMU",
+					fdt_get_name(ps->fdt, target, NULL));
 			return 1; /* a disabled IOMMU means none, not an error */
+		}
 		if (add_iommu_id(ps, node, target, &first, d, cells ? fdt32_to_cpu(v[off + 1]) : 0,
 				 cells > 0))
 			return 1;
@@ -292,32 +340,54 @@ static int iommus_of(struct fdt_parse *ps, int node, int *iommu, struct dmamap_d
 	if (first < 0)
 		return 1;
 	*iommu = first;
+	dmamap__fdt_say(ps, "of_iommu_configure(): iommus has %u id%s on %s, each through of_iommu_xlate()",
+			d->nr_iommu_ids, d->nr_iommu_ids == 1 ? "" : "s",
+			fdt_get_name(ps->fdt, first, NULL));
 	return 0;
 }
 
 int dmamap__fdt_dma_configure(struct fdt_parse *ps, int node, bool coherent_default,
 			      struct dmamap_device_desc *d, char *iommu_name)
 {
-	int host = pci_host_of(ps, node), np = host >= 0 ? host : node, iommu = -1, ret;
+	int host = pci_host_of(ps, node), np = host >= 0 ? host : node, iommu = -1, ret, decided;
+	int start = np == node ? dma_parent(ps, node) : np;
 	u64 end = 0, mask = DMA_BIT_MASK(32);
+	char path[DMAMAP_PATH_MAX];
 
+	ps->explaining = node == ps->explain_node;
+	if (host >= 0)
+		dmamap__fdt_say(ps, "pci_dma_configure(): configured from its host controller %s; the walk starts at the host itself",
+				path_of(ps, host, path, sizeof(path)));
+	else
+		dmamap__fdt_say(ps, "of_dma_configure_id(): configured from its own node; the walk starts at its DMA parent %s%s",
+				path_of(ps, start, path, sizeof(path)),
+				start != fdt_parent_offset(ps->fdt, node) ?
+					" (the interconnect it names dma-mem: __of_get_dma_parent)" : "");
 	/* A node configured from itself starts at its DMA parent: it is no bus of its own. */
-	ret = dma_ranges(ps, node, np == node ? dma_parent(ps, node) : np, d);
+	ret = dma_ranges(ps, node, start, d);
 	if (ret)
-		return ret;
+		goto out;
 	for (unsigned int r = 0; r < d->nr_ranges; r++)
 		end = MAX(end, d->ranges[r].dma_start + d->ranges[r].size - 1);
 	if (d->nr_ranges) {
 		/* The kernel narrows the default masks to the map and keeps its end as the limit. */
 		mask &= DMA_BIT_MASK(64 - __builtin_clzll(end | 1));
 		d->bus_dma_limit = end;
+		dmamap__fdt_say(ps, "of_dma_configure_id(): bus_dma_limit 0x%llx, the highest bus address of the map; masks DMA_BIT_MASK(32) & DMA_BIT_MASK(ilog2(end) + 1) = 0x%llx",
+				(unsigned long long)end, (unsigned long long)mask);
 	}
 	d->dma_mask = d->coherent_dma_mask = mask;
-	d->coherent = coherent_of(ps, np, coherent_default);
+	d->coherent = coherent_of(ps, np, coherent_default, &decided);
+	if (decided >= 0)
+		dmamap__fdt_say(ps, "of_dma_is_coherent(): %s says %s", path_of(ps, decided, path, sizeof(path)),
+				d->coherent ? "dma-coherent" : "dma-noncoherent");
+	else
+		dmamap__fdt_say(ps, "of_dma_is_coherent(): neither it nor a DMA parent says: the board's default, %s",
+				d->coherent ? "coherent (dma-coherent at the root)" : "non-coherent");
 	d->nr_iommu_ids = 0;
 	ret = host >= 0 ? pci_iommu_of(ps, node, host, &iommu, d) : iommus_of(ps, node, &iommu, d);
 	if (ret < 0)
-		return ret;
+		goto out;
 	iommu_name[0] = '\0';
 	if (ret == 0) {
 		snprintf(iommu_name, DMAMAP_NAME_MAX, "%s", fdt_get_name(ps->fdt, iommu, NULL));
@@ -326,7 +396,10 @@ int dmamap__fdt_dma_configure(struct fdt_parse *ps, int node, bool coherent_defa
 		d->nr_iommu_ids = 0;
 		d->iommu = NULL;
 	}
-	return dmamap__fdt_memory_regions(ps, node, np, d);
+	ret = dmamap__fdt_memory_regions(ps, node, np, d);
+out:
+	ps->explaining = false;
+	return ret;
 }
 
 /*

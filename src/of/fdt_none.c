@@ -37,6 +37,19 @@ struct dmamap_platform *dmamap_platform_from_file_opts(const char *path,
 	return dmamap_platform_from_file(path, err);
 }
 
+int dmamap_of_explain(const void *blob, size_t size, const struct dmamap_of_options *opts,
+		      const char *path, char *out, size_t len, struct dmamap_error *err)
+{
+	(void)blob;
+	(void)size;
+	(void)opts;
+	(void)path;
+	if (out && len)
+		out[0] = '\0';
+	dmamap__set_error(err, -ENOSYS, "dmamap was built without libfdt");
+	return -ENOSYS;
+}
+
 struct dmamap_platform *dmamap__dt_builtin(const char *name, struct dmamap_error *err)
 {
 	(void)name;

@@ -10,6 +10,7 @@
 
 #include <libfdt.h>
 #include <dmamap/platform.h>
+#include <dmamap/of.h>
 
 #define FDT_MAX_DEVICES 256
 #define FDT_MAX_POPULATED 4096
@@ -60,6 +61,11 @@ struct fdt_parse {
 	unsigned int nr_populated;
 	struct fdt_populated populated[FDT_MAX_POPULATED];
 	bool warned_populated;
+	/* dmamap_of_explain(): the node whose derivation is told, and where to. */
+	int explain_node;   /* -1: none */
+	bool explaining;    /* the rules now at work are that node's */
+	char *explain;
+	size_t explain_len;
 };
 
 /* Sets ps->err to "PATH[:PROP]: what" and returns -EINVAL. */
@@ -77,6 +83,13 @@ int dmamap__fdt_u64_prop(struct fdt_parse *ps, int node, const char *name, u64 d
 /* status absent, "okay" or "ok". */
 bool dmamap__fdt_enabled(struct fdt_parse *ps, int node);
 bool dmamap__fdt_compatible(struct fdt_parse *ps, int node, const char *c);
+
+/* Everything before the board is made: 0, or an error with ps->err set. */
+int dmamap__fdt_parse(struct fdt_parse *ps, const void *blob, const struct dmamap_of_options *opts);
+/* One line of the explained node's derivation (only while ps->explaining). */
+void dmamap__fdt_say(struct fdt_parse *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Why @node is, or is not, a device: the last lines of its explanation. */
+void dmamap__fdt_explain_population(struct fdt_parse *ps, int node, bool model);
 
 /* /memreserve/ and /reserved-memory into ps->board (reserved, CMA) and ps->regions. */
 int dmamap__fdt_reserved_memory(struct fdt_parse *ps);

@@ -12,6 +12,7 @@
  * MDIO bus, I2C and SPI clients, power-domain children are their own
  * buses' business, not DMA masters of the SoC.
  */
+#include <stdio.h>
 #include <string.h>
 #include "../lib/lib.h"
 #include "fdt_parse.h"
@@ -156,4 +157,83 @@ const char *dmamap__fdt_dma_master_by(struct fdt_parse *ps, int node, enum fdt_b
 const char *dmamap__fdt_bus_name(enum fdt_bus bus)
 {
 	return bus == FDT_BUS_AMBA ? "amba" : bus == FDT_BUS_PCI ? "pci" : "platform";
+}
+
+/* Why of_platform_populate() never reached @node: its first ancestor that stops the walk. */
+static void why_not(struct fdt_parse *ps, int node, char *out, size_t len)
+{
+	char path[DMAMAP_PATH_MAX] = "?";
+	int parent = fdt_parent_offset(ps->fdt, node);
+
+	if (!dmamap__fdt_enabled(ps, node)) {
+		snprintf(out, len, "its status is \"%s\"",
+			 (const char *)fdt_getprop(ps->fdt, node, "status", NULL));
+		return;
+	}
+	if (!fdt_getprop(ps->fdt, node, "compatible", NULL)) {
+		snprintf(out, len, "it has no compatible: of_platform_bus_create() skips it");
+		return;
+	}
+	if (compatible_any(ps, node, pure_buses, ARRAY_SIZE(pure_buses))) {
+		snprintf(out, len, "it is a bus: Linux makes a device of it that only holds its children and does no DMA");
+		return;
+	}
+	if (dmamap__fdt_compatible(ps, node, "operating-points-v2")) {
+		snprintf(out, len, "an operating-points table: of_skipped_node_table");
+		return;
+	}
+	for (int n = parent; n > 0; n = fdt_parent_offset(ps->fdt, n)) {
+		if (!dmamap__fdt_enabled(ps, n)) {
+			fdt_get_path(ps->fdt, n, path, sizeof(path));
+			snprintf(out, len, "its ancestor %s is disabled", path);
+			return;
+		}
+	}
+	if (parent > 0) {
+		fdt_get_path(ps->fdt, parent, path, sizeof(path));
+		if (!compatible_any(ps, parent, bus_match_table, ARRAY_SIZE(bus_match_table)))
+			snprintf(out, len,
+				 "its parent %s is no bus of_platform_populate() descends into (simple-bus, simple-mfd, isa, arm,amba-bus): the parent's own driver creates what it needs (I2C and SPI clients, flash partitions, PHYs, power domains)",
+				 path);
+		else
+			snprintf(out, len, "its parent %s is not populated itself", path);
+		return;
+	}
+	snprintf(out, len, "the tree has more devices than dmamap reads");
+}
+
+void dmamap__fdt_explain_population(struct fdt_parse *ps, int node, bool model)
+{
+	char path[DMAMAP_PATH_MAX] = "/", why[400];
+	int parent = fdt_parent_offset(ps->fdt, node);
+	bool was = ps->explaining;
+
+	ps->explaining = true;
+	if (parent > 0)
+		fdt_get_path(ps->fdt, parent, path, sizeof(path));
+	for (unsigned int i = 0; i < ps->nr_populated; i++) {
+		const struct fdt_populated *pop = &ps->populated[i];
+		const char *by;
+
+		if (pop->node != node)
+			continue;
+		if (pop->bus == FDT_BUS_PCI)
+			dmamap__fdt_say(ps, "a PCI function below %s: the host controller's driver enumerates it", path);
+		else if (pop->bus == FDT_BUS_AMBA)
+			dmamap__fdt_say(ps, "arm,primecell: of_platform_bus_create() makes an AMBA device of it");
+		else if (parent == 0)
+			dmamap__fdt_say(ps, "a child of the root with a compatible: of_platform_populate() makes a platform device of it");
+		else
+			dmamap__fdt_say(ps, "a child of %s: of_platform_populate() makes a platform device of it", path);
+		by = dmamap__fdt_dma_master_by(ps, node, pop->bus, model);
+		if (by)
+			dmamap__fdt_say(ps, "a DMA master by its binding: %s", by);
+		else
+			dmamap__fdt_say(ps, "nothing in its binding says it does DMA itself (no iommus, memory-region, #dma-cells, DMA-capable node name)");
+		ps->explaining = was;
+		return;
+	}
+	why_not(ps, node, why, sizeof(why));
+	dmamap__fdt_say(ps, "not a device: %s", why);
+	ps->explaining = was;
 }

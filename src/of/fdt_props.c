@@ -95,3 +95,21 @@ bool dmamap__fdt_compatible(struct fdt_parse *ps, int node, const char *c)
 {
 	return !fdt_node_check_compatible(ps->fdt, node, c);
 }
+
+void dmamap__fdt_say(struct fdt_parse *ps, const char *fmt, ...)
+{
+	size_t used;
+	va_list ap;
+
+	if (!ps->explaining || !ps->explain)
+		return;
+	used = strlen(ps->explain);
+	if (used + 2 >= ps->explain_len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(ps->explain + used, ps->explain_len - used - 1, fmt, ap);
+	va_end(ap);
+	used = strlen(ps->explain);
+	ps->explain[used] = '\n';
+	ps->explain[used + 1] = '\0';
+}

@@ -530,14 +530,22 @@ int dmamap__fdt_memory_regions(struct fdt_parse *ps, int node, int dma_node,
 			d->cma_start = r->start;
 			d->cma_size = r->size;
 		}
+		dmamap__fdt_say(ps, "of_reserved_mem_device_init(): memory-region[0] is %s, %s%s",
+				fdt_get_name(ps->fdt, target, NULL), use_of(ps, r),
+				r->kind == REGION_POOL ? ": its coherent allocations come from it first" :
+				r->kind == REGION_CMA_DEVICE ? ": its contiguous allocations come from it (rmem_cma_device_init)" :
+							       ": nothing for the device");
 	}
 	/*
 	 * of_dma_set_restricted_buffer(): any entry may be the restricted pool,
 	 * of the device's node or else of the node its DMA configuration came
 	 * from; behind an IOMMU there is none, the IOMMU isolates the device.
 	 */
-	if (d->iommu)
+	if (d->iommu) {
+		if (fdt_getprop(ps->fdt, node, "memory-region", NULL))
+			dmamap__fdt_say(ps, "of_dma_set_restricted_buffer() is not called behind an IOMMU: the IOMMU isolates the device");
 		return 0;
+	}
 	if (!fdt_getprop(ps->fdt, node, "memory-region", &len) || len < 4)
 		node = dma_node;
 	if (!fdt_getprop(ps->fdt, node, "memory-region", &len))
@@ -553,6 +561,12 @@ int dmamap__fdt_memory_regions(struct fdt_parse *ps, int node, int dma_node,
 		if (r && r->kind == REGION_RESTRICTED) {
 			d->restricted_pool_start = r->start;
 			d->restricted_pool_size = r->size;
+			dmamap__fdt_say(ps, "of_dma_set_restricted_buffer(): memory-region[%d] of %s is the restricted pool %s: every mapping bounces through it",
+					i, node == dma_node ? "its node" : "the node that configured it",
+					fdt_get_name(ps->fdt, target, NULL));
+		} else {
+			dmamap__fdt_say(ps, "of_dma_set_restricted_buffer(): memory-region[%d] names %s, which was not set up: no restricted pool",
+					i, fdt_get_name(ps->fdt, target, NULL));
 		}
 		break; /* only the first restricted pool counts */
 	}

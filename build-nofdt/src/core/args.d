@@ -1,0 +1,32 @@
+build-nofdt/src/core/args.o: src/core/args.c src/core/../base/report.h \
+ src/core/../base/device.h include/dmamap/dma-map-ops.h \
+ include/dmamap/dma-mapping.h include/dmamap/types.h \
+ include/dmamap/dma-direction.h include/dmamap/page.h \
+ include/dmamap/scatterlist.h include/dmamap/platform.h \
+ include/dmamap/model.h include/dmamap/trace.h include/dmamap/debug.h \
+ src/core/../base/../lib/shard.h src/core/../base/../lib/fault.h \
+ src/core/../base/../lib/log.h src/core/core.h src/core/../lib/lib.h \
+ src/core/../base/bus.h src/core/../base/../lib/lib.h src/core/../hw/hw.h \
+ include/dmamap/sim.h src/core/../hw/../base/device.h
+src/core/../base/report.h:
+src/core/../base/device.h:
+include/dmamap/dma-map-ops.h:
+include/dmamap/dma-mapping.h:
+include/dmamap/types.h:
+include/dmamap/dma-direction.h:
+include/dmamap/page.h:
+include/dmamap/scatterlist.h:
+include/dmamap/platform.h:
+include/dmamap/model.h:
+include/dmamap/trace.h:
+include/dmamap/debug.h:
+src/core/../base/../lib/shard.h:
+src/core/../base/../lib/fault.h:
+src/core/../base/../lib/log.h:
+src/core/core.h:
+src/core/../lib/lib.h:
+src/core/../base/bus.h:
+src/core/../base/../lib/lib.h:
+src/core/../hw/hw.h:
+include/dmamap/sim.h:
+src/core/../hw/../base/device.h:

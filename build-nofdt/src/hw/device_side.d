@@ -1,0 +1,39 @@
+build-nofdt/src/hw/device_side.o: src/hw/device_side.c \
+ src/hw/../lib/lib.h include/dmamap/types.h include/dmamap/page.h \
+ src/hw/../base/bus.h src/hw/../base/../lib/lib.h src/hw/../base/device.h \
+ include/dmamap/dma-map-ops.h include/dmamap/dma-mapping.h \
+ include/dmamap/dma-direction.h include/dmamap/scatterlist.h \
+ include/dmamap/platform.h include/dmamap/model.h include/dmamap/trace.h \
+ include/dmamap/debug.h src/hw/../base/../lib/shard.h \
+ src/hw/../base/../lib/fault.h src/hw/../base/../lib/log.h \
+ src/hw/../base/observer.h src/hw/../base/trace.h \
+ src/hw/../platform/port.h src/hw/../platform/../lib/lib.h \
+ src/hw/../platform/../base/device.h src/hw/hw.h include/dmamap/sim.h \
+ src/hw/../base/device.h src/hw/iopt.h include/dmamap/iommu.h
+src/hw/../lib/lib.h:
+include/dmamap/types.h:
+include/dmamap/page.h:
+src/hw/../base/bus.h:
+src/hw/../base/../lib/lib.h:
+src/hw/../base/device.h:
+include/dmamap/dma-map-ops.h:
+include/dmamap/dma-mapping.h:
+include/dmamap/dma-direction.h:
+include/dmamap/scatterlist.h:
+include/dmamap/platform.h:
+include/dmamap/model.h:
+include/dmamap/trace.h:
+include/dmamap/debug.h:
+src/hw/../base/../lib/shard.h:
+src/hw/../base/../lib/fault.h:
+src/hw/../base/../lib/log.h:
+src/hw/../base/observer.h:
+src/hw/../base/trace.h:
+src/hw/../platform/port.h:
+src/hw/../platform/../lib/lib.h:
+src/hw/../platform/../base/device.h:
+src/hw/hw.h:
+include/dmamap/sim.h:
+src/hw/../base/device.h:
+src/hw/iopt.h:
+include/dmamap/iommu.h:

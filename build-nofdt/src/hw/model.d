@@ -1,0 +1,33 @@
+build-nofdt/src/hw/model.o: src/hw/model.c src/hw/../base/report.h \
+ src/hw/../base/device.h include/dmamap/dma-map-ops.h \
+ include/dmamap/dma-mapping.h include/dmamap/types.h \
+ include/dmamap/dma-direction.h include/dmamap/page.h \
+ include/dmamap/scatterlist.h include/dmamap/platform.h \
+ include/dmamap/model.h include/dmamap/trace.h include/dmamap/debug.h \
+ src/hw/../base/../lib/shard.h src/hw/../base/../lib/fault.h \
+ src/hw/../base/../lib/log.h src/hw/../platform/port.h \
+ src/hw/../platform/../lib/lib.h src/hw/../platform/../base/device.h \
+ src/hw/hw.h include/dmamap/sim.h src/hw/../base/device.h \
+ src/hw/models/models.h
+src/hw/../base/report.h:
+src/hw/../base/device.h:
+include/dmamap/dma-map-ops.h:
+include/dmamap/dma-mapping.h:
+include/dmamap/types.h:
+include/dmamap/dma-direction.h:
+include/dmamap/page.h:
+include/dmamap/scatterlist.h:
+include/dmamap/platform.h:
+include/dmamap/model.h:
+include/dmamap/trace.h:
+include/dmamap/debug.h:
+src/hw/../base/../lib/shard.h:
+src/hw/../base/../lib/fault.h:
+src/hw/../base/../lib/log.h:
+src/hw/../platform/port.h:
+src/hw/../platform/../lib/lib.h:
+src/hw/../platform/../base/device.h:
+src/hw/hw.h:
+include/dmamap/sim.h:
+src/hw/../base/device.h:
+src/hw/models/models.h:

@@ -1,0 +1,30 @@
+build-nofdt/src/hw/sched.o: src/hw/sched.c src/hw/../lib/lib.h \
+ include/dmamap/types.h include/dmamap/page.h src/hw/../platform/port.h \
+ src/hw/../platform/../lib/lib.h src/hw/../platform/../base/device.h \
+ include/dmamap/dma-map-ops.h include/dmamap/dma-mapping.h \
+ include/dmamap/dma-direction.h include/dmamap/scatterlist.h \
+ include/dmamap/platform.h include/dmamap/model.h include/dmamap/trace.h \
+ include/dmamap/debug.h src/hw/../platform/../base/../lib/shard.h \
+ src/hw/../platform/../base/../lib/fault.h \
+ src/hw/../platform/../base/../lib/log.h src/hw/hw.h include/dmamap/sim.h \
+ src/hw/../base/device.h
+src/hw/../lib/lib.h:
+include/dmamap/types.h:
+include/dmamap/page.h:
+src/hw/../platform/port.h:
+src/hw/../platform/../lib/lib.h:
+src/hw/../platform/../base/device.h:
+include/dmamap/dma-map-ops.h:
+include/dmamap/dma-mapping.h:
+include/dmamap/dma-direction.h:
+include/dmamap/scatterlist.h:
+include/dmamap/platform.h:
+include/dmamap/model.h:
+include/dmamap/trace.h:
+include/dmamap/debug.h:
+src/hw/../platform/../base/../lib/shard.h:
+src/hw/../platform/../base/../lib/fault.h:
+src/hw/../platform/../base/../lib/log.h:
+src/hw/hw.h:
+include/dmamap/sim.h:
+src/hw/../base/device.h:

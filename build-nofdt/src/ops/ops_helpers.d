@@ -1,0 +1,29 @@
+build-nofdt/src/ops/ops_helpers.o: src/ops/ops_helpers.c \
+ src/ops/../lib/lib.h include/dmamap/types.h include/dmamap/page.h \
+ src/ops/ops_helpers.h src/ops/../base/device.h \
+ include/dmamap/dma-map-ops.h include/dmamap/dma-mapping.h \
+ include/dmamap/dma-direction.h include/dmamap/scatterlist.h \
+ include/dmamap/platform.h include/dmamap/model.h include/dmamap/trace.h \
+ include/dmamap/debug.h src/ops/../base/../lib/shard.h \
+ src/ops/../base/../lib/fault.h src/ops/../base/../lib/log.h \
+ src/ops/../platform/port.h src/ops/../platform/../lib/lib.h \
+ src/ops/../platform/../base/device.h
+src/ops/../lib/lib.h:
+include/dmamap/types.h:
+include/dmamap/page.h:
+src/ops/ops_helpers.h:
+src/ops/../base/device.h:
+include/dmamap/dma-map-ops.h:
+include/dmamap/dma-mapping.h:
+include/dmamap/dma-direction.h:
+include/dmamap/scatterlist.h:
+include/dmamap/platform.h:
+include/dmamap/model.h:
+include/dmamap/trace.h:
+include/dmamap/debug.h:
+src/ops/../base/../lib/shard.h:
+src/ops/../base/../lib/fault.h:
+src/ops/../base/../lib/log.h:
+src/ops/../platform/port.h:
+src/ops/../platform/../lib/lib.h:
+src/ops/../platform/../base/device.h:

@@ -1,0 +1,25 @@
+build-nofdt/src/run/output.o: src/run/output.c src/run/../lib/lib.h \
+ include/dmamap/types.h include/dmamap/page.h src/run/runner.h \
+ include/dmamap/trace.h include/dmamap/debug.h include/dmamap/platform.h \
+ include/dmamap/dma-mapping.h include/dmamap/dma-direction.h \
+ include/dmamap/scatterlist.h include/dmamap/run.h \
+ include/dmamap/platform_device.h include/dmamap/device.h \
+ include/dmamap/err.h include/dmamap/interrupt.h include/dmamap/io.h \
+ include/dmamap/of.h
+src/run/../lib/lib.h:
+include/dmamap/types.h:
+include/dmamap/page.h:
+src/run/runner.h:
+include/dmamap/trace.h:
+include/dmamap/debug.h:
+include/dmamap/platform.h:
+include/dmamap/dma-mapping.h:
+include/dmamap/dma-direction.h:
+include/dmamap/scatterlist.h:
+include/dmamap/run.h:
+include/dmamap/platform_device.h:
+include/dmamap/device.h:
+include/dmamap/err.h:
+include/dmamap/interrupt.h:
+include/dmamap/io.h:
+include/dmamap/of.h:

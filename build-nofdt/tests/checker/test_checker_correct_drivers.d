@@ -1,0 +1,32 @@
+build-nofdt/tests/checker/test_checker_correct_drivers.o: \
+ tests/checker/test_checker_correct_drivers.c \
+ tests/checker/../../drivers/memcpy_dma.h include/dmamap/dma-mapping.h \
+ include/dmamap/types.h include/dmamap/dma-direction.h \
+ include/dmamap/page.h include/dmamap/scatterlist.h include/dmamap/io.h \
+ include/dmamap/hw/memcpy-engine.h tests/checker/../helpers.h \
+ include/dmamap/dmamap.h include/dmamap/dma-map-ops.h \
+ include/dmamap/platform.h include/dmamap/sim.h include/dmamap/debug.h \
+ include/dmamap/model.h include/dmamap/swiotlb.h \
+ include/dmamap/dmabounce.h include/dmamap/iommu.h include/dmamap/of.h \
+ include/dmamap/dmapool.h tests/checker/../tap.h
+tests/checker/../../drivers/memcpy_dma.h:
+include/dmamap/dma-mapping.h:
+include/dmamap/types.h:
+include/dmamap/dma-direction.h:
+include/dmamap/page.h:
+include/dmamap/scatterlist.h:
+include/dmamap/io.h:
+include/dmamap/hw/memcpy-engine.h:
+tests/checker/../helpers.h:
+include/dmamap/dmamap.h:
+include/dmamap/dma-map-ops.h:
+include/dmamap/platform.h:
+include/dmamap/sim.h:
+include/dmamap/debug.h:
+include/dmamap/model.h:
+include/dmamap/swiotlb.h:
+include/dmamap/dmabounce.h:
+include/dmamap/iommu.h:
+include/dmamap/of.h:
+include/dmamap/dmapool.h:
+tests/checker/../tap.h:

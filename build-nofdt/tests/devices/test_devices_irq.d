@@ -1,0 +1,30 @@
+build-nofdt/tests/devices/test_devices_irq.o: \
+ tests/devices/test_devices_irq.c include/dmamap/interrupt.h \
+ include/dmamap/types.h include/dmamap/io.h include/dmamap/sim.h \
+ include/dmamap/platform.h include/dmamap/dma-mapping.h \
+ include/dmamap/dma-direction.h include/dmamap/page.h \
+ include/dmamap/scatterlist.h tests/devices/../helpers.h \
+ include/dmamap/dmamap.h include/dmamap/dma-map-ops.h \
+ include/dmamap/debug.h include/dmamap/model.h include/dmamap/swiotlb.h \
+ include/dmamap/dmabounce.h include/dmamap/iommu.h include/dmamap/of.h \
+ include/dmamap/dmapool.h tests/devices/../tap.h
+include/dmamap/interrupt.h:
+include/dmamap/types.h:
+include/dmamap/io.h:
+include/dmamap/sim.h:
+include/dmamap/platform.h:
+include/dmamap/dma-mapping.h:
+include/dmamap/dma-direction.h:
+include/dmamap/page.h:
+include/dmamap/scatterlist.h:
+tests/devices/../helpers.h:
+include/dmamap/dmamap.h:
+include/dmamap/dma-map-ops.h:
+include/dmamap/debug.h:
+include/dmamap/model.h:
+include/dmamap/swiotlb.h:
+include/dmamap/dmabounce.h:
+include/dmamap/iommu.h:
+include/dmamap/of.h:
+include/dmamap/dmapool.h:
+tests/devices/../tap.h:

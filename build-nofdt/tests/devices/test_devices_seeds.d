@@ -1,0 +1,44 @@
+build-nofdt/tests/devices/test_devices_seeds.o: \
+ tests/devices/test_devices_seeds.c include/dmamap/sim.h \
+ include/dmamap/platform.h include/dmamap/dma-mapping.h \
+ include/dmamap/types.h include/dmamap/dma-direction.h \
+ include/dmamap/page.h include/dmamap/scatterlist.h \
+ tests/devices/../../drivers/gallery.h include/dmamap/debug.h \
+ tests/devices/../../drivers/exercise.h \
+ tests/devices/../../drivers/blk_drv.h include/dmamap/dmapool.h \
+ include/dmamap/interrupt.h include/dmamap/io.h include/dmamap/hw/blk.h \
+ tests/devices/../../drivers/memcpy_dma.h \
+ include/dmamap/hw/memcpy-engine.h tests/devices/../../drivers/nic_drv.h \
+ include/dmamap/hw/nic.h tests/devices/../helpers.h \
+ include/dmamap/dmamap.h include/dmamap/dma-map-ops.h \
+ include/dmamap/model.h include/dmamap/swiotlb.h \
+ include/dmamap/dmabounce.h include/dmamap/iommu.h include/dmamap/of.h \
+ tests/devices/../tap.h
+include/dmamap/sim.h:
+include/dmamap/platform.h:
+include/dmamap/dma-mapping.h:
+include/dmamap/types.h:
+include/dmamap/dma-direction.h:
+include/dmamap/page.h:
+include/dmamap/scatterlist.h:
+tests/devices/../../drivers/gallery.h:
+include/dmamap/debug.h:
+tests/devices/../../drivers/exercise.h:
+tests/devices/../../drivers/blk_drv.h:
+include/dmamap/dmapool.h:
+include/dmamap/interrupt.h:
+include/dmamap/io.h:
+include/dmamap/hw/blk.h:
+tests/devices/../../drivers/memcpy_dma.h:
+include/dmamap/hw/memcpy-engine.h:
+tests/devices/../../drivers/nic_drv.h:
+include/dmamap/hw/nic.h:
+tests/devices/../helpers.h:
+include/dmamap/dmamap.h:
+include/dmamap/dma-map-ops.h:
+include/dmamap/model.h:
+include/dmamap/swiotlb.h:
+include/dmamap/dmabounce.h:
+include/dmamap/iommu.h:
+include/dmamap/of.h:
+tests/devices/../tap.h:

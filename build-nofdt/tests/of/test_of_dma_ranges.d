@@ -1,0 +1,27 @@
+build-nofdt/tests/of/test_of_dma_ranges.o: tests/of/test_of_dma_ranges.c \
+ tests/of/../helpers.h include/dmamap/dmamap.h \
+ include/dmamap/dma-mapping.h include/dmamap/types.h \
+ include/dmamap/dma-direction.h include/dmamap/page.h \
+ include/dmamap/scatterlist.h include/dmamap/dma-map-ops.h \
+ include/dmamap/platform.h include/dmamap/sim.h include/dmamap/debug.h \
+ include/dmamap/model.h include/dmamap/swiotlb.h \
+ include/dmamap/dmabounce.h include/dmamap/iommu.h include/dmamap/of.h \
+ include/dmamap/dmapool.h tests/of/../tap.h
+tests/of/../helpers.h:
+include/dmamap/dmamap.h:
+include/dmamap/dma-mapping.h:
+include/dmamap/types.h:
+include/dmamap/dma-direction.h:
+include/dmamap/page.h:
+include/dmamap/scatterlist.h:
+include/dmamap/dma-map-ops.h:
+include/dmamap/platform.h:
+include/dmamap/sim.h:
+include/dmamap/debug.h:
+include/dmamap/model.h:
+include/dmamap/swiotlb.h:
+include/dmamap/dmabounce.h:
+include/dmamap/iommu.h:
+include/dmamap/of.h:
+include/dmamap/dmapool.h:
+tests/of/../tap.h:

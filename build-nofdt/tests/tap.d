@@ -1,0 +1,2 @@
+build-nofdt/tests/tap.o: tests/tap.c tests/tap.h
+tests/tap.h:

@@ -1,0 +1,29 @@
+build-nofdt/tests/trace/test_trace_events.o: \
+ tests/trace/test_trace_events.c include/dmamap/trace.h \
+ include/dmamap/debug.h include/dmamap/platform.h \
+ include/dmamap/dma-mapping.h include/dmamap/types.h \
+ include/dmamap/dma-direction.h include/dmamap/page.h \
+ include/dmamap/scatterlist.h tests/trace/../helpers.h \
+ include/dmamap/dmamap.h include/dmamap/dma-map-ops.h \
+ include/dmamap/sim.h include/dmamap/model.h include/dmamap/swiotlb.h \
+ include/dmamap/dmabounce.h include/dmamap/iommu.h include/dmamap/of.h \
+ include/dmamap/dmapool.h tests/trace/../tap.h
+include/dmamap/trace.h:
+include/dmamap/debug.h:
+include/dmamap/platform.h:
+include/dmamap/dma-mapping.h:
+include/dmamap/types.h:
+include/dmamap/dma-direction.h:
+include/dmamap/page.h:
+include/dmamap/scatterlist.h:
+tests/trace/../helpers.h:
+include/dmamap/dmamap.h:
+include/dmamap/dma-map-ops.h:
+include/dmamap/sim.h:
+include/dmamap/model.h:
+include/dmamap/swiotlb.h:
+include/dmamap/dmabounce.h:
+include/dmamap/iommu.h:
+include/dmamap/of.h:
+include/dmamap/dmapool.h:
+tests/trace/../tap.h:
