@@ -21,7 +21,7 @@ extern "C" {
 #define DMAMAP_SWIOTLB_MAX_MAPPING (IO_TLB_SIZE * IO_TLB_SEGSIZE)
 
 struct dmamap_swiotlb_stats {
-	char name[DMAMAP_NAME_MAX]; /* "swiotlb" or "restricted:<device>" */
+	char name[DMAMAP_NAME_MAX]; /* "swiotlb" or "restricted@0x<start>" */
 	phys_addr_t start;          /* physical address of the pool */
 	uint64_t slot_size;
 	uint64_t total_slots;
@@ -86,6 +86,10 @@ DMAMAP_API int dmamap_swiotlb_set_mode(struct dmamap_platform *p,
  *
  * Every streaming mapping of @dev then bounces through the pool, and its
  * coherent allocations come from it, as with a restricted-dma-pool.
+ * Devices given the same range share one pool, as devices naming the same
+ * restricted-dma-pool region share its io_tlb_mem in Linux: no slot goes
+ * to two of them, and the pool lives until the last of them goes. A new
+ * pool starts zeroed.
  * Nothing keeps the page allocator, CMA or the default pool out of the
  * range: give memory the board reserves. A device behind an IOMMU is
  * accepted, but the IOMMU's table neither bounces through the pool nor
@@ -94,7 +98,8 @@ DMAMAP_API int dmamap_swiotlb_set_mode(struct dmamap_platform *p,
  * Return: 0; -EINVAL for a NULL @dev, a zero @size, a @phys that is not
  * page aligned, a @size that is not a multiple of 256 KiB, or, on a
  * simulated board, a range that is not inside one RAM bank (on the host
- * any memory will do); -EBUSY if the device already has one; -ENOMEM when
+ * any memory will do), a range that overlaps another device's pool
+ * without being it; -EBUSY if the device already has one; -ENOMEM when
  * the pool's bookkeeping cannot be allocated. Nothing is reported.
  */
 DMAMAP_API int dmamap_swiotlb_restricted_pool(struct device *dev,

@@ -130,6 +130,7 @@ static inline unsigned int head_shard(uint64_t state)
 struct dmamap_iotlb {
 	char name[DMAMAP_NAME_MAX];
 	struct dmamap_platform *p;
+	unsigned int users; /* a restricted pool: the devices sharing it (p->devices.lock) */
 	phys_addr_t start;
 	unsigned long nslots;
 	unsigned int nareas;
@@ -650,8 +651,17 @@ struct dmamap_ram_bank dmamap__swiotlb_area(const struct dmamap_platform *p)
 
 void dmamap__swiotlb_release(struct device *dev)
 {
-	iotlb_destroy(dev->dma_io_tlb_mem);
+	struct dmamap_iotlb *t = dev->dma_io_tlb_mem;
+	bool last;
+
+	if (!t)
+		return;
+	pthread_mutex_lock(&dev->plat->devices.lock);
+	last = --t->users == 0;
 	dev->dma_io_tlb_mem = NULL;
+	pthread_mutex_unlock(&dev->plat->devices.lock);
+	if (last)
+		iotlb_destroy(t);
 }
 
 /* ---- the dma-direct side ---------------------------------------------------- */
@@ -1015,11 +1025,38 @@ int dmamap_swiotlb_set_mode(struct dmamap_platform *p,
 	return 0;
 }
 
+/*
+ * A restricted pool another device of @p already has over the same
+ * memory: one io_tlb_mem per reserved-memory region, as rmem->priv is
+ * in Linux, so that two devices never hand out the same slot.
+ * -EINVAL for a pool that overlaps it without being it.
+ */
+static int shared_pool(struct dmamap_platform *p, phys_addr_t phys, size_t size,
+		       struct dmamap_iotlb **out)
+{
+	unsigned long nslots = (unsigned long)(size >> IO_TLB_SHIFT);
+
+	*out = NULL;
+	for (unsigned int i = 0; i < p->devices.n; i++) {
+		struct dmamap_iotlb *t = p->devices.list[i]->dma_io_tlb_mem;
+
+		if (!t || phys >= t->start + ((u64)t->nslots << IO_TLB_SHIFT) || t->start >= phys + size)
+			continue;
+		if (t->start != phys || t->nslots != nslots)
+			return -EINVAL;
+		*out = t;
+		return 0;
+	}
+	return 0;
+}
+
 int dmamap_swiotlb_restricted_pool(struct device *dev, phys_addr_t phys,
 				   size_t size)
 {
 	struct dmamap_platform *p;
+	struct dmamap_iotlb *t;
 	char name[DMAMAP_NAME_MAX];
+	int ret;
 
 	if (!dev || !size || (phys & (PAGE_SIZE - 1)) ||
 	    size % DMAMAP_SWIOTLB_MAX_MAPPING)
@@ -1030,11 +1067,23 @@ int dmamap_swiotlb_restricted_pool(struct device *dev, phys_addr_t phys,
 		return -EINVAL;
 	if (dev->dma_io_tlb_mem)
 		return -EBUSY;
-	snprintf(name, sizeof(name), "restricted:%.50s", dev->name);
-	dev->dma_io_tlb_mem = iotlb_create(p, name, phys, size);
-	if (!dev->dma_io_tlb_mem)
-		return -ENOMEM;
-	dmamap__reset_range(p, phys, size, false);
+	pthread_mutex_lock(&p->devices.lock);
+	ret = shared_pool(p, phys, size, &t);
+	if (!ret && t)
+		t->users++;
+	pthread_mutex_unlock(&p->devices.lock);
+	if (ret)
+		return ret;
+	if (!t) {
+		snprintf(name, sizeof(name), "restricted@0x%llx", (unsigned long long)phys);
+		t = iotlb_create(p, name, phys, size);
+		if (!t)
+			return -ENOMEM;
+		t->users = 1;
+		/* Reserved memory nobody holds data in: zeroed, its pages untouched until used. */
+		dmamap__reset_range(p, phys, size, true);
+	}
+	dev->dma_io_tlb_mem = t;
 	dmamap__device_refresh(dev);
 	return 0;
 }

@@ -299,3 +299,52 @@ TEST(of_zone_dma_sized_from_the_narrowest_dma_ranges)
 	CHECK_EQ(dmamap_zone_dma_limit(p), 0xfffffffULL);
 	dmamap_platform_destroy(p);
 }
+
+/*
+ * Two devices naming the same restricted-dma-pool share one pool (one
+ * io_tlb_mem per region, as Linux): their bounce slots never collide, and
+ * the pool outlives the first device to go.
+ */
+TEST(of_devices_sharing_a_restricted_pool_share_its_slots)
+{
+	struct dmamap_platform *p = dts_board(RESV(
+		"rest: rest@83000000 { compatible = \"restricted-dma-pool\"; reg = <0x83000000 0x100000>; };")
+		"dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; memory-region = <&rest>; };"
+		"dma@2 { compatible = \"dmamap,memcpy\"; reg = <0x2 0x1>; memory-region = <&rest>; }; };");
+	struct dmamap_swiotlb_stats a, b;
+	struct device *d1, *d2;
+	uint8_t *x, *y, got[256];
+	dma_addr_t h1, h2;
+
+	REQUIRE(p);
+	d1 = dmamap_device_lookup(p, "dma@1");
+	d2 = dmamap_device_lookup(p, "dma@2");
+	REQUIRE(d1 && d2);
+	REQUIRE(dmamap_swiotlb_stats(NULL, d1, &a) == 0 && dmamap_swiotlb_stats(NULL, d2, &b) == 0);
+	CHECK_EQ(a.start, b.start);
+	x = dmamap_kmalloc(p, 256, DMAMAP_GFP_DMA_ALIGN);
+	y = dmamap_kmalloc(p, 256, DMAMAP_GFP_DMA_ALIGN);
+	REQUIRE(x && y);
+	memset(x, 0x11, 256);
+	memset(y, 0x22, 256);
+	h1 = dma_map_single(d1, x, 256, DMA_TO_DEVICE);
+	h2 = dma_map_single(d2, y, 256, DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(d1, h1) && !dma_mapping_error(d2, h2));
+	CHECK(h1 != h2);
+	REQUIRE(dmamap_device_read(d1, h1, got, 256) == 0);
+	CHECK_EQ(got[0], 0x11);
+	REQUIRE(dmamap_device_read(d2, h2, got, 256) == 0);
+	CHECK_EQ(got[255], 0x22);
+	REQUIRE(dmamap_swiotlb_stats(NULL, d2, &b) == 0);
+	CHECK_EQ(b.used_slots, 2); /* one slot each, in one pool */
+	dma_unmap_single(d1, h1, 256, DMA_TO_DEVICE);
+	dmamap_device_destroy(d1);
+	/* The pool stays for the other device. */
+	dma_unmap_single(d2, h2, 256, DMA_TO_DEVICE);
+	h2 = dma_map_single(d2, y, 256, DMA_TO_DEVICE);
+	CHECK(!dma_mapping_error(d2, h2) && dmamap_swiotlb_is_bounce(d2, h2));
+	dma_unmap_single(d2, h2, 256, DMA_TO_DEVICE);
+	dmamap_kfree(p, x);
+	dmamap_kfree(p, y);
+	dmamap_platform_destroy(p);
+}

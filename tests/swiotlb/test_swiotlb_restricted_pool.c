@@ -33,7 +33,8 @@ TEST(swiotlb_restricted_pool_takes_every_mapping_of_its_device)
 	def0 = pool_of(p, NULL);
 	CHECK_EQ(dmamap_swiotlb_restricted_pool(dev, base, PSIZE), 0);
 	rs = pool_of(NULL, dev);
-	CHECK_MSG(!strcmp(rs.name, "restricted:dma-nc"), "name %s", rs.name);
+	/* Named by where it is: devices naming the same region share it. */
+	CHECK_MSG(!strncmp(rs.name, "restricted@0x", 13), "name %s", rs.name);
 	CHECK_EQ(rs.start, base);
 	CHECK_EQ(rs.total_slots * rs.slot_size, PSIZE);
 	CHECK_EQ(rs.used_slots, 0);
@@ -105,7 +106,7 @@ TEST(swiotlb_restricted_pool_takes_every_mapping_of_its_device)
 		hh[2] = dma_map_page(dev, big, 0, 100, DMA_TO_DEVICE);
 		CHECK(hh[2] == DMA_MAPPING_ERROR);
 		CHECK_EQ(reps.n, r0 + 1);
-		CHECK_MSG(strstr(reps.last.text, "restricted:dma-nc") != NULL, "report: %s",
+		CHECK_MSG(strstr(reps.last.text, "restricted@0x") != NULL, "report: %s",
 			  reps.last.text);
 		CHECK_EQ(pool_of(NULL, dev).failures, 1);
 		CHECK_EQ(pool_of(p, NULL).failures, def0.failures);
@@ -142,8 +143,18 @@ TEST(swiotlb_restricted_pool_bad_arguments)
 	/* None of these installed anything. */
 	CHECK(!strcmp(pool_of(NULL, dev).name, "swiotlb"));
 	CHECK_EQ(dmamap_swiotlb_restricted_pool(dev, base, 256 * KiB), 0);
-	CHECK(!strcmp(pool_of(NULL, dev).name, "restricted:dma-coh"));
+	CHECK(!strncmp(pool_of(NULL, dev).name, "restricted@0x", 13));
 	CHECK_EQ(dmamap_swiotlb_restricted_pool(dev, base, 256 * KiB), -EBUSY);
+	/* Another device: the same range shares the pool; an overlapping other one is refused. */
+	{
+		struct device *other = dmamap_device_lookup(p, "dma-nc");
+
+		REQUIRE(other && other != dev);
+		CHECK_EQ(dmamap_swiotlb_restricted_pool(other, base, 512 * KiB), -EINVAL);
+		CHECK_EQ(dmamap_swiotlb_restricted_pool(other, base + 128 * KiB, 256 * KiB), -EINVAL);
+		CHECK_EQ(dmamap_swiotlb_restricted_pool(other, base, 256 * KiB), 0);
+		CHECK_EQ(pool_of(NULL, other).start, pool_of(NULL, dev).start);
+	}
 	/* Stats arguments. */
 	{
 		struct dmamap_swiotlb_stats s;

@@ -8,7 +8,10 @@
  * Both at once is a conflict: whichever maintenance comes next loses one
  * side's bytes, and the model records which.
  */
+#define _GNU_SOURCE
+#include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "../../base/observer.h"
 #include "../../base/report.h"
 #include "../../base/ram.h"
@@ -290,6 +293,38 @@ void dmamap__sim_sync_for_cpu(struct device *dev, phys_addr_t phys,
 	__atomic_fetch_add(&p->sim->cstats.lines_invalidated, lines, __ATOMIC_RELAXED);
 }
 
+/*
+ * Zero @len bytes at @at of private anonymous memory: whole pages are
+ * dropped (they read back as zero and cost nothing until written), the
+ * edges cleared.
+ */
+static void zero_private(uint8_t *at, size_t len)
+{
+	uintptr_t a = ((uintptr_t)at + PAGE_SIZE - 1) & ~(uintptr_t)(PAGE_SIZE - 1);
+	uintptr_t e = ((uintptr_t)at + len) & ~(uintptr_t)(PAGE_SIZE - 1);
+
+	if (e <= a || madvise((void *)a, e - a, MADV_DONTNEED)) {
+		memset(at, 0, len);
+		return;
+	}
+	memset(at, 0, a - (uintptr_t)at);
+	memset((void *)e, 0, (uintptr_t)at + len - e);
+}
+
+/* Zero [@off, +@len) of a memfd view: holes punched in whole pages, the edges cleared. */
+static void zero_view(int fd, uint8_t *view, u64 off, size_t len)
+{
+	u64 a = (off + PAGE_SIZE - 1) & ~(u64)(PAGE_SIZE - 1), e = (off + len) & ~(u64)(PAGE_SIZE - 1);
+
+	if (e <= a || fd < 0 ||
+	    fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)a, (off_t)(e - a))) {
+		memset(view + off, 0, len);
+		return;
+	}
+	memset(view + off, 0, (size_t)(a - off));
+	memset(view + e, 0, (size_t)(off + len - e));
+}
+
 void dmamap__sim_reset_range(struct dmamap_platform *p, phys_addr_t phys,
 			     size_t size, bool zero)
 {
@@ -301,12 +336,17 @@ void dmamap__sim_reset_range(struct dmamap_platform *p, phys_addr_t phys,
 		return;
 	sb = sim_bank(p, b);
 	off = phys - b->start;
-	if (zero)
-		memset(b->mem + off, 0, size);
-	memcpy(b->cpu + off, b->mem + off, size);
-	memcpy(sb->snap + off, b->mem + off, size);
+	if (zero) {
+		/* Large pools are zeroed without touching their pages. */
+		zero_view(b->fd_mem, b->mem, off, size);
+		zero_view(b->fd_cpu, b->cpu, off, size);
+		zero_private(sb->snap + off, size);
+	} else {
+		memcpy(b->cpu + off, b->mem + off, size);
+		memcpy(sb->snap + off, b->mem + off, size);
+	}
 	loff = off >> p->mach.line_shift;
 	lend = (off + size + p->mach.line_size - 1) >> p->mach.line_shift;
-	memset(sb->line_writer + loff, 0, (size_t)(lend - loff) * sizeof(uint16_t));
-	memset(sb->line_flags + loff, 0, (size_t)(lend - loff));
+	zero_private((uint8_t *)(sb->line_writer + loff), (size_t)(lend - loff) * sizeof(uint16_t));
+	zero_private(sb->line_flags + loff, (size_t)(lend - loff));
 }
