@@ -12,7 +12,7 @@
 #include <dmamap/platform.h>
 #include <dmamap/of.h>
 
-#define FDT_MAX_DEVICES 256
+#define FDT_MAX_DEVICES 1024
 #define FDT_MAX_POPULATED 4096
 
 /* The bus a node's device sits on, as Linux creates it. */
