@@ -118,6 +118,38 @@ struct dmamap_platform *cli_open_board(const struct cli_board *b)
 	return p;
 }
 
+/* Names come from the tree: quote what JSON cannot carry as is. */
+const char *cli_json_str(const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (; *in && o + 7 < len; in++) {
+		unsigned char c = (unsigned char)*in;
+
+		if (c == '"' || c == '\\')
+			o += (size_t)snprintf(out + o, len - o, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			o += (size_t)snprintf(out + o, len - o, "\\u%04x", c);
+		else
+			out[o++] = (char)c;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+const char *cli_size_str(u64 size, char *out, size_t len)
+{
+	static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+	unsigned int u = 0;
+
+	while (u < 4 && size >= 1024 && !(size & 1023)) {
+		size >>= 10;
+		u++;
+	}
+	snprintf(out, len, "%llu %s", (unsigned long long)size, unit[u]);
+	return out;
+}
+
 void cli_drop_line(void *ctx, int level, const char *line)
 {
 	(void)ctx;
