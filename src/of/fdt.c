@@ -127,13 +127,15 @@ static int memory_of(struct fdt_parse *ps, int node)
 	if (na < 1 || na > 2 || ns < 1 || ns > 2 || len % ((na + ns) * 4))
 		return dmamap__fdt_fail(ps, node, "reg", "%d bytes do not fit %d+%d cells", len, na, ns);
 	for (int off = 0; off < len; off += (na + ns) * 4) {
-		struct dmamap_ram_bank *b;
+		struct dmamap_ram_bank b = { dmamap__fdt_number(reg + off / 4, na),
+					     dmamap__fdt_number(reg + off / 4 + na, ns) };
 
+		/* A placeholder firmware fills in at boot: early_init_dt_scan_memory() skips it too. */
+		if (!b.size)
+			continue;
 		if (ps->board.nr_banks == DMAMAP_MAX_BANKS)
 			return dmamap__fdt_fail(ps, node, "reg", "more than %d RAM banks", DMAMAP_MAX_BANKS);
-		b = &ps->board.banks[ps->board.nr_banks++];
-		b->start = dmamap__fdt_number(reg + off / 4, na);
-		b->size = dmamap__fdt_number(reg + off / 4 + na, ns);
+		ps->board.banks[ps->board.nr_banks++] = b;
 	}
 	return 0;
 }
@@ -307,7 +309,9 @@ int dmamap__fdt_parse(struct fdt_parse *ps, const void *blob, const struct dmama
 		    enabled_with_ancestors(ps, node))
 			dmamap__fdt_warn(ps, node, "Linux creates no device for this node (no compatible, or its parent is no simple-bus): its model is not used");
 	if (!ret && !ps->board.nr_banks)
-		ret = dmamap__fdt_fail(ps, 0, NULL, "no memory node with device_type = \"memory\"");
+		ret = dmamap__fdt_fail(ps, 0, NULL,
+				       "no RAM: no memory node with device_type = \"memory\" and a size"
+				       " (firmware fills it in at boot: give the RAM, --ram START+SIZE)");
 	return ret;
 }
 

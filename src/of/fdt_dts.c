@@ -72,17 +72,17 @@ static void tool_said(const char *errfile, char *buf, size_t len)
 
 /*
  * cpp says "fatal error: dt-bindings/x/y.h: No such file or directory":
- * name where such headers live.
+ * name where a kernel tree keeps what its sources include.
  */
-static void bindings_hint(const char *said, char *out, size_t len)
+static void include_hint(const char *said, char *out, size_t len)
 {
-	const char *at = strstr(said, "dt-bindings/");
-
 	out[0] = '\0';
-	if (!at || !strstr(said, "No such file"))
+	if (!strstr(said, "No such file"))
 		return;
-	snprintf(out, len,
-		 " (dt-bindings come with the kernel: -I its include/)");
+	if (strstr(said, "dt-bindings/"))
+		snprintf(out, len, " (dt-bindings come with the kernel: -I its include/)");
+	else
+		snprintf(out, len, " (a kernel tree: -I its scripts/dtc/include-prefixes)");
 }
 
 #define MAX_INCLUDES 16
@@ -139,7 +139,7 @@ int dmamap__dts_compile(const char *path, const char *dtb, const char *const *in
 	ret = run_tool(cpp, errs);
 	if (ret) {
 		tool_said(errs, said, sizeof(said));
-		bindings_hint(said, hint, sizeof(hint));
+		include_hint(said, hint, sizeof(hint));
 		/* The hint first: the tool's words may not all fit. */
 		dmamap__set_error(err, -ENOEXEC, ret == -ENOENT ?
 				  "%s: cpp not found (install cpp)%s: %s" :

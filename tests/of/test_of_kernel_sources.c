@@ -103,6 +103,11 @@ TEST(of_kernel_tree_with_bindings_labels_and_overrides)
 	CHECK_MSG(strstr(err.msg, "acme-soc.dtsi:1:") &&
 		  strstr(err.msg, "dt-bindings/interrupt-controller/arm-gic.h") &&
 		  strstr(err.msg, "-I"), "%s", err.msg);
+	/* Another architecture's .dtsi, as arm64 trees include arm/ ones: where those come from. */
+	put("arch/acme/cross.dts", "/dts-v1/;\n#include \"arm/broadcom/soc.dtsi\"\n/ { };\n");
+	CHECK(!open_with("arch/acme/cross.dts", incs, 1, NULL, 0, &err));
+	CHECK_MSG(strstr(err.msg, "scripts/dtc/include-prefixes") && strstr(err.msg, "arm/broadcom/soc.dtsi"),
+		  "%s", err.msg);
 	clean();
 }
 

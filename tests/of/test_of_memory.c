@@ -169,6 +169,7 @@ TEST(of_ram_override_replaces_memory_nodes)
 		SKIP_WITHOUT_FDT(err);
 	}
 	CHECK(p == NULL); /* the placeholder alone is no RAM */
+	CHECK_MSG(strstr(err.msg, "no RAM") && strstr(err.msg, "--ram"), "%s", err.msg);
 	p = dmamap_platform_from_file_opts(path, &opts, &err);
 	REQUIRE(p);
 	REQUIRE(dmamap_ram_bank(p, 1, &got) == 0);
