@@ -223,7 +223,6 @@ struct dmamap_platform *dmamap_platform_from_fdt(const void *blob, size_t size,
 	return dmamap_platform_from_fdt_opts(blob, size, NULL, err);
 }
 
-/* The blob as libfdt may read it: 0, or -EINVAL with @err set. */
 static int check_blob(const void *blob, size_t size, const struct dmamap_of_options *opts,
 		      struct dmamap_error *err)
 {
@@ -232,6 +231,11 @@ static int check_blob(const void *blob, size_t size, const struct dmamap_of_opti
 				  opts->nr_ram, DMAMAP_MAX_BANKS);
 		return -EINVAL;
 	}
+	return dmamap__fdt_blob_ok(blob, size, err);
+}
+
+int dmamap__fdt_blob_ok(const void *blob, size_t size, struct dmamap_error *err)
+{
 	if (!blob || size < FDT_V1_SIZE) {
 		dmamap__set_error(err, -EINVAL, "device tree: no blob, or shorter than a header");
 		return -EINVAL;

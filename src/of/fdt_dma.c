@@ -17,6 +17,14 @@
 #include "../lib/lib.h"
 #include "fdt_parse.h"
 
+/* of_phandle_args' room: more cells than this is a broken tree. */
+#define MAX_PHANDLE_ARGS 16
+/*
+ * How far a walk up DMA parents may go: a tree is not this deep, and an
+ * interconnect naming itself (or a child) would otherwise loop forever.
+ */
+#define MAX_DMA_HOPS 64
+
 /*
  * __of_get_dma_parent(): the interconnect a node names "dma-mem" is where
  * its DMA goes (Tegra's memory controller); otherwise its parent.
@@ -36,7 +44,7 @@ static int dma_parent(struct fdt_parse *ps, int node)
 
 		target = fdt_node_offset_by_phandle(ps->fdt, fdt32_to_cpu(ic[off / 4]));
 		c = target >= 0 ? fdt_getprop(ps->fdt, target, "#interconnect-cells", &clen) : NULL;
-		if (!c || clen != 4)
+		if (!c || clen != 4 || fdt32_to_cpu(*c) > MAX_PHANDLE_ARGS)
 			break;
 		cells = (int)fdt32_to_cpu(*c);
 		if (i == idx)
@@ -87,7 +95,11 @@ static void ranges_entry(const fdt32_t *r, int off, const struct ranges_cells *c
  */
 static bool translate_up(struct fdt_parse *ps, int bus, u64 *addr)
 {
+	int hops = 0;
+
 	for (int n = dma_parent(ps, bus); n > 0; n = dma_parent(ps, n)) {
+		if (++hops > MAX_DMA_HOPS)
+			return false; /* DMA parents in a loop reach no CPU */
 		int len;
 		const fdt32_t *r = fdt_getprop(ps->fdt, n, "dma-ranges", &len);
 		struct ranges_cells c;
@@ -119,10 +131,13 @@ static int dma_ranges(struct fdt_parse *ps, int dev_node, int start, struct dmam
 	const fdt32_t *r = NULL;
 	struct ranges_cells c;
 	bool later = false;
-	int len = 0, node;
+	int len = 0, node, hops = 0;
 	char path[DMAMAP_PATH_MAX];
 
 	for (node = start; node >= 0; node = dma_parent(ps, node)) {
+		if (++hops > MAX_DMA_HOPS)
+			return dmamap__fdt_fail(ps, dev_node, "interconnects",
+						"its DMA parents (interconnects named dma-mem) form a loop");
 		r = fdt_getprop(ps->fdt, node, "dma-ranges", &len);
 		if (r && len > 0)
 			break;
@@ -194,7 +209,9 @@ static int dma_ranges(struct fdt_parse *ps, int dev_node, int start, struct dmam
 /* of_dma_is_coherent(): the nearest of the node and its DMA parents that says (-1: none did). */
 static bool coherent_of(struct fdt_parse *ps, int node, bool board_default, int *decided)
 {
-	for (*decided = -1; node >= 0; node = dma_parent(ps, node)) {
+	int hops = 0;
+
+	for (*decided = -1; node >= 0 && ++hops <= MAX_DMA_HOPS; node = dma_parent(ps, node)) {
 		*decided = node;
 		if (fdt_getprop(ps->fdt, node, "dma-coherent", NULL))
 			return true;
@@ -320,11 +337,13 @@ static int iommus_of(struct fdt_parse *ps, int node, int *iommu, struct dmamap_d
 			return dmamap__fdt_fail(ps, node, "iommus", "unknown phandle 0x%x", ph);
 		c = fdt_getprop(ps->fdt, target, "#iommu-cells", &clen);
 		if (!c || clen != 4) {
-			dmamap__fdt_warn(ps, node, "its IOMMU has no #iommu-cells: configured without one");
-			return 1;
+			/* of_parse_phandle_with_args() fails: the entries before it stand. */
+			dmamap__fdt_warn(ps, node, "iommus at cell %d: its IOMMU has no #iommu-cells: %s",
+					 off, first >= 0 ? "the entries before it stand" : "configured without one");
+			break;
 		}
 		cells = (int)fdt32_to_cpu(*c);
-		if (cells < 0 || cells > 8 || off + 1 + cells > len / 4)
+		if (cells < 0 || cells > MAX_PHANDLE_ARGS || off + 1 + cells > len / 4)
 			return dmamap__fdt_fail(ps, node, "iommus",
 						"fewer cells than the IOMMU's #iommu-cells (%d)", cells);
 		if (!dmamap__fdt_enabled(ps, target)) {

@@ -22,7 +22,8 @@ static bool is_dts(const char *path)
 {
 	size_t len = strlen(path);
 
-	return len > 4 && (!strcmp(path + len - 4, ".dts") || !strcmp(path + len - 4, ".dso"));
+	return (len > 4 && !strcmp(path + len - 4, ".dts")) ||
+	       (len > 5 && !strcmp(path + len - 5, ".dtso"));
 }
 
 /* The whole of @path in a malloc'd buffer (its size in *@len), or NULL with @err set. */
@@ -54,6 +55,11 @@ static void *read_file(const char *path, const char *shown, size_t *len, struct 
 		n += got;
 	}
 	fclose(f);
+	if (n > MAX_BLOB) {
+		dmamap__set_error(err, -EINVAL, "%s: larger than 64 MiB: not a device tree", shown);
+		free(buf);
+		return NULL;
+	}
 	*len = n;
 	return buf;
 }
@@ -82,13 +88,11 @@ static void *load(const char *path, const struct dmamap_of_options *opts, size_t
 	return blob;
 }
 
-/* A tree of fragments meant for another tree: what dtc makes of /plugin/. */
-static bool is_overlay(const void *blob, size_t len)
+/* A tree of fragments meant for another tree: what dtc makes of /plugin/ (a checked blob). */
+static bool is_overlay(const void *blob)
 {
 	int node;
 
-	if (len < FDT_V1_SIZE || fdt_check_header(blob) || fdt_totalsize(blob) > len)
-		return false;
 	if (fdt_path_offset(blob, "/__fixups__") >= 0 ||
 	    fdt_path_offset(blob, "/__local_fixups__") >= 0)
 		return true;
@@ -113,16 +117,16 @@ static void *apply_overlays(void *base, size_t *len, const struct dmamap_of_opti
 		ov[i] = path ? load(path, opts, &ovlen[i], err) : NULL;
 		if (!path)
 			dmamap__set_error(err, -EINVAL, "overlay %u: no file name", i);
-		if (!ov[i])
+		if (!ov[i] || dmamap__fdt_blob_ok(ov[i], ovlen[i], err))
 			goto out;
-		if (!is_overlay(ov[i], ovlen[i])) {
+		if (!is_overlay(ov[i])) {
 			dmamap__set_error(err, -EINVAL, "%s: not an overlay (no fragments)", path);
 			goto out;
 		}
 		total += ovlen[i];
 	}
 	tree = total <= 2 * (size_t)MAX_BLOB ? malloc(total) : NULL;
-	if (!tree || fdt_check_header(base) || fdt_open_into(base, tree, (int)total)) {
+	if (!tree || fdt_open_into(base, tree, (int)total)) {
 		dmamap__set_error(err, tree ? -EINVAL : -ENOMEM, tree ?
 				  "device tree: corrupt or truncated blob" : "out of memory");
 		free(tree);
@@ -130,8 +134,8 @@ static void *apply_overlays(void *base, size_t *len, const struct dmamap_of_opti
 		goto out;
 	}
 	for (unsigned int i = 0; i < opts->nr_overlays; i++) {
-		/* libfdt checks the overlay as it goes; a broken one fails here, naming why. */
-		ret = fdt_check_header(ov[i]) ? -FDT_ERR_BADMAGIC : fdt_overlay_apply(tree, ov[i]);
+		/* Checked whole above; what it refers to that the base lacks fails here, named. */
+		ret = fdt_overlay_apply(tree, ov[i]);
 		if (ret) {
 			dmamap__set_error(err, -ENOEXEC, "%s: cannot apply: %s", opts->overlays[i],
 					  fdt_strerror(ret));
@@ -177,7 +181,11 @@ struct dmamap_platform *dmamap_platform_from_file_opts(const char *path,
 	blob = load(path, opts, &len, err);
 	if (!blob)
 		return NULL;
-	if (is_overlay(blob, len)) {
+	if (dmamap__fdt_blob_ok(blob, len, err)) {
+		free(blob);
+		return NULL;
+	}
+	if (is_overlay(blob)) {
 		dmamap__set_error(err, -EINVAL,
 				  "%s: an overlay, not a board: apply it to a base tree (--overlay)", path);
 		free(blob);

@@ -7,10 +7,12 @@
  * arm,primecell nodes become AMBA devices; the children of /firmware and a
  * few special /reserved-memory regions become devices too. A PCI host
  * controller's driver enumerates its functions: the nodes below it that
- * are not bridges. The bus nodes themselves hold devices but do no DMA,
- * so they are left out. Nothing else is a device — flash partitions, PHYs on an
- * MDIO bus, I2C and SPI clients, power-domain children are their own
- * buses' business, not DMA masters of the SoC.
+ * are not bridges; a simple-pm-bus's driver populates its children. The
+ * bus nodes themselves hold devices but do no DMA, so they are left out.
+ * Flash partitions, PHYs on an MDIO bus, I2C and SPI clients and
+ * power-domain children are their own buses' business; children that
+ * other drivers populate at probe (USB glue such as qcom,dwc3, MFDs) are
+ * not followed.
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,15 +21,18 @@
 
 static const char *const bus_match_table[] = { "simple-bus", "simple-mfd", "isa",
 					       "arm,amba-bus" };
+/* Buses whose own driver populates their children at probe (drivers/bus/simple-pm-bus.c). */
+static const char *const populating_buses[] = { "simple-pm-bus" };
 /*
  * Linux makes devices of these bus nodes too, but they only hold other
  * devices and do no DMA: the board lists them nowhere (simple-mfd nodes,
  * real devices with children, stay).
  */
 static const char *const pure_buses[] = { "simple-bus", "isa", "arm,amba-bus" };
-/* of_platform_default_populate_init()'s reserved_mem_matches. */
+/* of_platform_default_populate_init()'s reserved_mem_matches, matched anywhere in the tree. */
 static const char *const reserved_mem_devices[] = { "phram", "qcom,rmtfs-mem", "qcom,cmd-db",
-						    "qcom,smem", "ramoops", "nvmem-rmem" };
+						    "qcom,smem", "ramoops", "nvmem-rmem",
+						    "google,open-dice" };
 
 static bool compatible_any(struct fdt_parse *ps, int node, const char *const *list, size_t n)
 {
@@ -100,7 +105,8 @@ static void bus_create(struct fdt_parse *ps, int node, bool descend, int depth)
 		add(ps, node, FDT_BUS_PLATFORM);
 	if (is_pci(ps, node))
 		pci_functions(ps, node, 0);
-	if (!descend || !compatible_any(ps, node, bus_match_table, ARRAY_SIZE(bus_match_table)))
+	if (!descend || (!compatible_any(ps, node, bus_match_table, ARRAY_SIZE(bus_match_table)) &&
+			 !compatible_any(ps, node, populating_buses, ARRAY_SIZE(populating_buses))))
 		return;
 	fdt_for_each_subnode(child, ps->fdt, node)
 		bus_create(ps, child, true, depth + 1);
@@ -108,16 +114,14 @@ static void bus_create(struct fdt_parse *ps, int node, bool descend, int depth)
 
 void dmamap__fdt_populate(struct fdt_parse *ps)
 {
-	int rm = fdt_path_offset(ps->fdt, "/reserved-memory");
-	int fw = fdt_path_offset(ps->fdt, "/firmware"), node;
+	int fw = fdt_path_offset(ps->fdt, "/firmware"), node, depth = 0;
 
-	if (rm >= 0) {
-		fdt_for_each_subnode(node, ps->fdt, rm)
-			if (compatible_any(ps, node, reserved_mem_devices,
-					   ARRAY_SIZE(reserved_mem_devices)) &&
-			    dmamap__fdt_enabled(ps, node))
-				add(ps, node, FDT_BUS_PLATFORM);
-	}
+	/* for_each_matching_node(): wherever they are. */
+	for (node = fdt_next_node(ps->fdt, -1, &depth); node >= 0;
+	     node = fdt_next_node(ps->fdt, node, &depth))
+		if (compatible_any(ps, node, reserved_mem_devices, ARRAY_SIZE(reserved_mem_devices)) &&
+		    dmamap__fdt_enabled(ps, node))
+			add(ps, node, FDT_BUS_PLATFORM);
 	if (fw >= 0) {
 		fdt_for_each_subnode(node, ps->fdt, fw)
 			bus_create(ps, node, false, 1);
@@ -165,6 +169,10 @@ static void why_not(struct fdt_parse *ps, int node, char *out, size_t len)
 	char path[DMAMAP_PATH_MAX] = "?";
 	int parent = fdt_parent_offset(ps->fdt, node);
 
+	if (node == 0) {
+		snprintf(out, len, "the root is the board itself");
+		return;
+	}
 	if (!dmamap__fdt_enabled(ps, node)) {
 		snprintf(out, len, "its status is \"%s\"",
 			 (const char *)fdt_getprop(ps->fdt, node, "status", NULL));
@@ -193,7 +201,7 @@ static void why_not(struct fdt_parse *ps, int node, char *out, size_t len)
 		fdt_get_path(ps->fdt, parent, path, sizeof(path));
 		if (!compatible_any(ps, parent, bus_match_table, ARRAY_SIZE(bus_match_table)))
 			snprintf(out, len,
-				 "its parent %s is no bus of_platform_populate() descends into (simple-bus, simple-mfd, isa, arm,amba-bus): the parent's own driver creates what it needs (I2C and SPI clients, flash partitions, PHYs, power domains)",
+				 "its parent %s is no bus of_platform_populate() descends into (simple-bus, simple-mfd, isa, arm,amba-bus): the parent's own driver creates what it needs (I2C and SPI clients, flash partitions, PHYs, power domains; a glue driver that populates its children, such as qcom,dwc3, is not followed here)",
 				 path);
 		else
 			snprintf(out, len, "its parent %s is not populated itself", path);

@@ -4,8 +4,8 @@
  * them: every static region (reg) is reserved first; then the dynamic ones
  * (size) are placed by a model of memblock — in RAM only, never over an
  * earlier reservation, each alloc-range in turn (else anywhere), top-down
- * unless the range starts next to an existing region and does not end next
- * to one — and last each region's compatible decides what it becomes
+ * unless the range starts next to a dynamic region placed before and does
+ * not end next to one (Linux 6.12) — and last each region's compatible decides what it becomes
  * (rmem_dma_setup, rmem_cma_setup, rmem_swiotlb_setup). A region its setup
  * refuses is given back to the page allocator with a warning, as the
  * kernel boots on without it. What is malformed (lengths that are not
@@ -26,6 +26,7 @@
 struct memblock {
 	unsigned int n;
 	struct dmamap_ram_bank taken[2 * DMAMAP_MAX_RESERVED];
+	bool nomap[2 * DMAMAP_MAX_RESERVED]; /* marked no-map rather than reserved */
 	bool overflowed;
 };
 
@@ -39,19 +40,30 @@ static bool overlap(u64 a, u64 asize, u64 b, u64 bsize)
 	return a <= b + (bsize - 1) && b <= a + (asize - 1);
 }
 
-static void take(struct memblock *mb, phys_addr_t start, u64 size)
+static void take(struct memblock *mb, phys_addr_t start, u64 size, bool nomap)
 {
 	if (mb->n == ARRAY_SIZE(mb->taken)) {
 		mb->overflowed = true;
 		return;
 	}
+	mb->nomap[mb->n] = nomap;
 	mb->taken[mb->n++] = (struct dmamap_ram_bank){ start, size };
 }
 
+/* Whether allocation must keep out of [@start, +@size): reserved or no-map. */
 static bool is_taken(const struct memblock *mb, phys_addr_t start, u64 size)
 {
 	for (unsigned int i = 0; i < mb->n; i++)
 		if (overlap(start, size, mb->taken[i].start, mb->taken[i].size))
+			return true;
+	return false;
+}
+
+/* memblock_is_region_reserved(): reserved, not merely no-map. */
+static bool is_reserved(const struct memblock *mb, phys_addr_t start, u64 size)
+{
+	for (unsigned int i = 0; i < mb->n; i++)
+		if (!mb->nomap[i] && overlap(start, size, mb->taken[i].start, mb->taken[i].size))
 			return true;
 	return false;
 }
@@ -133,8 +145,12 @@ static bool alloc_in_range(struct fdt_parse *ps, const struct memblock *mb, u64 
 	for (unsigned int i = 0; i < ps->nr_regions; i++) {
 		const struct fdt_region *r = &ps->regions[i];
 
-		if (r->node < 0 || !r->size)
-			continue; /* /memreserve/ entries are not reserved-memory regions */
+		/*
+		 * Only the dynamic regions placed before: since Linux 6.12 the
+		 * static ones enter reserved_mem[] after every dynamic one is placed.
+		 */
+		if (r->node < 0 || !r->size || !r->dynamic)
+			continue;
 		if (start >= r->start && start - r->start <= r->size) {
 			bottom_up = true;
 			next_to = r->node;
@@ -195,13 +211,13 @@ static int reserve_static(struct fdt_parse *ps, struct memblock *mb, int node, i
 		if (!range_ok(base, size))
 			return dmamap__fdt_fail(ps, node, "reg", "wraps the address space");
 		/* memblock_mark_nomap() refuses memory someone already reserved. */
-		if (nomap && is_ram(ps, base, size) && is_taken(mb, base, size)) {
+		if (nomap && is_ram(ps, base, size) && is_reserved(mb, base, size)) {
 			dmamap__fdt_warn(ps, node,
 					 "0x%llx+0x%llx is already reserved: cannot be no-map, not reserved",
 					 (unsigned long long)base, (unsigned long long)size);
 			continue;
 		}
-		take(mb, base, size);
+		take(mb, base, size, nomap);
 		if (first)
 			add_region(ps, node, base, size, false, "reg%s", nomap ? ", no-map" : "");
 		first = false;
@@ -244,7 +260,8 @@ static int reserve_dynamic(struct fdt_parse *ps, struct memblock *mb, int node, 
 	if (align & (align - 1))
 		return dmamap__fdt_fail(ps, node, "alignment", "0x%llx is not a power of two",
 					(unsigned long long)align);
-	align = MAX(align, MEMBLOCK_MIN_ALIGN);
+	if (!align)
+		align = MEMBLOCK_MIN_ALIGN;
 	if (dmamap__fdt_compatible(ps, node, "shared-dma-pool") &&
 	    fdt_getprop(ps->fdt, node, "reusable", NULL) && !nomap)
 		align = MAX(align, CMA_MIN_ALIGNMENT);
@@ -281,7 +298,7 @@ static int reserve_dynamic(struct fdt_parse *ps, struct memblock *mb, int node, 
 			r->kind = REGION_NOT_PLACED;
 		return 0;
 	}
-	take(mb, at, size);
+	take(mb, at, size, nomap);
 	add_region(ps, node, at, size, true, "%s", how);
 	return 0;
 }
@@ -301,8 +318,8 @@ static enum fdt_region_kind unusable(struct fdt_parse *ps, struct fdt_region *r)
 {
 	size_t n = strlen(r->how);
 
-	dmamap__fdt_warn(ps, r->node, "not page aligned: reserved, but no device can use it");
-	snprintf(r->how + n, sizeof(r->how) - n, "; not page aligned: no device can use it");
+	dmamap__fdt_warn(ps, r->node, "not page aligned, as dmamap's pools must be: reserved, but no device uses it");
+	snprintf(r->how + n, sizeof(r->how) - n, "; not page aligned (a dmamap limit): no device uses it");
 	return REGION_OTHER;
 }
 
@@ -458,7 +475,7 @@ int dmamap__fdt_reserved_memory(struct fdt_parse *ps)
 		uint64_t addr, size;
 
 		if (!fdt_get_mem_rsv(ps->fdt, i, &addr, &size) && size && range_ok(addr, size)) {
-			take(&mb, addr, size);
+			take(&mb, addr, size, false);
 			add_region(ps, -1, addr, size, false, "/memreserve/ entry %d", i);
 		}
 	}

@@ -30,6 +30,13 @@ bool dmamap__fdt_walk_ok(const void *fdt, size_t size);
 int dmamap__dts_compile(const char *path, const char *dtb, const char *const *includes,
 			unsigned int nr_includes, struct dmamap_error *err);
 
+/*
+ * Whether libfdt may read @blob (@size bytes): its header, its size and
+ * every token checked, and a format version of 16 or later. 0, or -EINVAL
+ * with @err set. Nothing of libfdt may look at outside input before this.
+ */
+int dmamap__fdt_blob_ok(const void *blob, size_t size, struct dmamap_error *err);
+
 /* The same boards written in C, for builds without libfdt. */
 const struct dmamap_board *dmamap__builtin_board(const char *name);
 extern const char *const dmamap__builtin_board_names[];

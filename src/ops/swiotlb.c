@@ -1054,7 +1054,7 @@ int dmamap_swiotlb_restricted_pool(struct device *dev, phys_addr_t phys,
 				   size_t size)
 {
 	struct dmamap_platform *p;
-	struct dmamap_iotlb *t;
+	struct dmamap_iotlb *t = NULL;
 	char name[DMAMAP_NAME_MAX];
 	int ret;
 
@@ -1065,25 +1065,27 @@ int dmamap_swiotlb_restricted_pool(struct device *dev, phys_addr_t phys,
 	/* On the host any memory will do; on a board it must be RAM. */
 	if (!dmamap__port_identity(p) && !dmamap__port_is_ram(p, phys, size))
 		return -EINVAL;
-	if (dev->dma_io_tlb_mem)
-		return -EBUSY;
+	/* Find, or make, and install under one lock: two devices never make two pools of one region. */
 	pthread_mutex_lock(&p->devices.lock);
-	ret = shared_pool(p, phys, size, &t);
-	if (!ret && t)
+	ret = dev->dma_io_tlb_mem ? -EBUSY : shared_pool(p, phys, size, &t);
+	if (!ret && t) {
 		t->users++;
+	} else if (!ret) {
+		snprintf(name, sizeof(name), "restricted@0x%llx", (unsigned long long)phys);
+		t = iotlb_create(p, name, phys, size);
+		if (t) {
+			t->users = 1;
+			/* Reserved memory nobody holds data in: zeroed, its pages untouched until used. */
+			dmamap__reset_range(p, phys, size, true);
+		} else {
+			ret = -ENOMEM;
+		}
+	}
+	if (!ret)
+		dev->dma_io_tlb_mem = t;
 	pthread_mutex_unlock(&p->devices.lock);
 	if (ret)
 		return ret;
-	if (!t) {
-		snprintf(name, sizeof(name), "restricted@0x%llx", (unsigned long long)phys);
-		t = iotlb_create(p, name, phys, size);
-		if (!t)
-			return -ENOMEM;
-		t->users = 1;
-		/* Reserved memory nobody holds data in: zeroed, its pages untouched until used. */
-		dmamap__reset_range(p, phys, size, true);
-	}
-	dev->dma_io_tlb_mem = t;
 	dmamap__device_refresh(dev);
 	return 0;
 }

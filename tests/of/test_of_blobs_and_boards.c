@@ -129,6 +129,46 @@ TEST(of_wrapping_property_length_refused_at_once)
 	}
 }
 
+/*
+ * The same through files: as the board, and as an overlay. Whether a file
+ * is an overlay is asked of libfdt only after the blob passed the checks.
+ */
+TEST(of_wrapping_property_length_in_a_file_refused_at_once)
+{
+	struct dmamap_error err = { 0 };
+	uint8_t blob[8192];
+	size_t n = board_blob(blob, sizeof(blob)), at;
+	char bad[] = "/tmp/dmamap-wrap-XXXXXX", good[] = "/tmp/dmamap-good-XXXXXX";
+	const char *ov[] = { bad };
+	struct dmamap_of_options opts = { NULL, 0, NULL, 0, ov, 1 };
+	int fd;
+
+	REQUIRE(n);
+	at = first_prop(blob, n);
+	REQUIRE(at);
+	fd = mkstemp(good);
+	REQUIRE(fd >= 0 && write(fd, blob, n) == (ssize_t)n);
+	close(fd);
+	blob[at + 4] = 0xff;
+	blob[at + 5] = 0xff;
+	blob[at + 6] = 0xff;
+	blob[at + 7] = 0xf4;
+	fd = mkstemp(bad);
+	REQUIRE(fd >= 0 && write(fd, blob, n) == (ssize_t)n);
+	close(fd);
+	alarm(20);
+	CHECK(dmamap_platform_from_file(bad, &err) == NULL);
+	if (err.code != -ENOSYS) {
+		CHECK_EQ(err.code, -EINVAL);
+		CHECK(dmamap_platform_from_file_opts(good, &opts, &err) == NULL);
+		CHECK_EQ(err.code, -EINVAL);
+		CHECK_MSG(strstr(err.msg, "corrupt") != NULL, "%s", err.msg);
+	}
+	alarm(0);
+	unlink(bad);
+	unlink(good);
+}
+
 /* Old format versions are refused by name (libfdt's full check crashed on some). */
 TEST(of_old_format_versions_refused)
 {

@@ -7,6 +7,7 @@
  * iommu-map and restricted pool, whatever the bridges between say), and
  * the DMA parent an interconnect named "dma-mem" gives.
  */
+#include <unistd.h>
 #include "../helpers.h"
 
 static struct dmamap_device_info info_of(struct dmamap_platform *p, const char *name)
@@ -154,4 +155,31 @@ TEST(of_dma_parent_is_the_interconnect_named_dma_mem)
 	CHECK_EQ(dmamap_phys_to_dma(plain, 0x80001000ULL), 0x10001000);
 	CHECK(!dev_is_dma_coherent(plain));
 	dmamap_platform_destroy(p);
+}
+
+/* Interconnects that make the DMA parents a loop, or claim absurd cells: refused or ignored, never a hang. */
+TEST(of_dma_parent_loops_and_huge_interconnect_cells_end)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p;
+
+	alarm(20);
+	p = from_dts(HEAD
+		     "a: a { compatible = \"vendor,a\"; #interconnect-cells = <0>; dma-ranges;"
+		     "  interconnects = <&b>; interconnect-names = \"dma-mem\"; };"
+		     "b: b { compatible = \"vendor,b\"; #interconnect-cells = <0>; dma-ranges;"
+		     "  interconnects = <&a>; interconnect-names = \"dma-mem\"; }; };", &err);
+	SKIP_WITHOUT_FDT(err);
+	CHECK(p == NULL);
+	CHECK_MSG(strstr(err.msg, "loop") != NULL, "%s", err.msg);
+	p = from_dts(HEAD
+		     "mc: mc { compatible = \"vendor,mc\"; #interconnect-cells = <0x7fffffff>;"
+		     "  dma-ranges = <0x0 0x80000000 0x1000000>; #address-cells = <1>; #size-cells = <1>; };"
+		     "dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>;"
+		     "  interconnects = <&mc 1>, <&mc 2>; interconnect-names = \"x\", \"dma-mem\"; }; };", &err);
+	REQUIRE_MSG(p != NULL, "%s", err.msg);
+	/* The broken interconnect is no DMA parent: the root's identity. */
+	CHECK_EQ(dmamap_phys_to_dma(dmamap_device_lookup(p, "dma@1"), 0x80001000ULL), 0x80001000ULL);
+	dmamap_platform_destroy(p);
+	alarm(0);
 }

@@ -127,10 +127,10 @@ TEST(of_overlays_apply_in_order_and_are_no_base)
 	snprintf(inc, sizeof(inc), "%s/include", dir);
 	put("coherent.dts", "/dts-v1/;\n/plugin/;\n&dmac { dma-coherent; };\n"
 			    "&soc { extra@3000 { compatible = \"dmamap,memcpy\"; reg = <0x3000 0x100>; }; };\n");
-	put("off.dts", "/dts-v1/;\n/plugin/;\n&dmac { status = \"disabled\"; };\n");
+	put("off.dtso", "/dts-v1/;\n/plugin/;\n&dmac { status = \"disabled\"; };\n");
 	put("nolabel.dts", "/dts-v1/;\n/plugin/;\n&nosuch { status = \"disabled\"; };\n");
 	snprintf(ov1, sizeof(ov1), "%s/coherent.dts", dir);
-	snprintf(ov2, sizeof(ov2), "%s/off.dts", dir);
+	snprintf(ov2, sizeof(ov2), "%s/off.dtso", dir); /* the kernel's name for overlay sources */
 	ovs[0] = ov1;
 	p = open_with("arch/acme/acme-board.dts", incs, 1, ovs, 1, &err);
 	REQUIRE_MSG(p, "%s", err.msg);
@@ -151,7 +151,7 @@ TEST(of_overlays_apply_in_order_and_are_no_base)
 	CHECK_EQ(err.code, -ENOEXEC);
 	CHECK_MSG(strstr(err.msg, "nolabel.dts: cannot apply: "), "%s", err.msg);
 	/* An overlay is no board; a base is no overlay. */
-	CHECK(!open_with("off.dts", NULL, 0, NULL, 0, &err));
+	CHECK(!open_with("off.dtso", NULL, 0, NULL, 0, &err));
 	CHECK_EQ(err.code, -EINVAL);
 	CHECK_MSG(strstr(err.msg, "an overlay, not a board"), "%s", err.msg);
 	snprintf(ov1, sizeof(ov1), "%s/arch/acme/acme-board.dts", dir);

@@ -156,3 +156,21 @@ TEST(of_model_on_a_node_linux_does_not_populate_is_not_used)
 		  said ? said : "");
 	dmamap_platform_destroy(p);
 }
+
+/* A simple-pm-bus's driver populates its children; the special regions are devices wherever they are. */
+TEST(of_simple_pm_bus_children_and_special_regions_anywhere)
+{
+	struct dmamap_platform *p = dts_board(HEAD
+		"pm { compatible = \"simple-pm-bus\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  usb@1000 { compatible = \"vendor,usb\"; reg = <0x1000 0x100>; }; };"
+		"glue { compatible = \"qcom,dwc3\"; #address-cells = <1>; #size-cells = <1>; ranges;"
+		"  usb@2000 { compatible = \"snps,dwc3\"; reg = <0x2000 0x100>; }; };"
+		"oops@3000 { compatible = \"ramoops\"; reg = <0x3000 0x100>; }; };");
+
+	REQUIRE(p);
+	CHECK(has(p, "pm") && has(p, "usb@1000"));
+	/* A glue driver's children are not followed (documented). */
+	CHECK(has(p, "glue") && !has(p, "usb@2000"));
+	CHECK(has(p, "oops@3000"));
+	dmamap_platform_destroy(p);
+}

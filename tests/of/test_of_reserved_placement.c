@@ -4,7 +4,7 @@
  * of_reserved_mem.c gives: static regions first, then each dynamic one in
  * RAM only, never over an earlier reservation (a /memreserve/ entry
  * included), each alloc-range in order, top-down unless the range starts
- * against an existing region, CMA aligned to 2 MiB, from every bank when
+ * against a dynamic region placed before, CMA aligned to 2 MiB, from every bank when
  * there are no alloc-ranges; a region that finds no room is not reserved
  * and the board still builds. A reusable pool without linux,cma-default
  * serves only the devices whose memory-region names it.
@@ -53,21 +53,31 @@ TEST(of_dynamic_region_tries_each_alloc_range_in_order)
 		 0x81100000ULL);
 }
 
-TEST(of_dynamic_region_sits_next_to_an_existing_reservation)
+/* A restricted pool r placed after a dynamic region a whose alloc-ranges pin it. */
+#define AFTER(a_range, props)                                                          \
+	RESV("a: a { compatible = \"vendor,blob\"; size = <0x100000>; alloc-ranges = <" a_range ">; };" \
+	     "r: r { compatible = \"restricted-dma-pool\"; size = <0x100000>; " props " };") DEV "};"
+
+TEST(of_dynamic_region_sits_next_to_an_earlier_dynamic_one)
 {
-	/* The range starts where a static region ends: bottom-up, against it. */
-	CHECK_EQ(restricted_pool_at(POOL("s@81000000 { reg = <0x81000000 0x100000>; };",
-			      "alloc-ranges = <0x81100000 0x800000>;")),
+	/* The range starts where the earlier dynamic region ends: bottom-up, against it. */
+	CHECK_EQ(restricted_pool_at(AFTER("0x81000000 0x100000", "alloc-ranges = <0x81100000 0x800000>;")),
 		 0x81100000ULL);
 	/* It starts and ends against one: memblock's own direction, top-down. */
-	CHECK_EQ(restricted_pool_at(POOL("s@81000000 { reg = <0x81000000 0x100000>; };"
-			      "t@81900000 { reg = <0x81900000 0x100000>; };",
-			      "alloc-ranges = <0x81100000 0x800000>;")),
+	CHECK_EQ(restricted_pool_at(RESV(
+			 "a: a { compatible = \"vendor,blob\"; size = <0x100000>; alloc-ranges = <0x81000000 0x100000>; };"
+			 "b: b { compatible = \"vendor,blob\"; size = <0x100000>; alloc-ranges = <0x81900000 0x100000>; };"
+			 "r: r { compatible = \"restricted-dma-pool\"; size = <0x100000>;"
+			 "  alloc-ranges = <0x81100000 0x800000>; };") DEV "};"),
 		 0x81800000ULL);
 	/* The alignment is honoured from either end. */
-	CHECK_EQ(restricted_pool_at(POOL("s@81000000 { reg = <0x81000000 0x100000>; };",
-			      "alloc-ranges = <0x81100000 0x800000>; alignment = <0x400000>;")),
+	CHECK_EQ(restricted_pool_at(AFTER("0x81000000 0x100000",
+					  "alloc-ranges = <0x81100000 0x800000>; alignment = <0x400000>;")),
 		 0x81400000ULL);
+	/* A static region does not count (Linux 6.12 records it after): top-down. */
+	CHECK_EQ(restricted_pool_at(POOL("s@81000000 { reg = <0x81000000 0x100000>; };",
+					 "alloc-ranges = <0x81100000 0x800000>;")),
+		 0x81800000ULL);
 }
 
 TEST(of_dynamic_region_avoids_memreserve_and_uses_every_bank)
@@ -247,5 +257,27 @@ TEST(of_bounce_pool_and_default_cma_keep_clear_of_reserved_regions)
 	CHECK_EQ(cs.start, 0x83b00000ULL);
 	CHECK_EQ(dmamap_region_info(p, 1, &(struct dmamap_region_info){ 0 }), 0);
 	CHECK_EQ(dmamap_region_info(p, 0, NULL), -EINVAL);
+	dmamap_platform_destroy(p);
+}
+
+/* memblock_mark_nomap() refuses memory already reserved, not memory already no-map. */
+TEST(of_no_map_over_a_reservation_is_refused_over_no_map_it_is_not)
+{
+	struct dmamap_platform *p = dts_board(RESV(
+		"a@82000000 { reg = <0x82000000 0x100000>; no-map; };"
+		"b@82000000 { reg = <0x82000000 0x100000>; no-map; };"
+		"r@83000000 { reg = <0x83000000 0x100000>; };"
+		"n@83000000 { reg = <0x83000000 0x100000>; no-map; };") "};");
+	struct dmamap_region_info r;
+	unsigned int n = 0;
+
+	REQUIRE(p);
+	while (!dmamap_region_info(p, n, &r)) {
+		CHECK_MSG(strcmp(r.name, "/reserved-memory/n@83000000") != 0, "n@83000000 was reserved");
+		n++;
+	}
+	CHECK_EQ(n, 3);
+	REQUIRE(dmamap_region_info(p, 1, &r) == 0);
+	CHECK(strcmp(r.name, "/reserved-memory/b@82000000") == 0 && strcmp(r.use, "no-map") == 0);
 	dmamap_platform_destroy(p);
 }
