@@ -198,6 +198,11 @@ struct device {
 	/* What the device is (core/, from its description). */
 	char name[DMAMAP_NAME_MAX];
 	char of_path[DMAMAP_PATH_MAX];
+	/* Information from its tree: its bus, why it is a DMA master, its IOMMU ids. */
+	char bus[16];
+	char dma_master[32];
+	unsigned int nr_iommu_ids;
+	uint32_t iommu_ids[DMAMAP_MAX_IOMMU_IDS];
 	uint16_t id;
 	bool coherent;
 	bool bus_master; /* hw/: dmamap_device_set_bus_master() */
@@ -218,11 +223,7 @@ struct device {
 	struct dmamap_dmabounce *dmabounce;    /* ops/dmabounce */
 	struct dmamap_iommu_domain *iommu_domain; /* ops/iommu */
 	struct dmamap_iopt *iommu_hw;          /* hw/: the page table its accesses go through */
-	unsigned int nr_iommu_ids;
-	uint32_t iommu_ids[DMAMAP_MAX_IOMMU_IDS];
 	struct dmamap_cma *cma_area; /* mm/: its own CMA area (NULL: the board's default) */
-	char bus[16];        /* information from its tree: its bus, why it is a DMA master */
-	char dma_master[32];
 	const struct dmamap_device_model *model; /* hw/ */
 	void *model_priv;
 	/* hw/: its place in the scheduler, first interrupt number and register block. */
