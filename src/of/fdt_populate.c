@@ -21,6 +21,17 @@
 
 static const char *const bus_match_table[] = { "simple-bus", "simple-mfd", "isa",
 					       "arm,amba-bus" };
+/*
+ * Nodes the generic early drivers claim before population and mark
+ * OF_POPULATED, so no device is made of them: of_clk_init() (fixed clocks)
+ * and of_irq_init() (the ARM GICs). SoC-specific early drivers are not
+ * listed.
+ */
+static const char *const claimed_early[] = {
+	"fixed-clock", "fixed-factor-clock", "arm,gic-400", "arm,cortex-a15-gic",
+	"arm,cortex-a9-gic", "arm,cortex-a7-gic", "arm,arm11mp-gic", "arm,pl390",
+	"arm,gic-v3", "qcom,msm-qgic2",
+};
 /* Buses whose own driver populates their children at probe (drivers/bus/simple-pm-bus.c). */
 static const char *const populating_buses[] = { "simple-pm-bus" };
 /*
@@ -95,6 +106,7 @@ static void bus_create(struct fdt_parse *ps, int node, bool descend, int depth)
 
 	if (depth > 64 || !fdt_getprop(ps->fdt, node, "compatible", NULL) ||
 	    dmamap__fdt_compatible(ps, node, "operating-points-v2") ||
+	    compatible_any(ps, node, claimed_early, ARRAY_SIZE(claimed_early)) ||
 	    !dmamap__fdt_enabled(ps, node))
 		return;
 	if (dmamap__fdt_compatible(ps, node, "arm,primecell")) {
@@ -188,6 +200,10 @@ static void why_not(struct fdt_parse *ps, int node, char *out, size_t len)
 	}
 	if (dmamap__fdt_compatible(ps, node, "operating-points-v2")) {
 		snprintf(out, len, "an operating-points table: of_skipped_node_table");
+		return;
+	}
+	if (compatible_any(ps, node, claimed_early, ARRAY_SIZE(claimed_early))) {
+		snprintf(out, len, "of_clk_init() or of_irq_init() claims it first and marks it populated");
 		return;
 	}
 	for (int n = parent; n > 0; n = fdt_parent_offset(ps->fdt, n)) {

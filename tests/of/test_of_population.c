@@ -174,3 +174,25 @@ TEST(of_simple_pm_bus_children_and_special_regions_anywhere)
 	CHECK(has(p, "oops@3000"));
 	dmamap_platform_destroy(p);
 }
+
+/* Fixed clocks and the GIC are claimed by of_clk_init()/of_irq_init() before population. */
+TEST(of_nodes_claimed_early_are_no_devices)
+{
+	struct dmamap_platform *p = dts_board(HEAD
+		"clk27 { compatible = \"fixed-clock\"; #clock-cells = <0>; clock-frequency = <27000000>; };"
+		"gic@4000 { compatible = \"arm,gic-400\"; reg = <0x4000 0x1000>; interrupt-controller;"
+		"  #interrupt-cells = <3>; };"
+		"intc@5000 { compatible = \"vendor,intc\"; reg = <0x5000 0x100>; interrupt-controller; }; };");
+	char out[4096];
+	struct dmamap_error err = { 0 };
+	const void *blob;
+	size_t size;
+
+	REQUIRE(p);
+	CHECK(!has(p, "clk27") && !has(p, "gic@4000"));
+	CHECK(has(p, "intc@5000")); /* an interrupt controller with a platform driver */
+	blob = dmamap_platform_fdt(p, &size);
+	REQUIRE(dmamap_of_explain(blob, size, NULL, "/gic@4000", out, sizeof(out), &err) == 0);
+	CHECK_MSG(strstr(out, "of_irq_init()") != NULL, "%s", out);
+	dmamap_platform_destroy(p);
+}
