@@ -128,7 +128,8 @@ static void text_board(struct dmamap_platform *p)
 	struct dmamap_region_info r;
 	phys_addr_t zone = dmamap_zone_dma_limit(p), first = ~0ULL;
 	unsigned int width = 6;
-	u64 in_zone = 0;
+	u64 in_zone = 0, in_dma32 = 0;
+	phys_addr_t dma32_first = ~0ULL, dma32_last = 0;
 	char sz[32];
 
 	printf("memory\n  %-10s %-16s %-16s %10s  %s\n", "what", "start", "last byte", "size", "notes");
@@ -145,6 +146,24 @@ static void text_board(struct dmamap_platform *p)
 		       cli_size_str(in_zone, sz, sizeof(sz)));
 	else
 		text_span("ZONE_DMA", 0, 0, zone ? "(it ends below RAM)" : "");
+	/* ZONE_DMA32: the rest of the RAM below 4 GiB. */
+	for (unsigned int i = 0; !dmamap_ram_bank(p, i, &bank); i++) {
+		phys_addr_t s = bank.start > zone + 1 || !zone ? bank.start : zone + 1;
+		phys_addr_t e = bank.start + bank.size < 0x100000000ULL ? bank.start + bank.size :
+									   0x100000000ULL;
+
+		if (zone && bank.start + bank.size <= zone + 1)
+			continue;
+		if (s >= e)
+			continue;
+		in_dma32 += e - s;
+		dma32_first = s < dma32_first ? s : dma32_first;
+		dma32_last = e - 1 > dma32_last ? e - 1 : dma32_last;
+	}
+	if (in_dma32)
+		printf("  %-10s 0x%-14llx 0x%-14llx %10s  of RAM\n", "ZONE_DMA32",
+		       (unsigned long long)dma32_first, (unsigned long long)dma32_last,
+		       cli_size_str(in_dma32, sz, sizeof(sz)));
 	if (!dmamap_swiotlb_stats(p, NULL, &sw))
 		text_span("swiotlb", sw.start, (u64)sw.total_slots * sw.slot_size,
 			  "default bounce pool");

@@ -55,6 +55,9 @@ if command -v python3 >/dev/null 2>&1; then python3 -m json.tool "$out" >/dev/nu
 grep -q '"device":"dma-nc"' "$out"
 if command -v python3 >/dev/null 2>&1; then python3 -m json.tool "$out" >/dev/null; fi
 "$cli" info | grep -q "dma-nc"
+# The board before its devices: the zones as its RAM fills them.
+"$cli" info | grep -q '^  ZONE_DMA   0x80000000  *0x83ffffff  *64 MiB'
+"$cli" info | grep -q '^  ZONE_DMA32 0x84000000  *0x87ffffff  *64 MiB'
 "$cli" info --json | grep -q '"name":"dma-32"'
 "$cli" info --json | grep -q '"map":\[{"cpu":"0x80000000","dma":"0x0","size":"0x8000000"}\]'
 "$cli" info --json | grep -q '"iommu":{"name":"smmu0","stream_ids":\[66\]}'
