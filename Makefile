@@ -163,7 +163,8 @@ install: $(STATIC) $(SHARED) $(CLI)
 	install -m 644 include/dmamap/*.h $(DESTDIR)$(PREFIX)/include/dmamap/
 	install -m 644 include/dmamap/hw/*.h $(DESTDIR)$(PREFIX)/include/dmamap/hw/
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@PREFIX@|$(PREFIX)|' mk/dmamap.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/dmamap.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e "s|@VERSION@|$$(sed -n 's/^#define DMAMAP_VERSION "\(.*\)"/\1/p' include/dmamap/version.h)|" \
+		mk/dmamap.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/dmamap.pc
 	@# A system install is found by the loader only once its cache knows it (a driver .so needs libdmamap.so.0).
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null 2>&1; then \
 		ldconfig; fi

@@ -2,7 +2,23 @@
 #ifndef DMAMAP_TOOLS_CLI_H
 #define DMAMAP_TOOLS_CLI_H
 
+#include <stdio.h>
 #include <dmamap/dmamap.h>
+
+/* A command: its name, its entry, one line about it, and its --help (NULL: it says its own). */
+struct cli_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+	const char *help;
+};
+const struct cli_command *cli_command(const char *name);
+void cli_list_commands(FILE *f, const char *sep);
+/* The overview: commands, boards. */
+void cli_usage(FILE *f);
+/* @name's help on stdout: 0; for no such command, the list on stderr: 2. */
+int cli_help(const char *name);
+void cli_version(void);
 
 int cli_demo(int argc, char **argv);
 int cli_info(int argc, char **argv);

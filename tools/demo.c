@@ -290,7 +290,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			}
 			o->chaos_given = true;
 		} else {
-			fprintf(stderr, "dmamap demo: unknown option %s\n", argv[i]);
+			fprintf(stderr, "dmamap demo: unknown option %s (dmamap demo --help)\n", argv[i]);
 			return 2;
 		}
 	}

@@ -1,28 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* dmamap: demo · info · explain · sweep · run · bench */
+/* dmamap: demo · info · explain · sweep · run · bench; help and version in help.c */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "cli.h"
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: dmamap demo  [--board NAME] [--ram START+SIZE,...] [-I DIR]... [--overlay FILE]...\n"
-		"                    [--bug KIND|list] [--chaos SEED]\n"
-		"                    [--scale N] [--threaded] [--verbose] [--json]\n"
-		"       dmamap info  [BOARD] [--json] [--svg FILE] [--ram START+SIZE,...] [-I DIR]... [--overlay FILE]...\n"
-		"       dmamap explain BOARD NODE [--ram START+SIZE,...] [-I DIR]... [--overlay FILE]...\n"
-		"       dmamap sweep [--board NAME] [--seeds N] [--first SEED]\n"
-		"       dmamap run   DRIVER.so [MODEL.so...] [--board NAME|FILE] [--seeds A[-B]] [--jobs N]\n"
-		"                    [--tap | --json] [--junit FILE] (--help for the rest)\n"
-		"       dmamap bench [--help for options]\n"
-		"boards:");
-	for (const char *const *n = dmamap_platform_builtin_names(); *n; n++)
-		fprintf(f, " %s", *n);
-	fprintf(f, "\nbugs: dmamap demo --bug list\n");
-}
 
 /* "START+SIZE[,START+SIZE...]": the RAM a .dts leaves to firmware. */
 static int parse_ram(const char *arg, struct dmamap_ram_bank *banks, unsigned int *nr)
@@ -183,29 +165,35 @@ void cli_describe_ops(struct device *dev, char *buf, size_t len)
 		 win, (unsigned long long)dma_get_mask(dev));
 }
 
+static bool is_help(const char *arg)
+{
+	return !strcmp(arg, "--help") || !strcmp(arg, "-h");
+}
+
 int main(int argc, char **argv)
 {
+	const struct cli_command *c;
+
 	if (argc < 2) {
-		usage(stderr);
+		cli_usage(stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "demo"))
-		return cli_demo(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "info"))
-		return cli_info(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "explain"))
-		return cli_explain(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "bench"))
-		return cli_bench(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "sweep"))
-		return cli_sweep(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "run"))
-		return cli_run(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-		usage(stdout);
+	if (is_help(argv[1]) || !strcmp(argv[1], "help"))
+		return argc > 2 && !strcmp(argv[1], "help") ? cli_help(argv[2]) : (cli_usage(stdout), 0);
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		cli_version();
 		return 0;
 	}
-	fprintf(stderr, "dmamap: unknown command '%s'\n", argv[1]);
-	usage(stderr);
-	return 2;
+	c = cli_command(argv[1]);
+	if (!c) {
+		fprintf(stderr, "dmamap: unknown command '%s' (commands: ", argv[1]);
+		cli_list_commands(stderr, ", ");
+		fprintf(stderr, "; dmamap --help)\n");
+		return 2;
+	}
+	/* COMMAND --help, wherever it stands. */
+	for (int i = 2; i < argc && c->help; i++)
+		if (is_help(argv[i]))
+			return cli_help(c->name);
+	return c->run(argc - 1, argv + 1);
 }

@@ -102,7 +102,7 @@ int cli_explain(int argc, char **argv)
 		if (took)
 			continue;
 		if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "dmamap explain: unknown option %s\n", argv[i]);
+			fprintf(stderr, "dmamap explain: unknown option %s (dmamap explain --help)\n", argv[i]);
 			return 2;
 		}
 		if (!board.name)

@@ -275,7 +275,7 @@ int cli_info(int argc, char **argv)
 		else if (argv[i][0] != '-')
 			board.name = argv[i];
 		else {
-			fprintf(stderr, "dmamap info: unknown option %s\n", argv[i]);
+			fprintf(stderr, "dmamap info: unknown option %s (dmamap info --help)\n", argv[i]);
 			return 2;
 		}
 	}

@@ -33,10 +33,15 @@ int cli_run(int argc, char **argv)
 		nobj++;
 	}
 	if (!nobj) {
-		fprintf(stderr, "usage: dmamap run DRIVER.so [MODEL.so...] [--board NAME|FILE] [--seeds A[-B]]\n"
-				"           [--jobs N] [--device NAME] [--test NAME] [--timeout S] [--ownership]\n"
-				"           [--tap | --json] [--junit FILE] [--verbose]\n");
-		return 2;
+		/* No driver yet: asked for help, or a usage error. */
+		bool help = argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+
+		fprintf(help ? stdout : stderr,
+			"usage: dmamap run DRIVER.so [MODEL.so...] [--board NAME|FILE] [--seeds A[-B]]\n"
+			"           [--jobs N] [--device NAME] [--test NAME] [--timeout S] [--ownership]\n"
+			"           [--tap | --json] [--junit FILE] [--verbose]\n"
+			"(dmamap run DRIVER.so --help: every option; docs/run.md)\n");
+		return help ? 0 : 2;
 	}
 	argv[nobj] = replay;
 	return dmamap_run_main(argc - nobj, argv + nobj);

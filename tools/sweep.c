@@ -44,7 +44,8 @@ int cli_sweep(int argc, char **argv)
 				return 2;
 			}
 		} else {
-			fprintf(stderr, "usage: dmamap sweep [--board NAME] [--seeds N] [--first SEED]\n");
+			fprintf(stderr, "dmamap sweep: unknown option %s, or a value missing (dmamap sweep --help)\n",
+				argv[i]);
 			return 2;
 		}
 	}

@@ -13,4 +13,5 @@
 #include <dmamap/iommu.h>
 #include <dmamap/of.h>
 #include <dmamap/dmapool.h>
+#include <dmamap/version.h>
 #endif
