@@ -27,6 +27,13 @@ int cli_bench(int argc, char **argv);
 int cli_sweep(int argc, char **argv);
 int cli_run(int argc, char **argv);
 
+/*
+ * @s as a number from @min to @max, the whole string: decimal or 0x hex,
+ * no sign; with @size a K, M, G or T suffix multiplies by 2^10.. 2^40.
+ * 0, or -1 for anything else (out of range, overflowing, trailing text).
+ */
+int cli_number(const char *s, u64 min, u64 max, bool size, u64 *out);
+
 /* Where a command's board comes from, as its options say. */
 struct cli_board {
 	const char *name; /* built-in name, or a device tree file */

@@ -267,28 +267,32 @@ static int parse(int argc, char **argv, struct opts *o)
 			}
 			o->bug = gallery_find(argv[i]);
 			if (!o->bug) {
-				fprintf(stderr, "dmamap demo: unknown bug '%s' (dmamap demo --bug list)\n",
-					argv[i]);
+				fprintf(stderr, "dmamap demo: unknown bug '%s' (bugs:", argv[i]);
+				for (const struct gallery_bug *b = gallery_bugs; b->name; b++)
+					fprintf(stderr, " %s", b->name);
+				fprintf(stderr, ")\n");
 				return 2;
 			}
 		} else if (!strcmp(argv[i], "--scale") && i + 1 < argc) {
-			char *end;
-			unsigned long v = strtoul(argv[++i], &end, 0);
+			u64 v;
 
-			if (*end || !v || v > 1000) {
-				fprintf(stderr, "dmamap demo: --scale needs a number from 1 to 1000\n");
+			if (cli_number(argv[++i], 1, 1000, false, &v)) {
+				fprintf(stderr, "dmamap demo: --scale '%s': needs a number from 1 to 1000\n",
+					argv[i]);
 				return 2;
 			}
 			o->scale = (unsigned int)v;
 		} else if (!strcmp(argv[i], "--chaos") && i + 1 < argc) {
-			char *end;
-
-			o->chaos = strtoull(argv[++i], &end, 0);
-			if (*end || !o->chaos) {
-				fprintf(stderr, "dmamap demo: --chaos needs a non-zero number\n");
+			if (cli_number(argv[++i], 1, ~0ULL, false, &o->chaos)) {
+				fprintf(stderr, "dmamap demo: --chaos '%s': needs a seed from 1 to 2^64-1\n",
+					argv[i]);
 				return 2;
 			}
 			o->chaos_given = true;
+		} else if (i + 1 == argc && (!strcmp(argv[i], "--board") || !strcmp(argv[i], "--bug") ||
+					     !strcmp(argv[i], "--scale") || !strcmp(argv[i], "--chaos"))) {
+			fprintf(stderr, "dmamap demo: %s needs a value (dmamap demo --help)\n", argv[i]);
+			return 2;
 		} else {
 			fprintf(stderr, "dmamap demo: unknown option %s (dmamap demo --help)\n", argv[i]);
 			return 2;

@@ -1,30 +1,66 @@
 /* SPDX-License-Identifier: MIT */
 /* dmamap: demo · info · explain · sweep · run · bench; help and version in help.c */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "cli.h"
 
-/* "START+SIZE[,START+SIZE...]": the RAM a .dts leaves to firmware. */
+int cli_number(const char *s, u64 min, u64 max, bool size, u64 *out)
+{
+	static const char units[] = "KMGT";
+	unsigned long long v;
+	char *end;
+	const char *u;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1; /* no sign, no blank: strtoull would take "-1" as 2^64 - 1 */
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno == ERANGE || end == s)
+		return -1;
+	if (size && *end && (u = strchr(units, *end)) != NULL) {
+		unsigned int shift = 10 * (unsigned int)(u - units + 1);
+
+		if (v > (~0ULL >> shift))
+			return -1;
+		v <<= shift;
+		end++;
+	}
+	if (*end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* "START+SIZE[,START+SIZE...]": the RAM a .dts leaves to firmware; sizes may say K, M, G, T. */
 static int parse_ram(const char *arg, struct dmamap_ram_bank *banks, unsigned int *nr)
 {
-	const char *s = arg;
+	char item[128];
 
-	for (*nr = 0; *s; (*nr)++) {
-		char *end;
+	*nr = 0;
+	for (const char *s = arg; *s;) {
+		size_t len = strcspn(s, ",");
+		char *plus;
+		u64 start, size;
 
-		if (*nr == DMAMAP_MAX_BANKS || *s < '0' || *s > '9')
+		if (*nr == DMAMAP_MAX_BANKS || len >= sizeof(item))
 			return -1;
-		banks[*nr].start = strtoull(s, &end, 0);
-		if (*end != '+' || end[1] < '0' || end[1] > '9')
+		memcpy(item, s, len);
+		item[len] = '\0';
+		plus = strchr(item, '+');
+		if (!plus)
 			return -1;
-		banks[*nr].size = strtoull(end + 1, &end, 0);
-		if (*end == ',' && end[1])
-			end++;
-		else if (*end)
+		*plus = '\0';
+		if (cli_number(item, 0, ~0ULL, true, &start) ||
+		    cli_number(plus + 1, 1, ~0ULL, true, &size) || start + size - 1 < start)
 			return -1;
-		s = end;
+		banks[*nr].start = start;
+		banks[(*nr)++].size = size;
+		s += len;
+		if (*s == ',' && !*++s)
+			return -1;
 	}
 	return *nr ? 0 : -1;
 }
@@ -84,7 +120,8 @@ struct dmamap_platform *cli_open_board(const struct cli_board *b)
 	}
 	if (b->ram) {
 		if (parse_ram(b->ram, banks, &opts.nr_ram)) {
-			fprintf(stderr, "dmamap: --ram takes START+SIZE[,START+SIZE...]\n");
+			fprintf(stderr, "dmamap: --ram '%s': takes START+SIZE[,START+SIZE...], at most %d banks, sizes may end in K, M, G or T\n",
+				b->ram, DMAMAP_MAX_BANKS);
 			return NULL;
 		}
 		opts.ram = banks;
@@ -95,8 +132,14 @@ struct dmamap_platform *cli_open_board(const struct cli_board *b)
 	opts.nr_overlays = b->nr_overlays;
 	p = file ? dmamap_platform_from_file_opts(name, &opts, &err) :
 		   dmamap_platform_builtin(name, &err);
-	if (!p)
+	if (!p && !file && (!err.msg[0] || strstr(err.msg, "no built-in board"))) {
+		fprintf(stderr, "dmamap: no built-in board named '%s' (boards:", name);
+		for (const char *const *n = dmamap_platform_builtin_names(); *n; n++)
+			fprintf(stderr, " %s", *n);
+		fprintf(stderr, "; or a device tree file: a path, or a .dts/.dtb name)\n");
+	} else if (!p) {
 		fprintf(stderr, "dmamap: %s\n", err.msg);
+	}
 	return p;
 }
 

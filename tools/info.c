@@ -255,7 +255,7 @@ int cli_info(int argc, char **argv)
 {
 	struct cli_board board = { .name = "default" };
 	const char *svg = NULL;
-	bool json = false;
+	bool json = false, named = false;
 	char esc[DMAMAP_NAME_MAX * 6];
 	struct dmamap_platform *p;
 	unsigned int n;
@@ -272,9 +272,17 @@ int cli_info(int argc, char **argv)
 			json = true;
 		else if (!strcmp(argv[i], "--svg") && i + 1 < argc)
 			svg = argv[++i];
-		else if (argv[i][0] != '-')
+		else if (argv[i][0] != '-' && !named) {
 			board.name = argv[i];
-		else {
+			named = true;
+		} else if (argv[i][0] != '-') {
+			fprintf(stderr, "dmamap info: one board, not '%s' after '%s' (dmamap info --help)\n",
+				argv[i], board.name);
+			return 2;
+		} else if (!strcmp(argv[i], "--svg")) {
+			fprintf(stderr, "dmamap info: --svg needs a FILE (dmamap info --help)\n");
+			return 2;
+		} else {
 			fprintf(stderr, "dmamap info: unknown option %s (dmamap info --help)\n", argv[i]);
 			return 2;
 		}

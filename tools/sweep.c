@@ -12,16 +12,6 @@
 #include "../drivers/gallery.h"
 #include "cli.h"
 
-static int number(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	*v = strtoull(s, &end, 0);
-	return *end ? -1 : 0;
-}
-
 int cli_sweep(int argc, char **argv)
 {
 	const char *board = "default";
@@ -34,13 +24,15 @@ int cli_sweep(int argc, char **argv)
 		if (!strcmp(argv[i], "--board") && i + 1 < argc) {
 			board = argv[++i];
 		} else if (!strcmp(argv[i], "--seeds") && i + 1 < argc) {
-			if (number(argv[++i], &seeds) || !seeds) {
-				fprintf(stderr, "dmamap sweep: --seeds needs a number above 0\n");
+			if (cli_number(argv[++i], 1, 1ULL << 40, false, &seeds)) {
+				fprintf(stderr, "dmamap sweep: --seeds '%s': needs a number from 1 to 2^40\n",
+					argv[i]);
 				return 2;
 			}
 		} else if (!strcmp(argv[i], "--first") && i + 1 < argc) {
-			if (number(argv[++i], &first) || !first) {
-				fprintf(stderr, "dmamap sweep: --first needs a seed above 0\n");
+			if (cli_number(argv[++i], 1, ~0ULL >> 1, false, &first)) {
+				fprintf(stderr, "dmamap sweep: --first '%s': needs a seed from 1 to 2^63-1\n",
+					argv[i]);
 				return 2;
 			}
 		} else {

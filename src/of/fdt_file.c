@@ -182,6 +182,13 @@ struct dmamap_platform *dmamap_platform_from_file_opts(const char *path,
 	if (!blob)
 		return NULL;
 	if (dmamap__fdt_blob_ok(blob, len, err)) {
+		/* Say which file. */
+		if (err) {
+			char why[sizeof(err->msg)];
+
+			snprintf(why, sizeof(why), "%s", err->msg);
+			dmamap__set_error(err, err->code, "%s: %s", path, why);
+		}
 		free(blob);
 		return NULL;
 	}

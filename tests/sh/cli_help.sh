@@ -40,4 +40,33 @@ expect 2 info --bogus
 grep -q 'unknown option --bogus (dmamap info --help)' "$err" || fail "info --bogus"
 expect 2 sweep --bogus
 grep -q 'unknown option --bogus' "$err" || fail "sweep --bogus"
+# Usage errors name the bad value and the valid ones.
+expect 2 demo --chaos
+grep -q -- '--chaos needs a value' "$err" || fail "--chaos without a value"
+expect 2 demo --chaos -1
+grep -q -- "--chaos '-1': needs a seed from 1" "$err" || fail "--chaos -1"
+expect 2 demo --scale 1001
+grep -q -- "--scale '1001'" "$err" || fail "--scale 1001"
+expect 2 demo --bug nosuch
+grep -q "unknown bug 'nosuch' (bugs: .*missing-sync" "$err" || fail "--bug nosuch lists no bugs"
+expect 1 info nosuchboard
+grep -q "no built-in board named 'nosuchboard' (boards: .*rpi4-like" "$err" || fail "unknown board"
+expect 2 info default rpi4-like
+grep -q "one board, not 'rpi4-like' after 'default'" "$err" || fail "two boards"
+expect 2 info --svg
+grep -q -- '--svg needs a FILE' "$err" || fail "--svg without a file"
+expect 2 sweep --seeds 0x
+grep -q -- "--seeds '0x'" "$err" || fail "--seeds 0x"
+if "$cli" info boards/default.dts >/dev/null 2>&1; then
+	# --ram: strict numbers, K/M/G/T sizes, no silent clamp.
+	expect 0 info boards/default.dts --ram 0x80000000+64M
+	grep -q '^  RAM        0x80000000  *0x83ffffff  *64 MiB' "$out" || fail "--ram with M"
+	expect 1 info boards/default.dts --ram 0x80000000+99999999999999999999999
+	grep -q "ram '0x80000000+99999999999999999999999'" "$err" || fail "--ram overflow"
+	expect 1 info boards/default.dts --ram 0x80000000+16E
+	: >"$out.dtb"
+	expect 1 info "$out.dtb"
+	grep -q "$out.dtb: device tree" "$err" || fail "an empty .dtb is not named"
+	rm -f "$out.dtb"
+fi
 exit 0
