@@ -110,7 +110,7 @@ struct dmamap_platform *cli_open_board(const struct cli_board *b)
 	const char *name = b->name;
 	/* A name with a slash or a device tree suffix is a file. */
 	bool file = strchr(name, '/') || ends_with(name, ".dts") || ends_with(name, ".dtb") ||
-		    ends_with(name, ".dtbo");
+		    ends_with(name, ".dtbo") || !strcmp(name, "-");
 	struct dmamap_platform *p;
 
 	if (!file && (b->ram || b->nr_includes || b->nr_overlays)) {

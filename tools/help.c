@@ -34,7 +34,8 @@ static const struct cli_command commands[] = {
 	  "usage: dmamap info [BOARD] [--json] [--svg FILE] [--ram ...] [-I DIR] [--overlay FILE]\n\n"
 	  "The board as the kernel sets it up (RAM, zones, bounce pool, CMA, reserved regions)\n"
 	  "and each device's bus, ops, coherency, masks, bus limit, map, IOMMU and pools.\n\n"
-	  "  BOARD                   a built-in board or a device tree file (default: default)\n"
+	  "  BOARD                   a built-in board or a device tree file (default: default);\n"
+	  "                          - reads a .dtb or .dts from standard input\n"
 	  "  --json                  as JSON\n"
 	  "  --svg FILE              the address map as an SVG picture\n" BOARD_OPTS },
 	{ "explain", cli_explain, "derive one device's DMA configuration as Linux does",

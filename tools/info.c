@@ -272,7 +272,7 @@ int cli_info(int argc, char **argv)
 			json = true;
 		else if (!strcmp(argv[i], "--svg") && i + 1 < argc)
 			svg = argv[++i];
-		else if (argv[i][0] != '-' && !named) {
+		else if ((argv[i][0] != '-' || !strcmp(argv[i], "-")) && !named) {
 			board.name = argv[i];
 			named = true;
 		} else if (argv[i][0] != '-') {

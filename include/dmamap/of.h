@@ -44,7 +44,8 @@ DMAMAP_API struct dmamap_platform *dmamap_platform_from_fdt(const void *blob,
 /**
  * dmamap_platform_from_file() - a board from a .dtb, or a .dts compiled with dtc
  * @path: file name; ".dts" files go through the C preprocessor (#include,
- *        macros, as the kernel's build) and dtc(1) first
+ *        macros, as the kernel's build) and dtc(1) first; "-" reads
+ *        standard input, a blob or (anything else) source
  * @err: receives the reason on failure
  *
  * Return: the platform, or NULL with @err set: -EINVAL for a NULL @path;
@@ -52,9 +53,9 @@ DMAMAP_API struct dmamap_platform *dmamap_platform_from_fdt(const void *blob,
  * syntax error, an include not found, a file that does not exist: the
  * message is the tool's own, with file and line); -EIO when no temporary
  * file can be made; -ENOENT for a .dtb that cannot be
- * opened; -ENOMEM; and the errors of dmamap_platform_from_fdt() (a file
- * over 1 MiB is read in part, and refused as truncated: -EINVAL). -ENOSYS
- * in a build without libfdt.
+ * opened; -ENOMEM; and the errors of dmamap_platform_from_fdt(), named
+ * with @path (a file over 64 MiB is refused: -EINVAL). -ENOSYS in a build
+ * without libfdt.
  */
 DMAMAP_API struct dmamap_platform *dmamap_platform_from_file(const char *path,
 							     struct dmamap_error *err);

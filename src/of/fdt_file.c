@@ -26,10 +26,11 @@ static bool is_dts(const char *path)
 	       (len > 5 && !strcmp(path + len - 5, ".dtso"));
 }
 
-/* The whole of @path in a malloc'd buffer (its size in *@len), or NULL with @err set. */
+/* The whole of @path ("-": standard input) in a malloc'd buffer (its size in *@len), or NULL with @err set. */
 static void *read_file(const char *path, const char *shown, size_t *len, struct dmamap_error *err)
 {
-	FILE *f = fopen(path, "rb");
+	bool in = !strcmp(path, "-");
+	FILE *f = in ? stdin : fopen(path, "rb");
 	size_t cap = 0, n = 0, got = 1;
 	char *buf = NULL;
 
@@ -46,7 +47,8 @@ static void *read_file(const char *path, const char *shown, size_t *len, struct 
 						  n > MAX_BLOB ? "%s: larger than 64 MiB: not a device tree" :
 								 "%s: out of memory", shown);
 				free(buf);
-				fclose(f);
+				if (!in)
+					fclose(f);
 				return NULL;
 			}
 			buf = more;
@@ -54,7 +56,8 @@ static void *read_file(const char *path, const char *shown, size_t *len, struct 
 		got = fread(buf + n, 1, cap - n, f);
 		n += got;
 	}
-	fclose(f);
+	if (!in)
+		fclose(f);
 	if (n > MAX_BLOB) {
 		dmamap__set_error(err, -EINVAL, "%s: larger than 64 MiB: not a device tree", shown);
 		free(buf);
@@ -64,27 +67,56 @@ static void *read_file(const char *path, const char *shown, size_t *len, struct 
 	return buf;
 }
 
-/* @path's blob: compiled first when it is a .dts. */
+/* @path's blob: compiled first when it is a .dts; "-" is standard input, a .dtb or .dts text. */
 static void *load(const char *path, const struct dmamap_of_options *opts, size_t *len,
 		  struct dmamap_error *err)
 {
-	char dtb[] = "/tmp/dmamap-dtb-XXXXXX";
+	char dtb[] = "/tmp/dmamap-dtb-XXXXXX", dts[] = "/tmp/dmamap-stdin-XXXXXX.dts";
+	const char *src = path;
 	void *blob;
 	int fd;
 
-	if (!is_dts(path))
+	if (!strcmp(path, "-")) {
+		blob = read_file("-", "standard input", len, err);
+		/* A blob begins with its magic; anything else is source, as dtc takes it. */
+		if (!blob || (*len >= 4 && fdt_magic(blob) == FDT_MAGIC))
+			return blob;
+		fd = mkstemps(dts, 4);
+		if (fd < 0 || write(fd, blob, *len) != (ssize_t)*len) {
+			dmamap__set_error(err, -EIO, "standard input: cannot make a temporary file");
+			if (fd >= 0) {
+				close(fd);
+				unlink(dts);
+			}
+			free(blob);
+			return NULL;
+		}
+		close(fd);
+		free(blob);
+		src = dts;
+	} else if (!is_dts(path)) {
 		return read_file(path, path, len, err);
+	}
 	fd = mkstemp(dtb);
+	blob = NULL;
 	if (fd < 0) {
 		dmamap__set_error(err, -EIO, "%s: cannot make a temporary file", path);
-		return NULL;
+	} else {
+		close(fd);
+		if (!dmamap__dts_compile(src, dtb, opts ? opts->include_dirs : NULL,
+					 opts ? opts->nr_include_dirs : 0, err))
+			blob = read_file(dtb, path, len, err);
+		else if (src == dts && err) {
+			char why[sizeof(err->msg)];
+
+			/* The tools name the temporary copy: say what it is. */
+			snprintf(why, sizeof(why), "%s", err->msg);
+			dmamap__set_error(err, err->code, "standard input, as %s", why);
+		}
+		unlink(dtb);
 	}
-	close(fd);
-	blob = NULL;
-	if (!dmamap__dts_compile(path, dtb, opts ? opts->include_dirs : NULL,
-				 opts ? opts->nr_include_dirs : 0, err))
-		blob = read_file(dtb, path, len, err);
-	unlink(dtb);
+	if (src == dts)
+		unlink(dts);
 	return blob;
 }
 

@@ -68,5 +68,14 @@ if "$cli" info boards/default.dts >/dev/null 2>&1; then
 	expect 1 info "$out.dtb"
 	grep -q "$out.dtb: device tree" "$err" || fail "an empty .dtb is not named"
 	rm -f "$out.dtb"
+	# - is standard input, a .dts or a .dtb, as dtc reads it.
+	"$cli" info - <boards/rpi4-like.dts >"$out" 2>"$err" || fail "info - <.dts"
+	grep -q '^board dmamap rpi4-like' "$out" || fail "info - <.dts: no board"
+	if command -v dtc >/dev/null; then
+		dtc -q -O dtb boards/rpi4-like.dts | "$cli" info - >"$out" 2>"$err" || fail "info - <.dtb"
+		grep -q '^board dmamap rpi4-like' "$out" || fail "info - <.dtb: no board"
+	fi
+	echo junk | "$cli" info - >"$out" 2>"$err" && fail "junk on standard input accepted"
+	grep -q '^dmamap: standard input, as ' "$err" || fail "junk: not said as standard input"
 fi
 exit 0
