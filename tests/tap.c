@@ -153,12 +153,47 @@ static bool wait_for(pid_t pid, unsigned int secs, int *status)
 
 enum outcome { PASSED, FAILED, SKIPPED, TIMED_OUT };
 
+/*
+ * What a test writes to stderr (the library's warnings, the checker's
+ * reports it expects) is its log: kept in a file, shown as "#" lines only
+ * when the test fails, or always with DMAMAP_TEST_STDERR=1.
+ */
+static int log_fd = -1;
+
+static void show_log(bool failed)
+{
+	static const char *always;
+	char buf[4096];
+	bool start = true;
+	ssize_t n;
+
+	if (log_fd < 0)
+		return;
+	if (!always)
+		always = getenv("DMAMAP_TEST_STDERR") ? getenv("DMAMAP_TEST_STDERR") : "";
+	if ((failed || !strcmp(always, "1")) && lseek(log_fd, 0, SEEK_SET) == 0) {
+		while ((n = read(log_fd, buf, sizeof(buf))) > 0) {
+			for (ssize_t i = 0; i < n; i++) {
+				if (start)
+					fputs("#   stderr: ", stdout);
+				putchar(buf[i]);
+				start = buf[i] == '\n';
+			}
+		}
+		if (!start)
+			putchar('\n');
+	}
+	if (ftruncate(log_fd, 0) || lseek(log_fd, 0, SEEK_SET))
+		log_fd = -1; /* cannot reuse it: later tests write to the real stderr */
+}
+
 static enum outcome run_one(const struct tap_test *t, unsigned int limit)
 {
 	pid_t pid;
 	int status;
 
 	fflush(stdout);
+	fflush(stderr);
 	shared->skipped = 0;
 	shared->reason[0] = 0;
 	pid = fork();
@@ -173,6 +208,8 @@ static enum outcome run_one(const struct tap_test *t, unsigned int limit)
 			/* The abort is the point: keep the sanitizers' reports out of it. */
 			signal(SIGABRT, SIG_DFL);
 		}
+		if (log_fd >= 0)
+			dup2(log_fd, 2);
 		tap_failures = 0;
 		t->fn();
 		child_exit(tap_failures ? 1 : 0);
@@ -229,6 +266,14 @@ int main(int argc, char **argv)
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, &test_mask);
+	{
+		/* The tests' stderr log: a file nobody else sees (unlinked at once). */
+		char path[] = "/tmp/dmamap-test-stderr-XXXXXX";
+
+		log_fd = mkstemp(path);
+		if (log_fd >= 0)
+			unlink(path);
+	}
 	printf("TAP version 13\n");
 	for (size_t i = 0; i < ntests; i++) {
 		const struct tap_test *t = &tests[i];
@@ -237,7 +282,10 @@ int main(int argc, char **argv)
 		if (argc > 1 && !strstr(t->name, argv[1]))
 			continue;
 		ran++;
-		switch (run_one(t, limit)) {
+		enum outcome o = run_one(t, limit);
+
+		show_log(o == FAILED || o == TIMED_OUT);
+		switch (o) {
 		case PASSED:
 			printf("ok %d - %s\n", ran, t->name);
 			passed++;

@@ -32,7 +32,7 @@ static char *explain(const char *path, int *ret)
 	blob = dmamap_platform_fdt(p, &size);
 	*ret = dmamap_of_explain(blob, size, NULL, path, out, sizeof(out), &err);
 	dmamap_platform_destroy(p);
-	if (*ret)
+	if (*ret && *ret != -ENOENT)
 		printf("#   %s\n", err.msg);
 	return out;
 }
