@@ -4,6 +4,7 @@
  * the same run, plus a dma_map_benchmark-compatible mode (-t -s -d -g -b).
  */
 #include <pthread.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -502,8 +503,14 @@ static double bench_sg(struct device *dev, int nents)
 /* ---- dma_map_benchmark compatible mode ------------------------------------- */
 
 struct mb_args {
-	int threads, seconds, dir, granule, bits;
+	int threads, seconds, dir, granule, bits, node;
+	long xdelay; /* ns between map and unmap */
 };
+
+/* dma_map_benchmark's limits (kernel/dma/map_benchmark.c, its selftest tool). */
+#define MB_MAX_THREADS 1024
+#define MB_MAX_SECONDS 300
+#define MB_MAX_XDELAY (10L * 1000 * 1000)
 
 struct mb_thr {
 	struct device *dev;
@@ -520,13 +527,17 @@ static void *mb_main(void *arg)
 	double end = now_ns() + t->a->seconds * 1e9;
 
 	while (now_ns() < end) {
-		double t0 = now_ns(), t1, t2;
+		double t0 = now_ns(), t1, t2, tu;
 		dma_addr_t d = dma_map_single(t->dev, buf, len,
 					      (enum dma_data_direction)t->a->dir);
 
 		t1 = now_ns();
+		/* The "transfer": the tool's delay between map and unmap, in neither latency. */
+		while (t->a->xdelay && now_ns() < t1 + (double)t->a->xdelay)
+			;
+		tu = now_ns();
 		dma_unmap_single(t->dev, d, len, (enum dma_data_direction)t->a->dir);
-		t2 = now_ns();
+		t2 = now_ns() - (tu - t1);
 		/* The kernel tool reports in units of 100 ns. */
 		t->map_sum += (t1 - t0) / 100;
 		t->map_sq += ((t1 - t0) / 100) * ((t1 - t0) / 100);
@@ -541,8 +552,8 @@ static void *mb_main(void *arg)
 static int map_benchmark(struct device *dev, const struct mb_args *a)
 {
 	static const char *const dirs[] = { "BIDIRECTIONAL", "TO_DEVICE", "FROM_DEVICE" };
-	pthread_t tid[64];
-	struct mb_thr t[64];
+	pthread_t tid[MB_MAX_THREADS];
+	struct mb_thr t[MB_MAX_THREADS];
 	double ms = 0, msq = 0, us = 0, usq = 0, n = 0, mavg, uavg;
 
 	if (dma_set_mask(dev, DMA_BIT_MASK(a->bits))) {
@@ -566,7 +577,7 @@ static int map_benchmark(struct device *dev, const struct mb_args *a)
 	mavg = ms / n;
 	uavg = us / n;
 	printf("dma mapping benchmark: threads:%d seconds:%d node:%d dir:%s granule: %d\n",
-	       a->threads, a->seconds, -1, dirs[a->dir], a->granule);
+	       a->threads, a->seconds, a->node, dirs[a->dir], a->granule);
 	printf("average map latency(us):%.1f standard deviation:%.1f\n", mavg / 10,
 	       (msq / n - mavg * mavg > 0 ? __builtin_sqrt(msq / n - mavg * mavg) : 0) / 10);
 	printf("average unmap latency(us):%.1f standard deviation:%.1f\n", uavg / 10,
@@ -574,18 +585,43 @@ static int map_benchmark(struct device *dev, const struct mb_args *a)
 	return 0;
 }
 
-static void usage(void)
+static void usage(FILE *f)
 {
-	printf("usage: dmamap bench                 the speed ratios, measured in one run\n"
-	       "       dmamap bench -t T -s S -d D -g G -b B\n"
-	       "                dma_map_benchmark-compatible: T threads (1..64), S seconds,\n"
-	       "                D direction (0 bidir, 1 to device, 2 from device),\n"
-	       "                G granule in pages, B mask bits; host platform, direct ops\n");
+	fprintf(f, "usage: dmamap bench [--quick]    the speed ratios, each against its baseline, in one run\n"
+		   "       dmamap bench [-t THREADS] [-s SECONDS] [-n NODE] [-b BITS] [-d DIR] [-x DELAY] [-g GRANULE]\n"
+		   "                as the kernel's dma_map_benchmark, on the host platform's direct ops:\n"
+		   "                -t threads 1-%d (1), -s seconds 1-%d (20), -n NUMA node (-1: none; there\n"
+		   "                are no nodes here), -b mask bits 20-64 (32), -d direction 0 bidirectional,\n"
+		   "                1 to device, 2 from device (0), -x ns between map and unmap 0-%ld (0),\n"
+		   "                -g granule in pages 1-1024 (1)\n",
+		MB_MAX_THREADS, MB_MAX_SECONDS, MB_MAX_XDELAY);
+}
+
+/* A whole-string integer in [@lo, @hi], or a message as dma_map_benchmark words it. */
+static int mb_value(const char *opt, const char *s, long lo, long hi, const char *what, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = s ? strtol(s, &end, 10) : 0;
+	if (!s || errno || end == s || *end || v < lo || v > hi) {
+		if (lo == hi)
+			fprintf(stderr, "dmamap bench: %s '%s': invalid %s, must be %ld\n", opt,
+				s ? s : "", what, lo);
+		else
+			fprintf(stderr, "dmamap bench: %s '%s': invalid %s, must be in %ld-%ld\n", opt,
+				s ? s : "", what, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
 }
 
 int cli_bench(int argc, char **argv)
 {
-	struct mb_args mb = { 1, 2, 0, 1, 64 };
+	struct mb_args mb = { .threads = 1, .seconds = 20, .dir = 0, .granule = 1, .bits = 32,
+			      .node = -1, .xdelay = 0 };
 	bool compat = false;
 	struct dmamap_error err = { 0 };
 	struct dmamap_device_desc hd = { .name = "bench", .dma_mask = DMA_BIT_MASK(64) };
@@ -596,25 +632,49 @@ int cli_bench(int argc, char **argv)
 	double ind, dir, s1, s4096;
 
 	for (int i = 1; i < argc; i++) {
-		int *opt = NULL;
+		static const struct {
+			const char *opt, *what;
+			long lo, hi;
+		} o[] = {
+			{ "-t", "number of threads", 1, MB_MAX_THREADS },
+			{ "-s", "duration seconds", 1, MB_MAX_SECONDS },
+			{ "-n", "numa node (there are none here)", -1, -1 },
+			{ "-b", "dma mask bit", 20, 64 },
+			{ "-d", "dma direction", 0, 2 },
+			{ "-x", "transmit delay", 0, MB_MAX_XDELAY },
+			{ "-g", "granule size", 1, 1024 },
+		};
+		size_t k = 0;
+		long v;
 
-		if (!strcmp(argv[i], "-t")) opt = &mb.threads;
-		else if (!strcmp(argv[i], "-s")) opt = &mb.seconds;
-		else if (!strcmp(argv[i], "-d")) opt = &mb.dir;
-		else if (!strcmp(argv[i], "-g")) opt = &mb.granule;
-		else if (!strcmp(argv[i], "-b")) opt = &mb.bits;
-		else if (!strcmp(argv[i], "-n")) { i++; continue; }
-		else if (!strcmp(argv[i], "--quick")) { iters = 400000; continue; }
-		else { usage(); return strcmp(argv[i], "--help") ? 2 : 0; }
-		if (i + 1 >= argc) { usage(); return 2; }
-		*opt = atoi(argv[++i]);
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--quick")) {
+			iters = 400000;
+			continue;
+		}
+		while (k < sizeof(o) / sizeof(o[0]) && strcmp(argv[i], o[k].opt))
+			k++;
+		if (k == sizeof(o) / sizeof(o[0])) {
+			fprintf(stderr, "dmamap bench: unknown option %s (dmamap bench --help)\n", argv[i]);
+			return 2;
+		}
+		if (mb_value(argv[i], i + 1 < argc ? argv[i + 1] : NULL, o[k].lo, o[k].hi, o[k].what,
+			     &v))
+			return 2;
+		i++;
+		switch (k) {
+		case 0: mb.threads = (int)v; break;
+		case 1: mb.seconds = (int)v; break;
+		case 2: mb.node = (int)v; break;
+		case 3: mb.bits = (int)v; break;
+		case 4: mb.dir = (int)v; break;
+		case 5: mb.xdelay = v; break;
+		default: mb.granule = (int)v; break;
+		}
 		compat = true;
-	}
-	if (mb.threads < 1 || mb.threads > 64 || mb.seconds < 1 || mb.dir < 0 ||
-	    mb.dir > 2 || mb.granule < 1 || mb.granule > 1024 || mb.bits < 24 ||
-	    mb.bits > 64) {
-		usage();
-		return 2;
 	}
 	host = dmamap_platform_host(&err);
 	if (!host || !(dev = dmamap_device_create(host, &hd, &err))) {

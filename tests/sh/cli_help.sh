@@ -40,6 +40,17 @@ expect 2 info --bogus
 grep -q 'unknown option --bogus (dmamap info --help)' "$err" || fail "info --bogus"
 expect 2 sweep --bogus
 grep -q 'unknown option --bogus' "$err" || fail "sweep --bogus"
+# dmamap bench takes dma_map_benchmark's options, strictly, with its words.
+expect 2 bench -t 1.9
+grep -q -- "-t '1.9': invalid number of threads, must be in 1-1024" "$err" || fail "bench -t 1.9"
+expect 2 bench -b 12
+grep -q "invalid dma mask bit, must be in 20-64" "$err" || fail "bench -b 12"
+expect 2 bench -n 0
+grep -q "invalid numa node" "$err" || fail "bench -n 0"
+expect 2 bench -g
+grep -q -- "-g '': invalid granule size" "$err" || fail "bench -g without a value"
+expect 0 bench -s 1 -x 1000 -n -1 -b 64 -d 1
+grep -q '^dma mapping benchmark: threads:1 seconds:1 node:-1 dir:TO_DEVICE granule: 1' "$out" || fail "bench run"
 # Usage errors name the bad value and the valid ones.
 expect 2 demo --chaos
 grep -q -- '--chaos needs a value' "$err" || fail "--chaos without a value"
