@@ -144,18 +144,12 @@ static void print_text(const struct row *r, const struct gallery_bug *bug)
 		printf("  why:      %s\n", why_survived(r, bug));
 }
 
+/* A JSON string, through the CLI's one escaper. */
 static void json_str(const char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
+	char esc[DMAMAP_PATH_MAX * 6 + 8];
+
+	printf("\"%s\"", cli_json_str(s, esc, sizeof(esc)));
 }
 
 static void print_json(const struct row *r, bool first, const struct gallery_bug *bug)
@@ -440,8 +434,13 @@ int cli_demo(int argc, char **argv)
 		return 1;
 	}
 	if (o.json)
-		printf("{\"board\":\"%s\",\"bug\":\"%s\",\"chaos\":%llu,\"devices\":[", o.board.name,
-		       o.bug ? o.bug->name : "none", (unsigned long long)o.chaos);
+	{
+		/* The board's name may be any file name: escaped like every other string. */
+		printf("{\"board\":");
+		json_str(o.board.name);
+		printf(",\"bug\":\"%s\",\"chaos\":%llu,\"devices\":[", o.bug ? o.bug->name : "none",
+		       (unsigned long long)o.chaos);
+	}
 	else
 		printf("dmamap demo: board %s, %u devices%s%s%s%s\n\n", o.board.name, n,
 		       o.bug ? ", bug " : "", o.bug ? o.bug->name : "",

@@ -88,5 +88,13 @@ if "$cli" info boards/default.dts >/dev/null 2>&1; then
 	fi
 	echo junk | "$cli" info - >"$out" 2>"$err" && fail "junk on standard input accepted"
 	grep -q '^dmamap: standard input, as ' "$err" || fail "junk: not said as standard input"
+	# A hostile board name is escaped in JSON like every other string.
+	d=$(mktemp -d)
+	mkdir -p "$d/we\"ird"
+	cp boards/default.dts "$d/we\"ird/b.dts"
+	"$cli" demo --board "$d/we\"ird/b.dts" --json >"$out" 2>"$err" || fail "demo on a hostile path"
+	grep -q '"board":"[^"]*we\\"ird/b.dts"' "$out" || fail "board name not escaped"
+	if command -v python3 >/dev/null 2>&1; then python3 -m json.tool "$out" >/dev/null || fail "invalid JSON"; fi
+	rm -rf "$d"
 fi
 exit 0
