@@ -1,2 +1,0 @@
-build-nofdt/src/mm/buddy.o: src/mm/buddy.c src/mm/buddy.h
-src/mm/buddy.h:

@@ -1,2 +1,0 @@
-build-nofdt/tests/tap.o: tests/tap.c tests/tap.h
-tests/tap.h:
