@@ -20,6 +20,10 @@ else
 BUILD := build
 SANFLAGS :=
 endif
+# Without libfdt the objects differ: their own directory, never mixed with a full build's.
+ifeq ($(NO_FDT),1)
+BUILD := $(BUILD)-nofdt
+endif
 
 OPT ?= -O2
 CFLAGS_BASE := -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
@@ -64,15 +68,17 @@ TESTS := $(BUILD)/dmamap-tests
 .PHONY: all deps demo test bench install uninstall clean check-san fuzz
 all: $(STATIC) $(SHARED) $(CLI)
 
+# The Debian packages the build needs, installed when root (NO_FDT=1 needs neither libfdt nor dtc).
+DEPS := NO_FDT=$(NO_FDT) sh mk/deps.sh
 deps:
-	@sh mk/deps.sh
+	@$(DEPS)
 
 demo: deps
 	@$(MAKE) --no-print-directory all
 	$(CLI) demo
 
 test:
-	@sh mk/deps.sh test
+	@$(DEPS) test
 	@$(MAKE) --no-print-directory $(TESTS) $(CLI) $(SHARED)
 	@sh tests/run.sh $(BUILD)
 
@@ -96,8 +102,16 @@ $(BUILD)/%.o: %.c
 
 -include $(patsubst %.o,%.d,$(LIB_OBJS) $(DRV_OBJS) $(TOOL_OBJS) $(TEST_OBJS) $(BENCH_OBJS))
 
+# A plain `make` does not install packages: without libfdt or dtc it stops
+# with what to run instead of a compiler error.
+.PHONY: fdt-check
+fdt-check:
+	@$(DEPS) check
+
+$(filter $(BUILD)/src/of/fdt%,$(LIB_OBJS)): | fdt-check
+
 # The boards/*.dts files, compiled with dtc and embedded in the library.
-$(BUILD)/boards/embedded.c: $(BOARD_DTS) mk/embed.sh
+$(BUILD)/boards/embedded.c: $(BOARD_DTS) mk/embed.sh | fdt-check
 	@mkdir -p $(dir $@)
 	sh mk/embed.sh $@ $(BOARD_DTS)
 
@@ -129,7 +143,7 @@ $(TESTS): $(TEST_OBJS) $(DRV_OBJS) $(STATIC)
 # The device tree reader under libFuzzer (clang), seeded with the built-in boards.
 FUZZ_SECONDS ?= 60
 fuzz:
-	@sh mk/deps.sh fuzz
+	@$(DEPS) fuzz
 	@mkdir -p build-fuzz/corpus
 	@for d in $(BOARD_DTS); do dtc -q -I dts -O dtb -o build-fuzz/corpus/$$(basename $$d .dts).dtb $$d; done
 	sh mk/embed.sh build-fuzz/embedded.c $(BOARD_DTS)
@@ -146,7 +160,7 @@ fuzz:
 # table and summary.
 .PHONY: coverage
 coverage:
-	@sh mk/deps.sh coverage
+	@$(DEPS) coverage
 	@$(MAKE) --no-print-directory COV=1 OPT=-O0 build-cov/dmamap-tests
 	@find build-cov -name '*.gcda' -delete
 	@cd build-cov && find . -name '*.gcno' | while read n; do \
@@ -165,13 +179,21 @@ install: $(STATIC) $(SHARED) $(CLI)
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e "s|@VERSION@|$$(sed -n 's/^#define DMAMAP_VERSION "\(.*\)"/\1/p' include/dmamap/version.h)|" \
 		mk/dmamap.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/dmamap.pc
-	@# A system install is found by the loader only once its cache knows it (a driver .so needs libdmamap.so.0).
-	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null 2>&1; then \
-		ldconfig; fi
+	@# A system install is found by the loader only once its cache knows it (a driver .so
+	@# needs libdmamap.so.0); a staged install (DESTDIR, a package) leaves that to the package.
+	@if [ -n "$(DESTDIR)" ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null 2>&1; then \
+		ldconfig; \
+		ldconfig -p | grep -q " => $(PREFIX)/lib/$(SONAME)$$" || \
+		echo "dmamap: $(PREFIX)/lib is not on the loader's path: add it to a file in /etc/ld.so.conf.d/ and run ldconfig, or run programs with LD_LIBRARY_PATH=$(PREFIX)/lib"; \
+	else \
+		echo "dmamap: not root, ldconfig not run: run 'sudo ldconfig' if $(PREFIX)/lib is on the loader's path, else run programs with LD_LIBRARY_PATH=$(PREFIX)/lib"; \
+	fi
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/dmamap $(DESTDIR)$(PREFIX)/lib/libdmamap.* \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/dmamap.pc $(DESTDIR)$(PREFIX)/bin/dmamap
 
 clean:
-	rm -rf build build-asan build-tsan build-m32 build-fuzz build-cov
+	rm -rf build build-nofdt build-asan build-asan-nofdt build-tsan build-tsan-nofdt build-m32 \
+		build-fuzz build-cov

@@ -1,12 +1,24 @@
 #!/bin/sh
 # Install what the build needs from Debian when it is missing (as root), or
 # print the apt-get line to run.
+# $1: what for: "" (the build), test, fuzz, coverage; or "check", which
+# installs nothing and only says what is missing (a plain `make`).
+# NO_FDT=1: a build without device trees needs neither libfdt nor dtc.
 need=""
 command -v cc >/dev/null 2>&1 || need="$need gcc libc6-dev"
 command -v make >/dev/null 2>&1 || need="$need make"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
-command -v dtc >/dev/null 2>&1 || need="$need device-tree-compiler"
-[ -f /usr/include/libfdt.h ] || need="$need libfdt-dev"
+if [ "${NO_FDT:-}" != 1 ]; then
+	command -v dtc >/dev/null 2>&1 || need="$need device-tree-compiler"
+	[ -f /usr/include/libfdt.h ] || need="$need libfdt-dev"
+fi
+if [ "$1" = check ]; then
+	[ -z "$need" ] && exit 0
+	echo "dmamap: missing packages:$need" >&2
+	echo "dmamap: run 'make deps' (as root) or: sudo apt-get install -y$need" >&2
+	[ "${NO_FDT:-}" != 1 ] && echo "dmamap: or build without device trees: make NO_FDT=1" >&2
+	exit 1
+fi
 # `make fuzz` also needs clang's libFuzzer.
 [ "$1" = fuzz ] && ! command -v clang >/dev/null 2>&1 && need="$need clang"
 # `make test` renders the SVG picture to PNG.

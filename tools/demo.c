@@ -38,6 +38,8 @@ struct row {
 	struct dmamap_iommu_stats io;
 	bool has_db, has_io;
 	bool tso, threaded; /* the board's memory order, and whether the devices ran threaded */
+	bool chaos;        /* what the seeded cache did while this device ran */
+	uint64_t chaos_evictions, chaos_prefetches;
 };
 
 static bool broke(const struct row *r)
@@ -113,7 +115,11 @@ static void print_text(const struct row *r, const struct gallery_bug *bug)
 	printf("  traffic:  %lu %s, %s moved by the device, %s mapped, %s bounced, %llu IOMMU pages, %lu IRQs\n",
 	       x->units, r->unit, moved, mapped, bounced,
 	       (unsigned long long)s->iommu_pages_mapped, x->irqs);
-	printf("  cache:    %s cleaned, %s invalidated\n", cl, inv);
+	printf("  cache:    %s cleaned, %s invalidated", cl, inv);
+	if (r->chaos)
+		printf("; chaos: %llu dirty lines evicted, %llu lines prefetched",
+		       (unsigned long long)r->chaos_evictions, (unsigned long long)r->chaos_prefetches);
+	putchar('\n');
 	if (r->has_db)
 		printf("  dmabounce: %llu of %llu maps bounced (small pool %llu, large %llu, own %llu), %llu B in, %llu B out, %llu failed\n",
 		       (unsigned long long)r->db.bounced, (unsigned long long)r->db.map_ops,
@@ -195,7 +201,11 @@ static void print_json(const struct row *r, bool first, const struct gallery_bug
 			putchar(',');
 		json_str(r->g.first[i]);
 	}
-	printf("],\"reports_total\":%u}", r->g.reports);
+	printf("],\"reports_total\":%u", r->g.reports);
+	if (r->chaos)
+		printf(",\"chaos_evictions\":%llu,\"chaos_prefetches\":%llu",
+		       (unsigned long long)r->chaos_evictions, (unsigned long long)r->chaos_prefetches);
+	putchar('}');
 }
 
 static void list_bugs(void)
@@ -324,7 +334,15 @@ static unsigned int run_devices(struct dmamap_platform *p, const struct opts *o,
 		cli_describe_ops(dev, r->ops, sizeof(r->ops));
 		if (progress && cli_now_s() - start > 1)
 			fprintf(stderr, "\r  %s: running %s...%20s", r->name, gallery_driver(dev), "");
+		struct dmamap_sim_cache_stats before, after;
+		bool counted = !dmamap_sim_cache_stats(p, &before);
+
 		gallery_run(dev, o->bug, o->scale, o->chaos ? o->chaos : 1, &r->g);
+		if (o->chaos && counted && !dmamap_sim_cache_stats(p, &after)) {
+			r->chaos = true;
+			r->chaos_evictions = after.chaos_evictions - before.chaos_evictions;
+			r->chaos_prefetches = after.chaos_prefetches - before.chaos_prefetches;
+		}
 		r->has_db = !dmamap_dmabounce_stats(dev, &r->db);
 		r->has_io = !dmamap_iommu_stats(dev, &r->io);
 		gallery_unbind(dev, &r->g);
@@ -403,6 +421,35 @@ static void compare_tso(const struct opts *o, unsigned int ndevs)
 	dmamap_platform_destroy(p);
 }
 
+/* The board line: which devices run (those with a demo driver) and what else is on. */
+static void print_header(struct dmamap_platform *p, const struct opts *o, unsigned int n)
+{
+	unsigned int driven = 0;
+
+	for (unsigned int d = 0; d < n; d++)
+		driven += gallery_driver(dmamap_device_at(p, d)) != NULL;
+	printf("dmamap demo: board %s, %u devices", o->board.name, n);
+	if (driven != n) {
+		const char *sep = "";
+
+		printf(", %u with a demo driver (none for ", driven);
+		for (unsigned int d = 0; d < n; d++) {
+			struct device *dev = dmamap_device_at(p, d);
+
+			if (gallery_driver(dev))
+				continue;
+			printf("%s%s", sep, dev_name(dev));
+			sep = ", ";
+		}
+		printf(")");
+	}
+	if (o->bug)
+		printf(", bug %s", o->bug->name);
+	if (o->chaos)
+		printf(", chaos seed %llu", (unsigned long long)o->chaos);
+	printf("%s\n\n", o->threaded ? ", device thread" : "");
+}
+
 int cli_demo(int argc, char **argv)
 {
 	struct opts o = { .board = { .name = "default" }, .scale = 1 };
@@ -442,9 +489,7 @@ int cli_demo(int argc, char **argv)
 		       (unsigned long long)o.chaos);
 	}
 	else
-		printf("dmamap demo: board %s, %u devices%s%s%s%s\n\n", o.board.name, n,
-		       o.bug ? ", bug " : "", o.bug ? o.bug->name : "",
-		       o.chaos ? ", chaos on" : "", o.threaded ? ", device thread" : "");
+		print_header(p, &o, n);
 	nrows = run_devices(p, &o, rows, true, &bad);
 	if (o.json) {
 		struct dmamap_swiotlb_stats sw;

@@ -194,14 +194,20 @@ void cli_describe_ops(struct device *dev, char *buf, size_t len)
 {
 	const struct dma_map_ops *ops = get_dma_ops(dev);
 	u64 limit = dmamap_bus_dma_limit(dev);
-	dma_addr_t d0 = dmamap_phys_to_dma(dev, 0x80000000ULL);
-	char win[96] = "";
+	struct dmamap_ram_bank ram;
+	char win[128] = "";
 
 	if (limit)
 		snprintf(win, sizeof(win), ", bus limit 0x%llx", (unsigned long long)limit);
-	if (d0 != DMA_MAPPING_ERROR && d0 != 0x80000000ULL)
-		snprintf(win + strlen(win), sizeof(win) - strlen(win),
-			 ", RAM 0x80000000 seen at 0x%llx", (unsigned long long)d0);
+	/* Where the device sees the start of RAM, when its bus moves it (dma-ranges). */
+	if (!dmamap_ram_bank(dmamap_device_platform(dev), 0, &ram)) {
+		dma_addr_t seen = dmamap_phys_to_dma(dev, ram.start);
+
+		if (seen != DMA_MAPPING_ERROR && seen != ram.start)
+			snprintf(win + strlen(win), sizeof(win) - strlen(win),
+				 ", RAM 0x%llx seen at 0x%llx", (unsigned long long)ram.start,
+				 (unsigned long long)seen);
+	}
 	snprintf(buf, len, "%s (%s%s, mask 0x%llx)", ops->name ? ops->name : "?",
 		 dev_is_dma_coherent(dev) ? "coherent: snoops the CPU cache" :
 					    "non-coherent: clean/invalidate around DMA",

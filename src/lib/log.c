@@ -209,6 +209,8 @@ void dmamap__log_vreport(struct dmamap_log *log, bool verbose, const char *devic
 		emit(log, DMAMAP_LOG_ERR, line);
 	if (strict) {
 		fprintf(stderr, "%s\ndmamap: strict mode: aborting\n", line);
+		/* What the program printed before the report belongs with it, even into a pipe or file. */
+		fflush(NULL);
 		abort();
 	}
 }

@@ -51,6 +51,21 @@ if command -v python3 >/dev/null 2>&1; then python3 -m json.tool "$out" >/dev/nu
 "$cli" sweep --seeds 3 | grep -q "0 seeds failed"
 "$cli" demo --board armv5 | grep -q "all bytes verified on every device"
 "$cli" demo --chaos 42 | grep -q "all bytes verified on every device"
+# Where each device sees RAM: the rpi4-like board's legacy DMA sees RAM at 0 through 0xc0000000.
+"$cli" demo --board rpi4-like | grep -A1 '^dma@7e007000' | grep -q 'RAM 0x0 seen at 0xc0000000'
+# The header counts what it shows, and names the devices that have no demo driver.
+"$cli" demo --board arm64-server >"$out"
+head -n 1 "$out" | grep -q '5 devices, 4 with a demo driver (none for iommu@2b400000)'
+[ "$(grep -c '\[OK\]' "$out")" -eq 4 ]
+# Chaos says its seed and what it did to each device's cache lines.
+"$cli" demo --chaos 42 >"$out"
+head -n 1 "$out" | grep -q 'chaos seed 42$'
+grep -A3 '^dma-nc' "$out" | grep -q 'cache: .*; chaos: [1-9][0-9]* dirty lines evicted, [0-9]* lines prefetched'
+# Strict mode aborts at the first report, and what was printed before it is kept.
+if DMAMAP_STRICT=1 "$cli" demo --bug missing-sync >"$out" 2>"$out.err"; then exit 1; fi
+grep -q '^dmamap demo: board default' "$out"
+grep -q 'strict mode: aborting' "$out.err"
+rm -f "$out.err"
 "$cli" demo --json >"$out"
 grep -q '"device":"dma-nc"' "$out"
 if command -v python3 >/dev/null 2>&1; then python3 -m json.tool "$out" >/dev/null; fi

@@ -26,6 +26,12 @@ make -C "$top" --no-print-directory install PREFIX="$prefix" >"$tmp/install.log"
 	echo "install.sh: make install failed" >&2
 	exit 1
 }
+# Installed where the loader does not look: it says how programs find the library.
+grep -q "LD_LIBRARY_PATH=$prefix/lib" "$tmp/install.log" || {
+	cat "$tmp/install.log" >&2
+	echo "install.sh: make install did not say how to find $prefix/lib" >&2
+	exit 1
+}
 for f in lib/libdmamap.a lib/libdmamap.so.0 lib/libdmamap.so lib/pkgconfig/dmamap.pc \
 	include/dmamap/dma-mapping.h include/dmamap/platform.h include/dmamap/hw bin/dmamap; do
 	if [ ! -e "$prefix/$f" ]; then
