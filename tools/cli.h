@@ -38,6 +38,8 @@ int cli_number(const char *s, u64 min, u64 max, bool size, u64 *out);
 struct cli_board {
 	const char *name; /* built-in name, or a device tree file */
 	const char *ram;  /* "START+SIZE,...": replaces the tree's /memory; NULL: keep */
+	struct dmamap_ram_bank banks[DMAMAP_MAX_BANKS]; /* @ram, parsed */
+	unsigned int nr_ram;
 	unsigned int nr_includes, nr_overlays;
 	const char *includes[16]; /* -I DIR: for a .dts's #include and /include/ */
 	const char *overlays[16]; /* --overlay FILE: applied in order */

@@ -81,6 +81,12 @@ int cli_board_option(struct cli_board *b, int argc, char **argv, int *i)
 		return -1;
 	}
 	if (!include && !overlay) {
+		/* Checked here, with the other usage errors, before any board is built. */
+		if (parse_ram(value, b->banks, &b->nr_ram)) {
+			fprintf(stderr, "dmamap: --ram '%s': takes START+SIZE[,START+SIZE...], at most %d banks, sizes may end in K, M, G or T\n",
+				value, DMAMAP_MAX_BANKS);
+			return -1;
+		}
 		b->ram = value;
 		return 1;
 	}
@@ -104,7 +110,6 @@ static bool ends_with(const char *s, const char *end)
 
 struct dmamap_platform *cli_open_board(const struct cli_board *b)
 {
-	struct dmamap_ram_bank banks[DMAMAP_MAX_BANKS];
 	struct dmamap_of_options opts = { 0 };
 	struct dmamap_error err = { 0 };
 	const char *name = b->name;
@@ -119,12 +124,8 @@ struct dmamap_platform *cli_open_board(const struct cli_board *b)
 		return NULL;
 	}
 	if (b->ram) {
-		if (parse_ram(b->ram, banks, &opts.nr_ram)) {
-			fprintf(stderr, "dmamap: --ram '%s': takes START+SIZE[,START+SIZE...], at most %d banks, sizes may end in K, M, G or T\n",
-				b->ram, DMAMAP_MAX_BANKS);
-			return NULL;
-		}
-		opts.ram = banks;
+		opts.ram = b->banks;
+		opts.nr_ram = b->nr_ram;
 	}
 	opts.include_dirs = b->includes;
 	opts.nr_include_dirs = b->nr_includes;

@@ -250,7 +250,7 @@ int cli_info_svg(struct dmamap_platform *p, const char *path)
 	a.scale = (WIDTH - GAP * (a.nb - 1)) / (double)a.total;
 	f = fopen(path, "w");
 	if (!f) {
-		fprintf(stderr, "dmamap info: cannot write %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "dmamap: %s: cannot write: %s\n", path, strerror(errno));
 		return 1;
 	}
 	height = y + ROW * n + 60;
@@ -271,7 +271,7 @@ int cli_info_svg(struct dmamap_platform *p, const char *path)
 	legend(f, height - 44);
 	fprintf(f, "</svg>\n");
 	if (fclose(f)) {
-		fprintf(stderr, "dmamap info: cannot write %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "dmamap: %s: cannot write: %s\n", path, strerror(errno));
 		return 1;
 	}
 	return 0;

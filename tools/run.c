@@ -23,8 +23,9 @@ int cli_run(int argc, char **argv)
 
 		snprintf(local, sizeof(local), "%s%s", strchr(path, '/') ? "" : "./", path);
 		if (!dlopen(local, RTLD_NOW | RTLD_GLOBAL)) {
-			fprintf(stderr, "dmamap run: %s\n", dlerror());
-			return 2;
+			/* dlerror() names the file and the reason. */
+			fprintf(stderr, "dmamap: %s\n", dlerror());
+			return 1;
 		}
 		if (strlen(replay) + strlen(path) + 2 < sizeof(replay)) {
 			strcat(replay, " ");

@@ -122,9 +122,9 @@ int dmamap_run_main(int argc, char **argv)
 			o.board, o.device ? " named " : "", o.device ? o.device : "");
 		return 2;
 	}
+	/* A file that could not be written has been named with its reason already. */
 	if (ret == -EIO)
-		fprintf(stderr, "%s: cannot write %s\n", prog,
-			o.junit ? o.junit : o.trace ? o.trace : o.trace_text);
+		return 1;
 	if (ret < 0)
 		return 2;
 	if (o.format == DMAMAP_RUN_TEXT)

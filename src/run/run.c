@@ -61,7 +61,7 @@ static int plan_devices(struct run_plan *pl)
 	unsigned int n;
 
 	if (!p) {
-		fprintf(stderr, "dmamap run: %s\n", err.msg);
+		fprintf(stderr, "dmamap: %s\n", err.msg);
 		return -EINVAL;
 	}
 	fdt = dmamap_platform_fdt(p, &size);
@@ -434,8 +434,10 @@ long dmamap_run(const struct dmamap_run_options *opts, struct dmamap_run_summary
 	}
 	if (!ret) {
 		dmamap__run_emit_end(&rs);
-		if (o->junit && dmamap__run_write_junit(&rs, o->junit))
+		if (o->junit && dmamap__run_write_junit(&rs, o->junit)) {
+			fprintf(stderr, "dmamap: %s: cannot write: %s\n", o->junit, strerror(errno));
 			ret = -EIO;
+		}
 		if (dmamap__run_trace_join(&rs))
 			ret = -EIO;
 	}

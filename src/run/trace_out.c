@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 #include <dmamap/dma-map-ops.h>
@@ -510,9 +511,13 @@ int dmamap__run_trace_join(const struct run_state *rs)
 	const struct dmamap_run_options *o = rs->plan.o;
 	int ret = 0;
 
-	if (o->trace && join(rs, o->trace, true))
+	if (o->trace && join(rs, o->trace, true)) {
+		fprintf(stderr, "dmamap: %s: cannot write: %s\n", o->trace, strerror(errno));
 		ret = -1;
-	if (o->trace_text && join(rs, o->trace_text, false))
+	}
+	if (o->trace_text && join(rs, o->trace_text, false)) {
+		fprintf(stderr, "dmamap: %s: cannot write: %s\n", o->trace_text, strerror(errno));
 		ret = -1;
+	}
 	return ret;
 }

@@ -72,9 +72,9 @@ if "$cli" info boards/default.dts >/dev/null 2>&1; then
 	# --ram: strict numbers, K/M/G/T sizes, no silent clamp.
 	expect 0 info boards/default.dts --ram 0x80000000+64M
 	grep -q '^  RAM        0x80000000  *0x83ffffff  *64 MiB' "$out" || fail "--ram with M"
-	expect 1 info boards/default.dts --ram 0x80000000+99999999999999999999999
+	expect 2 info boards/default.dts --ram 0x80000000+99999999999999999999999
 	grep -q "ram '0x80000000+99999999999999999999999'" "$err" || fail "--ram overflow"
-	expect 1 info boards/default.dts --ram 0x80000000+16E
+	expect 2 info boards/default.dts --ram 0x80000000+16E
 	: >"$out.dtb"
 	expect 1 info "$out.dtb"
 	grep -q "$out.dtb: device tree" "$err" || fail "an empty .dtb is not named"
@@ -97,4 +97,12 @@ if "$cli" info boards/default.dts >/dev/null 2>&1; then
 	if command -v python3 >/dev/null 2>&1; then python3 -m json.tool "$out" >/dev/null || fail "invalid JSON"; fi
 	rm -rf "$d"
 fi
+# Files: "dmamap: FILE: reason", the reason from the system, exit 1.
+expect 1 info ./nosuch.dtb
+grep -q '^dmamap: ./nosuch.dtb: cannot open: No such file or directory$' "$err" || fail "missing board file"
+expect 1 info --svg /nonexistent/x.svg
+grep -q '^dmamap: /nonexistent/x.svg: cannot write: No such file or directory$' "$err" || fail "svg not written"
+expect 1 run ./nosuch.so
+grep -q '^dmamap: ./nosuch.so: cannot open shared object file: No such file or directory$' "$err" ||
+	fail "missing driver object"
 exit 0

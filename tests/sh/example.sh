@@ -45,6 +45,12 @@ for s in suites:
     assert len(s.findall('testcase')) == int(s.get('tests')) == 30, s.attrib
     assert s.get('failures') == s.get('errors') == '0', s.attrib
 PY
+# A report file that cannot be written: named with the system's reason, exit 1.
+status=0
+dmamap run ./acme_dma.so --board default --seeds 1 --junit /nonexistent/j.xml >/dev/null 2>"$tmp/junit.err" || status=$?
+[ "$status" = 1 ] || fail "unwritable --junit: exit $status, not 1"
+grep -q '^dmamap: /nonexistent/j.xml: cannot write: No such file or directory$' "$tmp/junit.err" ||
+	{ cat "$tmp/junit.err"; fail "unwritable --junit: not named with its reason"; }
 
 # Each bug, and the report kinds any of which names it (drivers/gallery.c's table).
 while read -r bug kinds; do
