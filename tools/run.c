@@ -34,15 +34,14 @@ int cli_run(int argc, char **argv)
 		nobj++;
 	}
 	if (!nobj) {
-		/* No driver yet: asked for help, or a usage error. */
+		/* No driver yet: the options are the harness's own, and so is their help. */
 		bool help = argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+		char *help_argv[] = { "dmamap run DRIVER.so [MODEL.so...]", "--help", NULL };
 
-		fprintf(help ? stdout : stderr,
-			"usage: dmamap run DRIVER.so [MODEL.so...] [--board NAME|FILE] [--seeds A[-B]]\n"
-			"           [--jobs N] [--device NAME] [--test NAME] [--timeout S] [--ownership]\n"
-			"           [--tap | --json] [--junit FILE] [--verbose]\n"
-			"(dmamap run DRIVER.so --help: every option; docs/run.md)\n");
-		return help ? 0 : 2;
+		if (help)
+			return dmamap_run_main(2, help_argv);
+		fprintf(stderr, "usage: dmamap run DRIVER.so [MODEL.so...] [OPTIONS] (dmamap run --help; docs/run.md)\n");
+		return 2;
 	}
 	argv[nobj] = replay;
 	return dmamap_run_main(argc - nobj, argv + nobj);

@@ -11,9 +11,38 @@ static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,
 		"usage: %s [--board NAME|FILE] [--seeds A[-B]] [--jobs N] [--device NAME]\n"
-		"       %*s [--test NAME] [--timeout SECONDS] [--ownership] [--tap | --json] [--junit FILE]\n"
-		"       %*s [--trace FILE.json] [--trace-text FILE] [--verbose]\n",
-		prog, (int)strlen(prog), "", (int)strlen(prog), "");
+		"           [--test NAME] [--timeout SECONDS] [--ownership] [--tap | --json] [--junit FILE]\n"
+		"           [--trace FILE.json] [--trace-text FILE] [--verbose]\n"
+		"\n"
+		"Each seed is a fresh board; on it each device a registered driver matches is\n"
+		"probed, its tests run and it is removed, in a worker process of its own.\n"
+		"\n"
+		"  --board NAME|FILE       a built-in board or a device tree file (default: default)\n"
+		"  --seeds A[-B]           the seeds, from 1 (default: 1)\n"
+		"  --jobs N, -j N          worker processes, 1-256 (default: online CPUs)\n"
+		"  --device NAME           only this device\n"
+		"  --test NAME             only this test\n"
+		"  --timeout SECONDS       per stage, 1-86400 (default: 10); the worker is killed\n"
+		"  --ownership             trap CPU accesses to buffers the device owns (slower)\n"
+		"  --tap                   TAP 13 on stdout, a line per run\n"
+		"  --json                  one JSON object with totals and the first failures\n"
+		"  --junit FILE            also JUnit XML: a testsuite per device\n"
+		"  --trace FILE.json       each run's events as Chrome trace-event JSON\n"
+		"  --trace-text FILE       the same events as ftrace-like lines\n"
+		"  --verbose, -v           every failure, not only the first\n",
+		prog);
+}
+
+static bool takes_value(const char *opt)
+{
+	static const char *const with_value[] = { "--board", "--seeds", "--jobs", "-j",
+						  "--timeout", "--device", "--test", "--junit",
+						  "--trace", "--trace-text" };
+
+	for (size_t i = 0; i < sizeof(with_value) / sizeof(with_value[0]); i++)
+		if (!strcmp(opt, with_value[i]))
+			return true;
+	return false;
 }
 
 static int number(const char *s, uint64_t *v)
@@ -66,20 +95,20 @@ int dmamap_run_main(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--seeds") && v) {
 			if (seeds(v, &o.first_seed, &o.last_seed)) {
-				fprintf(stderr, "%s: --seeds takes A or A-B, seeds from 1\n", prog);
+				fprintf(stderr, "%s: --seeds '%s': takes A or A-B, seeds from 1\n", prog, v);
 				return 2;
 			}
 			i++;
 		} else if ((!strcmp(a, "--jobs") || !strcmp(a, "-j")) && v) {
 			if (number(v, &n) || !n || n > 256) {
-				fprintf(stderr, "%s: --jobs takes 1 to 256\n", prog);
+				fprintf(stderr, "%s: %s '%s': takes 1 to 256\n", prog, a, v);
 				return 2;
 			}
 			o.jobs = (unsigned int)n;
 			i++;
 		} else if (!strcmp(a, "--timeout") && v) {
 			if (number(v, &n) || !n || n > 86400) {
-				fprintf(stderr, "%s: --timeout takes 1 to 86400 seconds\n", prog);
+				fprintf(stderr, "%s: --timeout '%s': takes 1 to 86400 seconds\n", prog, v);
 				return 2;
 			}
 			o.timeout_s = (unsigned int)n;
@@ -111,8 +140,10 @@ int dmamap_run_main(int argc, char **argv)
 			usage(stdout, prog);
 			return 0;
 		} else {
-			fprintf(stderr, "%s: unknown or incomplete option '%s'\n", prog, a);
-			usage(stderr, prog);
+			if (!v && takes_value(a))
+				fprintf(stderr, "%s: %s needs a value (%s --help)\n", prog, a, prog);
+			else
+				fprintf(stderr, "%s: unknown option '%s' (%s --help)\n", prog, a, prog);
 			return 2;
 		}
 	}

@@ -95,14 +95,15 @@ TEST(run_command_line_names_the_bad_argument)
 	static const struct {
 		const char *arg, *value, *says;
 	} bad[] = {
-		{ "--seeds", "0", "--seeds takes A or A-B, seeds from 1" },
-		{ "--seeds", "5-2", "--seeds takes A or A-B" },
-		{ "--seeds", "1x", "--seeds takes A or A-B" },
-		{ "--jobs", "0", "--jobs takes 1 to 256" },
-		{ "--jobs", "257", "--jobs takes 1 to 256" },
-		{ "--timeout", "0", "--timeout takes 1 to 86400 seconds" },
-		{ "--bogus", NULL, "unknown or incomplete option '--bogus'" },
-		{ "--board", NULL, "unknown or incomplete option '--board'" },
+		{ "--seeds", "0", "--seeds '0': takes A or A-B, seeds from 1" },
+		{ "--seeds", "5-2", "--seeds '5-2': takes A or A-B" },
+		{ "--seeds", "1x", "--seeds '1x': takes A or A-B" },
+		{ "--jobs", "0", "--jobs '0': takes 1 to 256" },
+		{ "-j", "257", "-j '257': takes 1 to 256" },
+		{ "--timeout", "0", "--timeout '0': takes 1 to 86400 seconds" },
+		{ "--bogus", NULL, "unknown option '--bogus' (dmamap run --help)" },
+		{ "--board", NULL, "--board needs a value (dmamap run --help)" },
+		{ "--trace-text", NULL, "--trace-text needs a value" },
 	};
 	char said[8192];
 
