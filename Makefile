@@ -177,6 +177,9 @@ install: $(STATIC) $(SHARED) $(CLI)
 	install -m 644 include/dmamap/*.h $(DESTDIR)$(PREFIX)/include/dmamap/
 	install -m 644 include/dmamap/hw/*.h $(DESTDIR)$(PREFIX)/include/dmamap/hw/
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 man/*.3 $(DESTDIR)$(PREFIX)/share/man/man3/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e "s|@VERSION@|$$(sed -n 's/^#define DMAMAP_VERSION "\(.*\)"/\1/p' include/dmamap/version.h)|" \
 		mk/dmamap.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/dmamap.pc
 	@# A system install is found by the loader only once its cache knows it (a driver .so
@@ -192,7 +195,8 @@ install: $(STATIC) $(SHARED) $(CLI)
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/dmamap $(DESTDIR)$(PREFIX)/lib/libdmamap.* \
-		$(DESTDIR)$(PREFIX)/lib/pkgconfig/dmamap.pc $(DESTDIR)$(PREFIX)/bin/dmamap
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig/dmamap.pc $(DESTDIR)$(PREFIX)/bin/dmamap \
+		$(DESTDIR)$(PREFIX)/share/man/man1/dmamap*.1 $(DESTDIR)$(PREFIX)/share/man/man3/libdmamap.3
 
 clean:
 	rm -rf build build-nofdt build-asan build-asan-nofdt build-tsan build-tsan-nofdt build-m32 \

@@ -21,8 +21,9 @@ if [ "$1" = check ]; then
 fi
 # `make fuzz` also needs clang's libFuzzer.
 [ "$1" = fuzz ] && ! command -v clang >/dev/null 2>&1 && need="$need clang"
-# `make test` renders the SVG picture to PNG.
+# `make test` renders the SVG picture to PNG and lints the man pages.
 [ "$1" = test ] && ! command -v rsvg-convert >/dev/null 2>&1 && need="$need librsvg2-bin"
+[ "$1" = test ] && ! command -v mandoc >/dev/null 2>&1 && need="$need mandoc"
 # `make coverage` reads the counters with gcovr.
 [ "$1" = coverage ] && ! command -v gcovr >/dev/null 2>&1 && need="$need gcovr"
 [ -z "$need" ] && exit 0
