@@ -180,6 +180,8 @@ install: $(STATIC) $(SHARED) $(CLI)
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 man/*.3 $(DESTDIR)$(PREFIX)/share/man/man3/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 completion/dmamap.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dmamap
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e "s|@VERSION@|$$(sed -n 's/^#define DMAMAP_VERSION "\(.*\)"/\1/p' include/dmamap/version.h)|" \
 		mk/dmamap.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/dmamap.pc
 	@# A system install is found by the loader only once its cache knows it (a driver .so
@@ -196,7 +198,8 @@ install: $(STATIC) $(SHARED) $(CLI)
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/dmamap $(DESTDIR)$(PREFIX)/lib/libdmamap.* \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/dmamap.pc $(DESTDIR)$(PREFIX)/bin/dmamap \
-		$(DESTDIR)$(PREFIX)/share/man/man1/dmamap*.1 $(DESTDIR)$(PREFIX)/share/man/man3/libdmamap.3
+		$(DESTDIR)$(PREFIX)/share/man/man1/dmamap*.1 $(DESTDIR)$(PREFIX)/share/man/man3/libdmamap.3 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/dmamap
 
 clean:
 	rm -rf build build-nofdt build-asan build-asan-nofdt build-tsan build-tsan-nofdt build-m32 \

@@ -34,7 +34,8 @@ grep -q "LD_LIBRARY_PATH=$prefix/lib" "$tmp/install.log" || {
 }
 for f in lib/libdmamap.a lib/libdmamap.so.0 lib/libdmamap.so lib/pkgconfig/dmamap.pc \
 	include/dmamap/dma-mapping.h include/dmamap/platform.h include/dmamap/hw bin/dmamap \
-	share/man/man1/dmamap.1 share/man/man1/dmamap-run.1 share/man/man3/libdmamap.3; do
+	share/man/man1/dmamap.1 share/man/man1/dmamap-run.1 share/man/man3/libdmamap.3 \
+	share/bash-completion/completions/dmamap; do
 	if [ ! -e "$prefix/$f" ]; then
 		echo "install.sh: $prefix/$f was not installed" >&2
 		exit 1
