@@ -51,6 +51,12 @@ expect 2 bench -g
 grep -q -- "-g '': invalid granule size" "$err" || fail "bench -g without a value"
 expect 0 bench -s 1 -x 1000 -n -1 -b 64 -d 1
 grep -q '^dma mapping benchmark: threads:1 seconds:1 node:-1 dir:TO_DEVICE granule: 1' "$out" || fail "bench run"
+# The ratios end with a table of every target, each marked pass or MISS
+# (the marks are what this run measured; no value is asserted here).
+"$cli" bench --quick >"$out" 2>"$err" || fail "bench --quick"
+rows=$(awk '/^target  *measured  *wanted/ { on = 1; next } on && / (pass|MISS)$/ { n++ } END { print n + 0 }' "$out")
+[ "$rows" -ge 10 ] || fail "bench: $rows target rows"
+tail -n 1 "$out" | grep -q "^[0-9]* of $rows targets met in this run" || fail "bench: no count of targets met"
 # Usage errors name the bad value and the valid ones.
 expect 2 demo --chaos
 grep -q -- '--chaos needs a value' "$err" || fail "--chaos without a value"
