@@ -2,6 +2,8 @@
 # SAN=1 builds everything with ASan+UBSan into build-asan/; TSAN=1 into build-tsan/.
 
 PREFIX ?= /usr/local
+# Where the libraries and dmamap.pc go; a Debian package sets its multiarch directory.
+LIBDIR ?= $(PREFIX)/lib
 CC ?= cc
 V ?= 0
 
@@ -98,7 +100,7 @@ sweep: deps
 # -MMD -MP: each object depends on the headers it really includes.
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(if $(filter 1,$(V)),,@echo "  CC $<";) $(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(if $(filter 1,$(V)),,@echo "  CC $<";) $(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 -include $(patsubst %.o,%.d,$(LIB_OBJS) $(DRV_OBJS) $(TOOL_OBJS) $(TEST_OBJS) $(BENCH_OBJS))
 
@@ -127,14 +129,14 @@ $(STATIC): $(LIB_OBJS)
 	ar rcs $@ $^
 
 $(SHARED): $(LIB_OBJS) mk/dmamap.map
-	$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=mk/dmamap.map \
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=mk/dmamap.map \
 		-o $@ $(LIB_OBJS) $(LDLIBS)
 	ln -sf $(SONAME) $(BUILD)/libdmamap.so
 
 # The whole library goes in, exported (-rdynamic): the drivers `dmamap run`
 # loads bind to this copy, whatever library they were linked with.
 $(CLI): $(TOOL_OBJS) $(DRV_OBJS) $(BENCH_OBJS) $(STATIC)
-	$(CC) $(CFLAGS) -rdynamic -o $@ $(TOOL_OBJS) $(DRV_OBJS) $(BENCH_OBJS) \
+	$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $(TOOL_OBJS) $(DRV_OBJS) $(BENCH_OBJS) \
 		-Wl,--whole-archive $(STATIC) -Wl,--no-whole-archive $(LDLIBS)
 
 $(TESTS): $(TEST_OBJS) $(DRV_OBJS) $(STATIC)
@@ -170,10 +172,10 @@ coverage:
 		gcovr -r . --filter 'src/' --print-summary build-cov || st=1; exit $$st
 
 install: $(STATIC) $(SHARED) $(CLI)
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/dmamap/hw $(DESTDIR)$(PREFIX)/bin
-	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/
-	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libdmamap.so
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include/dmamap/hw $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libdmamap.so
 	install -m 644 include/dmamap/*.h $(DESTDIR)$(PREFIX)/include/dmamap/
 	install -m 644 include/dmamap/hw/*.h $(DESTDIR)$(PREFIX)/include/dmamap/hw/
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
@@ -182,25 +184,25 @@ install: $(STATIC) $(SHARED) $(CLI)
 	install -m 644 man/*.3 $(DESTDIR)$(PREFIX)/share/man/man3/
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 completion/dmamap.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dmamap
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e "s|@VERSION@|$$(sed -n 's/^#define DMAMAP_VERSION "\(.*\)"/\1/p' include/dmamap/version.h)|" \
-		mk/dmamap.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/dmamap.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e "s|@VERSION@|$$(sed -n 's/^#define DMAMAP_VERSION "\(.*\)"/\1/p' include/dmamap/version.h)|" \
+		mk/dmamap.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/dmamap.pc
 	@# A system install is found by the loader only once its cache knows it (a driver .so
 	@# needs libdmamap.so.0); a staged install (DESTDIR, a package) leaves that to the package.
 	@if [ -n "$(DESTDIR)" ]; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null 2>&1; then \
 		ldconfig; \
-		ldconfig -p | grep -q " => $(PREFIX)/lib/$(SONAME)$$" || \
-		echo "dmamap: $(PREFIX)/lib is not on the loader's path: add it to a file in /etc/ld.so.conf.d/ and run ldconfig, or run programs with LD_LIBRARY_PATH=$(PREFIX)/lib"; \
+		ldconfig -p | grep -q " => $(LIBDIR)/$(SONAME)$$" || \
+		echo "dmamap: $(LIBDIR) is not on the loader's path: add it to a file in /etc/ld.so.conf.d/ and run ldconfig, or run programs with LD_LIBRARY_PATH=$(LIBDIR)"; \
 	else \
-		echo "dmamap: not root, ldconfig not run: run 'sudo ldconfig' if $(PREFIX)/lib is on the loader's path, else run programs with LD_LIBRARY_PATH=$(PREFIX)/lib"; \
+		echo "dmamap: not root, ldconfig not run: run 'sudo ldconfig' if $(LIBDIR) is on the loader's path, else run programs with LD_LIBRARY_PATH=$(LIBDIR)"; \
 	fi
 
 uninstall:
-	rm -rf $(DESTDIR)$(PREFIX)/include/dmamap $(DESTDIR)$(PREFIX)/lib/libdmamap.* \
-		$(DESTDIR)$(PREFIX)/lib/pkgconfig/dmamap.pc $(DESTDIR)$(PREFIX)/bin/dmamap \
+	rm -rf $(DESTDIR)$(PREFIX)/include/dmamap $(DESTDIR)$(LIBDIR)/libdmamap.* \
+		$(DESTDIR)$(LIBDIR)/pkgconfig/dmamap.pc $(DESTDIR)$(PREFIX)/bin/dmamap \
 		$(DESTDIR)$(PREFIX)/share/man/man1/dmamap*.1 $(DESTDIR)$(PREFIX)/share/man/man3/libdmamap.3 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/dmamap
 
 clean:
-	rm -rf build build-nofdt build-asan build-asan-nofdt build-tsan build-tsan-nofdt build-m32 \
+	rm -rf build build-nofdt build-asan build-asan-nofdt build-tsan build-tsan-nofdt build-m32 build-deb \
 		build-fuzz build-cov
