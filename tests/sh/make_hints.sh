@@ -2,6 +2,9 @@
 # The build's own messages: without libfdt or dtc a plain `make` stops with
 # what to install (it installs nothing itself), and NO_FDT=1 needs neither.
 set -eu
+# Run from `make test` the nested makes would inherit its flags (SAN=1, a
+# jobserver they cannot reach): each one here says what it builds itself.
+unset MAKEFLAGS MAKELEVEL MFLAGS
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -14,7 +17,7 @@ done
 if PATH=$tmp/bin make -C "$top" --no-print-directory fdt-check >"$tmp/out" 2>&1; then
 	echo "make_hints.sh: the check passed without dtc"; exit 1
 fi
-grep -q "missing packages: device-tree-compiler" "$tmp/out"
+grep -q "missing packages: device-tree-compiler" "$tmp/out" || { cat "$tmp/out"; exit 1; }
 grep -q "run 'make deps'" "$tmp/out"
 grep -q "make NO_FDT=1" "$tmp/out"
 PATH=$tmp/bin make -C "$top" --no-print-directory NO_FDT=1 fdt-check
