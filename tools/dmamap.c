@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "../src/lib/json.h"
 #include "cli.h"
 
 int cli_number(const char *s, u64 min, u64 max, bool size, u64 *out)
@@ -144,22 +145,10 @@ struct dmamap_platform *cli_open_board(const struct cli_board *b)
 	return p;
 }
 
-/* Names come from the tree: quote what JSON cannot carry as is. */
+/* Names come from the tree and from file names: the library's one JSON escaper. */
 const char *cli_json_str(const char *in, char *out, size_t len)
 {
-	size_t o = 0;
-
-	for (; *in && o + 7 < len; in++) {
-		unsigned char c = (unsigned char)*in;
-
-		if (c == '"' || c == '\\')
-			o += (size_t)snprintf(out + o, len - o, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			o += (size_t)snprintf(out + o, len - o, "\\u%04x", c);
-		else
-			out[o++] = (char)c;
-	}
-	out[o] = '\0';
+	dmamap__json_escape(out, len, in);
 	return out;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../lib/json.h"
 #include "../lib/lib.h"
 #include "runner.h"
 
@@ -220,26 +221,6 @@ static void print_failure(const struct run_state *rs, FILE *f, unsigned long tas
 	fprintf(f, "replay: %s\n", replay);
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void emit_json(const struct run_state *rs, const struct kind_row rows[5], double secs)
 {
 	FILE *f = rs->out;
@@ -247,7 +228,7 @@ static void emit_json(const struct run_state *rs, const struct kind_row rows[5],
 	bool first = true;
 
 	fprintf(f, "{\"board\":");
-	json_str(f, rs->plan.o->board ? rs->plan.o->board : "default");
+	dmamap__json_write(f, rs->plan.o->board ? rs->plan.o->board : "default");
 	fprintf(f, ",\"seeds\":[%llu,%llu],\"runs\":%lu,\"failed\":%lu,\"seconds\":%.3f,\"kinds\":[",
 		(unsigned long long)rs->plan.first, (unsigned long long)rs->plan.last, rs->nr_tasks,
 		rs->failed, secs);
@@ -255,7 +236,7 @@ static void emit_json(const struct run_state *rs, const struct kind_row rows[5],
 		if (!rows[k].runs)
 			continue;
 		fprintf(f, "%s{\"kind\":\"%s\",\"devices\":", first ? "" : ",", kind_order[k]);
-		json_str(f, rows[k].devices);
+		dmamap__json_write(f, rows[k].devices);
 		fprintf(f, ",\"runs\":%lu,\"passed\":%lu,\"failed\":%lu}", rows[k].runs,
 			rows[k].runs - rows[k].failed, rows[k].failed);
 		first = false;
@@ -271,15 +252,15 @@ static void emit_json(const struct run_state *rs, const struct kind_row rows[5],
 		dmamap__run_stage_msg(r->msgs, r->fail_stage, msg, sizeof(msg));
 		dmamap__run_replay(rs, t, replay, sizeof(replay));
 		fprintf(f, "%s{\"device\":", listed ? "," : "");
-		json_str(f, rs->plan.devices[plan_device(&rs->plan, t)]);
+		dmamap__json_write(f, rs->plan.devices[plan_device(&rs->plan, t)]);
 		fprintf(f, ",\"kind\":\"%s\",\"seed\":%llu,\"status\":\"%s\",\"stage\":",
 			rs->plan.kinds[plan_device(&rs->plan, t)],
 			(unsigned long long)plan_seed(&rs->plan, t), status_names[r->status]);
-		json_str(f, stage);
+		dmamap__json_write(f, stage);
 		fprintf(f, ",\"message\":");
-		json_str(f, msg);
+		dmamap__json_write(f, msg);
 		fprintf(f, ",\"replay\":");
-		json_str(f, replay);
+		dmamap__json_write(f, replay);
 		fputc('}', f);
 		listed++;
 	}

@@ -23,6 +23,7 @@
 #include <dmamap/dma-mapping.h>
 #include <dmamap/page.h>
 #include <dmamap/scatterlist.h>
+#include "../lib/json.h"
 #include "../lib/lib.h"
 #include "runner.h"
 
@@ -62,22 +63,6 @@ struct run_tracer {
 	unsigned int npending;
 };
 
-static void json_text(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static double us(const struct run_tracer *t, uint64_t ns)
 {
 	return ns > t->t0 ? (double)(ns - t->t0) / 1000.0 : 0.0;
@@ -87,7 +72,7 @@ static void meta(struct run_tracer *t, int tid, const char *what, const char *na
 {
 	fprintf(t->json, "{\"ph\":\"M\",\"pid\":%u,\"tid\":%d,\"name\":\"%s\",\"args\":{\"name\":", t->pid,
 		tid, what);
-	json_text(t->json, name);
+	dmamap__json_write(t->json, name);
 	fprintf(t->json, "}},\n");
 }
 
@@ -112,9 +97,9 @@ static void instant(struct run_tracer *t, int tid, uint64_t ts, const char *name
 {
 	fprintf(t->json, "{\"ph\":\"i\",\"s\":\"%c\",\"pid\":%u,\"tid\":%d,\"ts\":%.3f,\"name\":", scope,
 		t->pid, tid, us(t, ts));
-	json_text(t->json, name);
+	dmamap__json_write(t->json, name);
 	fprintf(t->json, ",\"args\":{\"event\":");
-	json_text(t->json, text);
+	dmamap__json_write(t->json, text);
 	fprintf(t->json, "}},\n");
 }
 
@@ -471,9 +456,9 @@ static void tell_death(const struct run_state *rs, unsigned long task, double ts
 		return;
 	}
 	fprintf(out, "{\"ph\":\"i\",\"s\":\"p\",\"pid\":%lu,\"tid\":0,\"ts\":%.3f,\"name\":", task + 1, ts);
-	json_text(out, r->status == RUN_CRASHED ? "run crashed" : "run timed out");
+	dmamap__json_write(out, r->status == RUN_CRASHED ? "run crashed" : "run timed out");
 	fputs(",\"args\":{\"event\":", out);
-	json_text(out, text);
+	dmamap__json_write(out, text);
 	fputs("}},\n", out);
 }
 
