@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "json.h"
 #include "log.h"
 
 static const char *const kind_names[DMAMAP_DBG_KIND_COUNT] = {
@@ -205,11 +206,14 @@ void dmamap__log_vreport(struct dmamap_log *log, bool verbose, const char *devic
 		snprintf(line, sizeof(line), "DMA-API: %s: %s [%s]",
 			 device ? device : "(null device)", r.text, dmamap_dbg_kind_name(kind));
 	}
+	/* What the program printed before the report comes before it, even when
+	 * stdout is a pipe or file sharing stderr's destination, and survives the abort. */
+	if (strict)
+		fflush(stdout);
 	if (print || strict)
 		emit(log, DMAMAP_LOG_ERR, line);
 	if (strict) {
 		fprintf(stderr, "%s\ndmamap: strict mode: aborting\n", line);
-		/* What the program printed before the report belongs with it, even into a pipe or file. */
 		fflush(NULL);
 		abort();
 	}
@@ -223,31 +227,6 @@ const char *dmamap__dir_name(int dir)
 	return (unsigned int)dir < 4 ? dir_names[dir] : "invalid";
 }
 
-/* JSON string body: escapes quotes, backslashes and control bytes. */
-static size_t json_escape(char *out, size_t cap, const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++) {
-		char tmp[8];
-		const char *piece = tmp;
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			snprintf(tmp, sizeof(tmp), "\\%c", c);
-		else if (c < 0x20)
-			snprintf(tmp, sizeof(tmp), "\\u%04x", c);
-		else
-			tmp[0] = (char)c, tmp[1] = 0;
-		for (; *piece; piece++, n++)
-			if (n + 1 < cap)
-				out[n] = *piece;
-	}
-	if (cap)
-		out[n < cap ? n : cap - 1] = 0;
-	return n;
-}
-
 int dmamap_report_json(const struct dmamap_report *r, char *buf, size_t len)
 {
 	char dev[2 * DMAMAP_NAME_MAX * 3], text[sizeof(r->text) * 6];
@@ -255,8 +234,8 @@ int dmamap_report_json(const struct dmamap_report *r, char *buf, size_t len)
 
 	if (!r || !buf || !len)
 		return -EINVAL;
-	json_escape(dev, sizeof(dev), r->device);
-	json_escape(text, sizeof(text), r->text);
+	dmamap__json_escape(dev, sizeof(dev), r->device);
+	dmamap__json_escape(text, sizeof(text), r->text);
 	n = snprintf(buf, len,
 		     "{\"kind\":\"%s\",\"device\":\"%s\",\"addr\":\"0x%llx\","
 		     "\"size\":%llu,\"direction\":\"%s\",\"mapped_at\":\"%p\","

@@ -65,6 +65,11 @@ grep -A3 '^dma-nc' "$out" | grep -q 'cache: .*; chaos: [1-9][0-9]* dirty lines e
 if DMAMAP_STRICT=1 "$cli" demo --bug missing-sync >"$out" 2>"$out.err"; then exit 1; fi
 grep -q '^dmamap demo: board default' "$out"
 grep -q 'strict mode: aborting' "$out.err"
+# ... and comes before the report when both go to one file.
+if DMAMAP_STRICT=1 "$cli" demo --bug missing-sync >"$out" 2>&1; then exit 1; fi
+board=$(grep -n '^dmamap demo: board default' "$out" | cut -d: -f1)
+report=$(grep -n '^DMA-API: ' "$out" | head -n 1 | cut -d: -f1)
+[ -n "$board" ] && [ -n "$report" ] && [ "$board" -lt "$report" ]
 rm -f "$out.err"
 "$cli" demo --json >"$out"
 grep -q '"device":"dma-nc"' "$out"
