@@ -71,6 +71,18 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* The measurements need their buffers; without one there is nothing to measure. */
+static void *bench_buffer(size_t size)
+{
+	void *p = aligned_alloc(4096, size);
+
+	if (!p) {
+		fprintf(stderr, "dmamap bench: out of memory for a %zu-byte buffer\n", size);
+		exit(1);
+	}
+	return p;
+}
+
 static double min_d(double a, double b)
 {
 	return a < b ? a : b;
@@ -153,7 +165,7 @@ static void bench_checker(long iters, unsigned long live)
 	struct dmamap_platform *p_off = dmamap_platform_host(&err);
 	struct device *dev = p ? dmamap_device_create(p, &hd, &err) : NULL;
 	struct device *dev_off = p_off ? dmamap_device_create(p_off, &hd, &err) : NULL;
-	void *buf = aligned_alloc(4096, 4096);
+	void *buf = bench_buffer(4096);
 	uint8_t *big = malloc(live * 64);
 	dma_addr_t *h = malloc(live * sizeof(*h));
 	double off, on, on_live, off_live;
@@ -244,10 +256,16 @@ static double run_threads(struct device *dev, int n, long iters,
 	double t0, wall;
 
 	for (int i = 0; i < n; i++)
-		t[i] = (struct thr){ dev, iters, 0, aligned_alloc(4096, 4096) };
+		t[i] = (struct thr){ dev, iters, 0, bench_buffer(4096) };
 	t0 = now_ns();
-	for (int i = 0; i < n; i++)
-		pthread_create(&tid[i], NULL, fn, &t[i]);
+	for (int i = 0; i < n; i++) {
+		int err = pthread_create(&tid[i], NULL, fn, &t[i]);
+
+		if (err) {
+			fprintf(stderr, "dmamap bench: cannot start a thread: %s\n", strerror(err));
+			exit(1);
+		}
+	}
 	for (int i = 0; i < n; i++)
 		pthread_join(tid[i], NULL);
 	wall = now_ns() - t0;
@@ -273,7 +291,7 @@ static double bench_scaling(struct device *dev, int n, long iters,
 /* swiotlb on the host, forced: map (copy in) + unmap of @len, vs memcpy of @len. */
 static void bench_bounce(struct device *dev, size_t len)
 {
-	uint8_t *buf = aligned_alloc(4096, len), *dst = aligned_alloc(4096, len);
+	uint8_t *buf = bench_buffer(len), *dst = bench_buffer(len);
 	double tb = 1e30, tm = 1e30;
 	int reps = (int)(((size_t)64 << 20) / len);
 
@@ -333,11 +351,11 @@ static void bench_iommu(long iters, struct device *direct)
 					 .dma_mask = DMA_BIT_MASK(64) };
 	struct dmamap_platform *p = dmamap_platform_host(&err);
 	struct device *dev = p ? dmamap_device_create(p, &hd, &err) : NULL;
-	void *buf = aligned_alloc(4096, 4096);
-	uint8_t *big = aligned_alloc(4096, 64 << 10);
+	void *buf = bench_buffer(4096);
+	uint8_t *big = bench_buffer(64 << 10);
 	dma_addr_t *h = malloc(65536 * sizeof(*h));
 	double strict = 1e30, lazy = 1e30, direct_ns = 1e30, live1k, live64k;
-	void *dbuf = aligned_alloc(4096, 4096);
+	void *dbuf = bench_buffer(4096);
 
 	if (!dev || !buf || !dbuf || !big || !h) {
 		fprintf(stderr, "dmamap bench: iommu setup failed: %s\n", err.msg);
@@ -443,7 +461,7 @@ static int bench_sim_bw(struct dmamap_platform *p, size_t len, struct bw *out)
 	 * moved by a third with where the heap happened to put them (memcpy
 	 * between buffers at the same offset in a page, or not).
 	 */
-	uint8_t *a = aligned_alloc(4096, len), *b = aligned_alloc(4096, len);
+	uint8_t *a = bench_buffer(len), *b = bench_buffer(len);
 	double tm = 1e30, tc = 1e30, tn = 1e30;
 
 	double te = 1e30, tf = 1e30;
@@ -539,7 +557,7 @@ static void bench_workbench(void)
 static double bench_sg(struct device *dev, int nents)
 {
 	struct scatterlist *sg = calloc((size_t)nents, sizeof(*sg));
-	uint8_t *buf = aligned_alloc(4096, (size_t)nents * 4096);
+	uint8_t *buf = bench_buffer((size_t)nents * 4096);
 	double best = 1e30;
 
 	sg_init_table(sg, (unsigned int)nents);
@@ -577,6 +595,7 @@ struct mb_thr {
 	const struct mb_args *a;
 	double map_sum, map_sq, unmap_sum, unmap_sq;
 	long loops;
+	const char *failed;	/* why this thread stopped early, or NULL */
 };
 
 static void *mb_main(void *arg)
@@ -586,11 +605,19 @@ static void *mb_main(void *arg)
 	void *buf = aligned_alloc(4096, len);
 	double end = now_ns() + t->a->seconds * 1e9;
 
+	if (!buf) {
+		t->failed = "out of memory for the buffer";
+		return NULL;
+	}
 	while (now_ns() < end) {
 		double t0 = now_ns(), t1, t2, tu;
 		dma_addr_t d = dma_map_single(t->dev, buf, len,
 					      (enum dma_data_direction)t->a->dir);
 
+		if (dma_mapping_error(t->dev, d)) {
+			t->failed = "dma_map_single failed";
+			break;
+		}
 		t1 = now_ns();
 		/* The "transfer": the tool's delay between map and unmap, in neither latency. */
 		while (t->a->xdelay && now_ns() < t1 + (double)t->a->xdelay)
@@ -615,25 +642,42 @@ static int map_benchmark(struct device *dev, const struct mb_args *a)
 	pthread_t tid[MB_MAX_THREADS];
 	struct mb_thr t[MB_MAX_THREADS];
 	double ms = 0, msq = 0, us = 0, usq = 0, n = 0, mavg, uavg;
+	const char *failed = NULL;
+	int started = 0, err = 0;
 
 	if (dma_set_mask(dev, DMA_BIT_MASK(a->bits))) {
 		fprintf(stderr, "dma_map_benchmark: mask of %d bits not supported\n", a->bits);
 		return 1;
 	}
 	memset(t, 0, sizeof(t));
-	for (int i = 0; i < a->threads; i++) {
-		t[i].dev = dev;
-		t[i].a = a;
-		pthread_create(&tid[i], NULL, mb_main, &t[i]);
+	for (; started < a->threads; started++) {
+		t[started].dev = dev;
+		t[started].a = a;
+		err = pthread_create(&tid[started], NULL, mb_main, &t[started]);
+		if (err)
+			break;
 	}
-	for (int i = 0; i < a->threads; i++) {
+	for (int i = 0; i < started; i++) {
 		pthread_join(tid[i], NULL);
+		if (t[i].failed)
+			failed = t[i].failed;
 		ms += t[i].map_sum;
 		msq += t[i].map_sq;
 		us += t[i].unmap_sum;
 		usq += t[i].unmap_sq;
 		n += t[i].loops;
 	}
+	if (err) {
+		fprintf(stderr, "dma_map_benchmark: cannot start thread %d of %d: %s\n",
+			started + 1, a->threads, strerror(err));
+		return 1;
+	}
+	if (failed) {
+		fprintf(stderr, "dma_map_benchmark: %s\n", failed);
+		return 1;
+	}
+	if (n == 0)
+		n = 1;	/* a run too short for one loop reports zeros */
 	mavg = ms / n;
 	uavg = us / n;
 	printf("dma mapping benchmark: threads:%d seconds:%d node:%d dir:%s granule: %d\n",
@@ -651,8 +695,9 @@ static void usage(FILE *f)
 		   "       dmamap bench [-t THREADS] [-s SECONDS] [-n NODE] [-b BITS] [-d DIR] [-x DELAY] [-g GRANULE]\n"
 		   "                as the kernel's dma_map_benchmark, on the host platform's direct ops:\n"
 		   "                -t threads 1-%d (1), -s seconds 1-%d (20), -n NUMA node (-1: none; there\n"
-		   "                are no nodes here), -b mask bits 20-64 (32), -d direction 0 bidirectional,\n"
-		   "                1 to device, 2 from device (0), -x ns between map and unmap 0-%ld (0),\n"
+		   "                are no nodes here), -b mask bits 32-64 (32; the host refuses narrower masks:\n"
+		   "                its memory may be anywhere), -d direction 0 bidirectional, 1 to device,\n"
+		   "                2 from device (0), -x ns between map and unmap 0-%ld (0),\n"
 		   "                -g granule in pages 1-1024 (1)\n",
 		MB_MAX_THREADS, MB_MAX_SECONDS, MB_MAX_XDELAY);
 }
@@ -663,15 +708,19 @@ static int mb_value(const char *opt, const char *s, long lo, long hi, const char
 	char *end;
 	long v;
 
+	if (!s) {
+		fprintf(stderr, "dmamap bench: %s needs a value: the %s, %ld-%ld\n", opt, what, lo, hi);
+		return -1;
+	}
 	errno = 0;
-	v = s ? strtol(s, &end, 10) : 0;
-	if (!s || errno || end == s || *end || v < lo || v > hi) {
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi) {
 		if (lo == hi)
 			fprintf(stderr, "dmamap bench: %s '%s': invalid %s, must be %ld\n", opt,
-				s ? s : "", what, lo);
+				s, what, lo);
 		else
 			fprintf(stderr, "dmamap bench: %s '%s': invalid %s, must be in %ld-%ld\n", opt,
-				s ? s : "", what, lo, hi);
+				s, what, lo, hi);
 		return -1;
 	}
 	*out = v;
@@ -699,7 +748,7 @@ int cli_bench(int argc, char **argv)
 			{ "-t", "number of threads", 1, MB_MAX_THREADS },
 			{ "-s", "duration seconds", 1, MB_MAX_SECONDS },
 			{ "-n", "numa node (there are none here)", -1, -1 },
-			{ "-b", "dma mask bit", 20, 64 },
+			{ "-b", "dma mask bit", 32, 64 },
 			{ "-d", "dma direction", 0, 2 },
 			{ "-x", "transmit delay", 0, MB_MAX_XDELAY },
 			{ "-g", "granule size", 1, 1024 },
@@ -747,7 +796,7 @@ int cli_bench(int argc, char **argv)
 		dmamap_platform_destroy(host);
 		return ret;
 	}
-	buf = aligned_alloc(4096, 4096);
+	buf = bench_buffer(4096);
 	/* Untimed first: page faults, lazy binding and the CPU's clock ramp. */
 	bench_direct_vs_indirect(dev, buf, iters / 4, &dir, &ind);
 	bench_direct_vs_indirect(dev, buf, iters, &dir, &ind);
@@ -782,14 +831,20 @@ int cli_bench(int argc, char **argv)
 	free(buf);
 	dmamap_platform_destroy(host);
 
+	/* Without the board the host's rows still stand: the table shows them, the exit says what failed. */
 	sim = cli_open_board(&(struct cli_board){ .name = "default" });
-	if (!sim)
+	if (!sim) {
+		print_targets();
 		return 1;
+	}
 	for (size_t len = 64 << 10; len <= (4 << 20); len <<= 4) {
 		struct bw bw;
 
-		if (bench_sim_bw(sim, len, &bw))
+		if (bench_sim_bw(sim, len, &bw)) {
+			dmamap_platform_destroy(sim);
+			print_targets();
 			return 1;
+		}
 		printf("sim device copy %zu KiB: memcpy %.2f GB/s; coherent device %.2f GB/s (%.0f%%, target >= 30%%); non-coherent, cache model on %.2f GB/s (%.0f%%, target >= 10%%)\n",
 		       len >> 10, bw.memcpy_gbs, bw.coherent_gbs,
 		       100 * bw.coherent_gbs / bw.memcpy_gbs, bw.noncoherent_gbs,
