@@ -110,7 +110,7 @@ $(BUILD)/%.o: %.c
 fdt-check:
 	@$(DEPS) check
 
-$(filter $(BUILD)/src/of/fdt%,$(LIB_OBJS)): | fdt-check
+$(filter-out $(BUILD)/src/of/fdt_none.o,$(filter $(BUILD)/src/of/fdt%,$(LIB_OBJS))): | fdt-check
 
 # The boards/*.dts files, compiled with dtc and embedded in the library.
 $(BUILD)/boards/embedded.c: $(BOARD_DTS) mk/embed.sh | fdt-check
@@ -118,7 +118,7 @@ $(BUILD)/boards/embedded.c: $(BOARD_DTS) mk/embed.sh | fdt-check
 	sh mk/embed.sh $@ $(BOARD_DTS)
 
 $(BUILD)/boards/embedded.o: $(BUILD)/boards/embedded.c
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 # Only the library hides its internals; programs keep their symbols for -rdynamic,
 # so the checker can name the function that made a mapping.
@@ -156,20 +156,22 @@ fuzz:
 		-rss_limit_mb=4096 -artifact_prefix=build-fuzz/ build-fuzz/corpus
 
 # Line coverage of src/ by the test binary: built with --coverage into
-# build-cov/ (unoptimised, so that lines map to code), counters reset and
+# build-cov/ (build-cov-nofdt/ with NO_FDT=1; unoptimised, so that lines map
+# to code), counters reset and
 # the notes of objects whose source is gone dropped (gcov would complain
 # about them), the tests run (their log in build-cov/tests.log), gcovr's
 # table and summary.
 .PHONY: coverage
+COV_BUILD := build-cov$(if $(filter 1,$(NO_FDT)),-nofdt)
 coverage:
 	@$(DEPS) coverage
-	@$(MAKE) --no-print-directory COV=1 OPT=-O0 build-cov/dmamap-tests
-	@find build-cov -name '*.gcda' -delete
-	@cd build-cov && find . -name '*.gcno' | while read n; do \
+	@$(MAKE) --no-print-directory COV=1 OPT=-O0 $(COV_BUILD)/dmamap-tests
+	@find $(COV_BUILD) -name '*.gcda' -delete
+	@cd $(COV_BUILD) && find . -name '*.gcno' | while read n; do \
 		[ -f "../$${n%.gcno}.c" ] || [ -f "$${n%.gcno}.c" ] || rm -f "$$n"; done
-	@build-cov/dmamap-tests >build-cov/tests.log 2>&1; st=$$?; \
-		tail -n 1 build-cov/tests.log; \
-		gcovr -r . --filter 'src/' --print-summary build-cov || st=1; exit $$st
+	@$(COV_BUILD)/dmamap-tests >$(COV_BUILD)/tests.log 2>&1; st=$$?; \
+		tail -n 1 $(COV_BUILD)/tests.log; \
+		gcovr -r . --filter 'src/' --print-summary $(COV_BUILD) || st=1; exit $$st
 
 install: $(STATIC) $(SHARED) $(CLI)
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include/dmamap/hw $(DESTDIR)$(PREFIX)/bin
@@ -184,7 +186,7 @@ install: $(STATIC) $(SHARED) $(CLI)
 	install -m 644 man/*.3 $(DESTDIR)$(PREFIX)/share/man/man3/
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 completion/dmamap.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dmamap
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e "s|@VERSION@|$$(sed -n 's/^#define DMAMAP_VERSION "\(.*\)"/\1/p' include/dmamap/version.h)|" \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@FDT_LIB@|$(FDT_LIB)|' -e "s|@VERSION@|$$(sed -n 's/^#define DMAMAP_VERSION "\(.*\)"/\1/p' include/dmamap/version.h)|" \
 		mk/dmamap.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/dmamap.pc
 	@# A system install is found by the loader only once its cache knows it (a driver .so
 	@# needs libdmamap.so.0); a staged install (DESTDIR, a package) leaves that to the package.
@@ -205,4 +207,4 @@ uninstall:
 
 clean:
 	rm -rf build build-nofdt build-asan build-asan-nofdt build-tsan build-tsan-nofdt build-m32 build-deb \
-		build-fuzz build-cov
+		build-fuzz build-cov build-cov-nofdt

@@ -7,10 +7,11 @@
 need=""
 command -v cc >/dev/null 2>&1 || need="$need gcc libc6-dev"
 command -v make >/dev/null 2>&1 || need="$need make"
-command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 if [ "${NO_FDT:-}" != 1 ]; then
 	command -v dtc >/dev/null 2>&1 || need="$need device-tree-compiler"
-	[ -f /usr/include/libfdt.h ] || need="$need libfdt-dev"
+	# Where the compiler finds it, not only where Debian puts it.
+	echo '#include <libfdt.h>' | ${CC:-cc} -E -x c - >/dev/null 2>&1 ||
+		[ -f /usr/include/libfdt.h ] || need="$need libfdt-dev"
 fi
 if [ "$1" = check ]; then
 	[ -z "$need" ] && exit 0
@@ -21,7 +22,8 @@ if [ "$1" = check ]; then
 fi
 # `make fuzz` also needs clang's libFuzzer.
 [ "$1" = fuzz ] && ! command -v clang >/dev/null 2>&1 && need="$need clang"
-# `make test` renders the SVG picture to PNG and lints the man pages.
+# `make test` builds the installed example with pkg-config, renders the SVG picture to PNG and lints the man pages.
+[ "$1" = test ] && ! command -v pkg-config >/dev/null 2>&1 && need="$need pkg-config"
 [ "$1" = test ] && ! command -v rsvg-convert >/dev/null 2>&1 && need="$need librsvg2-bin"
 [ "$1" = test ] && ! command -v mandoc >/dev/null 2>&1 && need="$need mandoc"
 # `make coverage` reads the counters with gcovr.

@@ -115,6 +115,38 @@ fi
 out=$(LD_LIBRARY_PATH="$prefix/lib" "$tmp/prog")
 echo "$out"
 [ "$out" = "installed dmamap ok" ]
+# Linked statically, the archive needs what Libs.private names, and nothing unsubstituted.
+if grep -q '@' "$prefix/lib/pkgconfig/dmamap.pc"; then
+	echo "install.sh: dmamap.pc keeps a placeholder" >&2
+	exit 1
+fi
+# A built-in board is a device tree: the program pulls in the whole library.
+cat >"$tmp/board.c" <<'PROG'
+#include <stdio.h>
+#include <dmamap/platform.h>
+
+int main(void)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = dmamap_platform_builtin("default", &err);
+
+	if (!p) {
+		fprintf(stderr, "default board: %d %s\n", err.code, err.msg);
+		return 1;
+	}
+	dmamap_platform_destroy(p);
+	printf("static dmamap ok\n");
+	return 0;
+}
+PROG
+static=$(pkg-config --static --libs dmamap | sed 's/-ldmamap/-l:libdmamap.a/')
+# shellcheck disable=SC2086
+(cd "$tmp" && cc -std=gnu11 -Wall -Wextra -Werror -o board board.c \
+	$(pkg-config --cflags dmamap) $static) || {
+	echo "install.sh: a static link with pkg-config --static fails: $static" >&2
+	exit 1
+}
+[ "$("$tmp/board")" = "static dmamap ok" ]
 # The installed CLI runs too.
 "$prefix/bin/dmamap" info >/dev/null 2>&1 || {
 	echo "install.sh: installed CLI does not run" >&2
