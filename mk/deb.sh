@@ -40,6 +40,9 @@ grep -q '/usr/share/man/man3/libdmamap\.3\.gz$' "$work/libdmamap-dev.contents"
 grep -q '/usr/bin/dmamap$' "$work/dmamap.contents"
 grep -q '/usr/share/man/man1/dmamap-run\.1\.gz$' "$work/dmamap.contents"
 grep -q '/completions/dmamap$' "$work/dmamap.contents"
+# A driver built against libdmamap-dev needs libdmamap.so.0 when dmamap run loads it.
+dpkg -f "$(ls "$work/dmamap_${version}_"*.deb)" Depends | grep -q "libdmamap0 (= $version)" ||
+	{ echo "deb.sh: dmamap does not depend on libdmamap0 $version"; exit 1; }
 # lintian: errors fail the step; warnings are shown.
 lintian --fail-on error "$work"/*.changes 2>&1 | grep -v 'root privileges' || true
 lintian --fail-on error "$work"/*.changes >/dev/null 2>&1 || { echo "deb.sh: lintian errors"; exit 1; }
