@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "../tools/cli.h"
 #include <dmamap/sim.h>
@@ -598,15 +599,41 @@ struct mb_thr {
 	const char *failed;	/* why this thread stopped early, or NULL */
 };
 
+/*
+ * The host maps a buffer at its own address and has no bounce buffers: a
+ * buffer a narrow mask must reach is placed below the mask's limit, as
+ * the kernel's tool gets it from its bounce buffers. Returns MAP_FAILED if
+ * no free place is found.
+ */
+static void *mb_buffer(size_t len, int bits)
+{
+	uint64_t limit = bits >= 64 ? UINT64_MAX : (1ULL << bits) - 1;
+
+	if ((uintptr_t)-1 <= limit)
+		return mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* Hints from 256 MiB up: below that lie the program and its heap. */
+	for (uint64_t at = 256ULL << 20; at + len - 1 <= limit; at += 256ULL << 20) {
+		void *p = mmap((void *)(uintptr_t)at, len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			continue;
+		if ((uint64_t)(uintptr_t)p + len - 1 <= limit)
+			return p;
+		munmap(p, len);
+	}
+	return MAP_FAILED;
+}
+
 static void *mb_main(void *arg)
 {
 	struct mb_thr *t = arg;
 	size_t len = (size_t)t->a->granule * 4096;
-	void *buf = aligned_alloc(4096, len);
+	void *buf = mb_buffer(len, t->a->bits);
 	double end = now_ns() + t->a->seconds * 1e9;
 
-	if (!buf) {
-		t->failed = "out of memory for the buffer";
+	if (buf == MAP_FAILED) {
+		t->failed = "no free memory below the mask's limit for the buffer";
 		return NULL;
 	}
 	while (now_ns() < end) {
@@ -632,7 +659,7 @@ static void *mb_main(void *arg)
 		t->unmap_sq += ((t2 - t1) / 100) * ((t2 - t1) / 100);
 		t->loops++;
 	}
-	free(buf);
+	munmap(buf, len);
 	return NULL;
 }
 

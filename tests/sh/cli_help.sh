@@ -52,6 +52,9 @@ expect 2 bench -g
 grep -q -- "-g needs a value: the granule size, 1-1024" "$err" || fail "bench -g without a value"
 expect 0 bench -s 1 -x 1000 -n -1 -b 64 -d 1
 grep -q '^dma mapping benchmark: threads:1 seconds:1 node:-1 dir:TO_DEVICE granule: 1' "$out" || fail "bench run"
+# The default mask is 32 bits, as the kernel tool's: every thread's buffer must be reachable.
+expect 0 bench -s 1 -t 2 -g 4
+grep -q '^average map latency(us):' "$out" || fail "bench with the default 32-bit mask"
 # The ratios end with a table of every target, each marked pass or MISS
 # (the marks are what this run measured; no value is asserted here). Only
 # the plain build: under a sanitizer the run is slow and measures nothing.
