@@ -2,9 +2,10 @@
 # The build's own messages: without libfdt or dtc a plain `make` stops with
 # what to install (it installs nothing itself), and NO_FDT=1 needs neither.
 set -eu
-# Run from `make test` the nested makes would inherit its flags (SAN=1, a
-# jobserver they cannot reach): each one here says what it builds itself.
-unset MAKEFLAGS MAKELEVEL MFLAGS
+# Run from `make test` the nested makes would inherit its flags and the
+# variables set on its command line, which make exports (SAN=1, a jobserver
+# they cannot reach): each one here says what it builds itself.
+unset MAKEFLAGS MAKELEVEL MFLAGS SAN TSAN COV NO_FDT BUILD OPT CFLAGS CPPFLAGS
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -22,9 +23,18 @@ grep -q "run 'make deps'" "$tmp/out"
 grep -q "make NO_FDT=1" "$tmp/out"
 PATH=$tmp/bin make -C "$top" --no-print-directory NO_FDT=1 fdt-check
 PATH=$tmp/bin NO_FDT=1 sh "$top/mk/deps.sh"
+# The first line make would run for a target, or the failure named.
+first_line() {
+	make -C "$top" --no-print-directory -n -B "$@" >"$tmp/n" 2>&1 || { cat "$tmp/n"; exit 1; }
+	head -n 1 "$tmp/n"
+}
 # Every device tree object waits for the check, and so does the board blob.
-make -C "$top" --no-print-directory -n -B build/src/of/fdt.o | head -n 1 | grep -q 'deps.sh check'
-make -C "$top" --no-print-directory -n -B build/boards/embedded.c | head -n 1 | grep -q 'deps.sh check'
+for target in build/src/of/fdt.o build/boards/embedded.c; do
+	first_line "$target" | grep -q 'deps.sh check' ||
+		{ echo "make_hints.sh: $target does not wait for the check:"; head -n 3 "$tmp/n"; exit 1; }
+done
 # A build without device trees has its own directory.
-make -C "$top" --no-print-directory -n -B NO_FDT=1 all | grep -q 'build-nofdt/src/of/fdt_none.o'
+first_line NO_FDT=1 all >/dev/null
+grep -q 'build-nofdt/src/of/fdt_none.o' "$tmp/n" ||
+	{ echo "make_hints.sh: NO_FDT=1 does not build into build-nofdt/:"; head -n 3 "$tmp/n"; exit 1; }
 echo "make_hints.sh: ok"
