@@ -505,7 +505,8 @@ static int bench_sim_bw(struct dmamap_platform *p, size_t len, struct bw *out)
 static double nic_seed(uint64_t seed, enum dmamap_memory_model model, double *board_s)
 {
 	double t0 = now_ns(), t1;
-	struct dmamap_platform *p = cli_open_board(&(struct cli_board){ .name = "default" });
+	int status;
+	struct dmamap_platform *p = cli_open_board(&(struct cli_board){ .name = "default" }, &status);
 	struct device *dev = p ? dmamap_device_lookup(p, "nic-nc") : NULL;
 	struct exercise_result r;
 	bool ok;
@@ -596,29 +597,30 @@ struct mb_thr {
 	const struct mb_args *a;
 	double map_sum, map_sq, unmap_sum, unmap_sq;
 	long loops;
+	void *buf;		/* this thread's slice of the region */
 	const char *failed;	/* why this thread stopped early, or NULL */
 };
 
 /*
- * The host maps a buffer at its own address and has no bounce buffers: a
- * buffer a narrow mask must reach is placed below the mask's limit, as
- * the kernel's tool gets it from its bounce buffers. Returns MAP_FAILED if
- * no free place is found.
+ * The host maps a buffer at its own address and has no bounce buffers: the
+ * threads' buffers, which a narrow mask must reach, are placed below the
+ * mask's limit, as the kernel's tool would get them from its bounce
+ * buffers. Returns MAP_FAILED if there is no free place that low.
  */
-static void *mb_buffer(size_t len, int bits)
+static void *mb_region(size_t len, int bits)
 {
 	uint64_t limit = bits >= 64 ? UINT64_MAX : (1ULL << bits) - 1;
 
 	if ((uintptr_t)-1 <= limit)
 		return mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	/* Hints from 256 MiB up: below that lie the program and its heap. */
-	for (uint64_t at = 256ULL << 20; at + len - 1 <= limit; at += 256ULL << 20) {
+	/* Hints from 64 MiB up: below that lie the program and its heap. */
+	for (uint64_t at = 64ULL << 20; at < limit && len - 1 <= limit - at; at += 64ULL << 20) {
 		void *p = mmap((void *)(uintptr_t)at, len, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 		if (p == MAP_FAILED)
 			continue;
-		if ((uint64_t)(uintptr_t)p + len - 1 <= limit)
+		if ((uint64_t)(uintptr_t)p <= limit && len - 1 <= limit - (uint64_t)(uintptr_t)p)
 			return p;
 		munmap(p, len);
 	}
@@ -629,18 +631,12 @@ static void *mb_main(void *arg)
 {
 	struct mb_thr *t = arg;
 	size_t len = (size_t)t->a->granule * 4096;
-	void *buf = mb_buffer(len, t->a->bits);
 	double end = now_ns() + t->a->seconds * 1e9;
 
-	if (buf == MAP_FAILED) {
-		t->failed = "no free memory below the mask's limit for the buffer";
-		return NULL;
-	}
 	while (now_ns() < end) {
 		double t0 = now_ns(), t1, t2, tu;
-		dma_addr_t d = dma_map_single(t->dev, buf, len,
+		dma_addr_t d = dma_map_single(t->dev, t->buf, len,
 					      (enum dma_data_direction)t->a->dir);
-
 		if (dma_mapping_error(t->dev, d)) {
 			t->failed = "dma_map_single failed";
 			break;
@@ -659,7 +655,6 @@ static void *mb_main(void *arg)
 		t->unmap_sq += ((t2 - t1) / 100) * ((t2 - t1) / 100);
 		t->loops++;
 	}
-	munmap(buf, len);
 	return NULL;
 }
 
@@ -670,16 +665,26 @@ static int map_benchmark(struct device *dev, const struct mb_args *a)
 	struct mb_thr t[MB_MAX_THREADS];
 	double ms = 0, msq = 0, us = 0, usq = 0, n = 0, mavg, uavg;
 	const char *failed = NULL;
+	size_t len = (size_t)a->granule * 4096;
+	uint8_t *region;
 	int started = 0, err = 0;
 
 	if (dma_set_mask(dev, DMA_BIT_MASK(a->bits))) {
-		fprintf(stderr, "dma_map_benchmark: mask of %d bits not supported\n", a->bits);
+		fprintf(stderr, "dmamap bench: mask of %d bits not supported\n", a->bits);
+		return 1;
+	}
+	region = mb_region(len * (size_t)a->threads, a->bits);
+	if (region == MAP_FAILED) {
+		fprintf(stderr, "dmamap bench: no room for %d buffers of %zu bytes below the %d-bit mask's limit: "
+				"fewer threads (-t), a smaller granule (-g) or a wider mask (-b)\n",
+			a->threads, len, a->bits);
 		return 1;
 	}
 	memset(t, 0, sizeof(t));
 	for (; started < a->threads; started++) {
 		t[started].dev = dev;
 		t[started].a = a;
+		t[started].buf = region + (size_t)started * len;
 		err = pthread_create(&tid[started], NULL, mb_main, &t[started]);
 		if (err)
 			break;
@@ -694,13 +699,14 @@ static int map_benchmark(struct device *dev, const struct mb_args *a)
 		usq += t[i].unmap_sq;
 		n += t[i].loops;
 	}
+	munmap(region, len * (size_t)a->threads);
 	if (err) {
-		fprintf(stderr, "dma_map_benchmark: cannot start thread %d of %d: %s\n",
+		fprintf(stderr, "dmamap bench: cannot start thread %d of %d: %s\n",
 			started + 1, a->threads, strerror(err));
 		return 1;
 	}
 	if (failed) {
-		fprintf(stderr, "dma_map_benchmark: %s\n", failed);
+		fprintf(stderr, "dmamap bench: %s\n", failed);
 		return 1;
 	}
 	if (n == 0)
@@ -741,6 +747,9 @@ static int mb_value(const char *opt, const char *s, long lo, long hi, const char
 	}
 	errno = 0;
 	v = strtol(s, &end, 10);
+	/* Digits only (a minus where the range has negatives): strtol would skip blanks and a '+'. */
+	if (!(s[0] >= '0' && s[0] <= '9') && !(lo < 0 && s[0] == '-' && s[1] >= '0' && s[1] <= '9'))
+		end = (char *)s;
 	if (errno || end == s || *end || v < lo || v > hi) {
 		if (lo == hi)
 			fprintf(stderr, "dmamap bench: %s '%s': invalid %s, must be %ld\n", opt,
@@ -774,13 +783,14 @@ int cli_bench(int argc, char **argv)
 		} o[] = {
 			{ "-t", "number of threads", 1, MB_MAX_THREADS },
 			{ "-s", "duration seconds", 1, MB_MAX_SECONDS },
-			{ "-n", "numa node (there are none here)", -1, -1 },
+			{ "-n", "numa node (the host platform has no nodes)", -1, -1 },
 			{ "-b", "dma mask bit", 32, 64 },
 			{ "-d", "dma direction", 0, 2 },
 			{ "-x", "transmit delay", 0, MB_MAX_XDELAY },
 			{ "-g", "granule size", 1, 1024 },
 		};
 		size_t k = 0;
+		const char *value;
 		long v;
 
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -791,16 +801,16 @@ int cli_bench(int argc, char **argv)
 			iters = 400000;
 			continue;
 		}
-		while (k < sizeof(o) / sizeof(o[0]) && strcmp(argv[i], o[k].opt))
+		/* As getopt takes them: "-t 4" or "-t4". */
+		while (k < sizeof(o) / sizeof(o[0]) && strncmp(argv[i], o[k].opt, 2))
 			k++;
 		if (k == sizeof(o) / sizeof(o[0])) {
 			fprintf(stderr, "dmamap bench: unknown option %s (dmamap bench --help)\n", argv[i]);
 			return 2;
 		}
-		if (mb_value(argv[i], i + 1 < argc ? argv[i + 1] : NULL, o[k].lo, o[k].hi, o[k].what,
-			     &v))
+		value = argv[i][2] ? argv[i] + 2 : i + 1 < argc ? argv[++i] : NULL;
+		if (mb_value(o[k].opt, value, o[k].lo, o[k].hi, o[k].what, &v))
 			return 2;
-		i++;
 		switch (k) {
 		case 0: mb.threads = (int)v; break;
 		case 1: mb.seconds = (int)v; break;
@@ -811,6 +821,10 @@ int cli_bench(int argc, char **argv)
 		default: mb.granule = (int)v; break;
 		}
 		compat = true;
+	}
+	if (compat && iters != 4000000) {
+		fprintf(stderr, "dmamap bench: --quick is for the speed ratios, not with dma_map_benchmark's options\n");
+		return 2;
 	}
 	host = dmamap_platform_host(&err);
 	if (!host || !(dev = dmamap_device_create(host, &hd, &err))) {
@@ -859,7 +873,9 @@ int cli_bench(int argc, char **argv)
 	dmamap_platform_destroy(host);
 
 	/* Without the board the host's rows still stand: the table shows them, the exit says what failed. */
-	sim = cli_open_board(&(struct cli_board){ .name = "default" });
+	int status;
+
+	sim = cli_open_board(&(struct cli_board){ .name = "default" }, &status);
 	if (!sim) {
 		print_targets();
 		return 1;
