@@ -48,12 +48,14 @@ DMAMAP_API struct dmamap_platform *dmamap_platform_from_fdt(const void *blob,
  *        standard input, a blob or (anything else) source
  * @err: receives the reason on failure
  *
- * Return: the platform, or NULL with @err set: -EINVAL for a NULL @path;
+ * Return: the platform, or NULL with @err set: -EINVAL for a NULL @path or
+ * an empty standard input;
  * -ENOEXEC for a ".dts" cpp or dtc does not take (a tool missing, a
  * syntax error, an include not found, a file that does not exist: the
- * message is the tool's own, with file and line); -EIO when no temporary
- * file can be made; -ENOENT for a .dtb that cannot be
- * opened; -ENOMEM; and the errors of dmamap_platform_from_fdt(), named
+ * message is the tool's own, with file and line; standard input's
+ * relative includes are searched from the current directory); -EIO when no
+ * temporary file can be made or the file does not read (a directory);
+ * -ENOENT for a .dtb that cannot be opened; -ENOMEM; and the errors of dmamap_platform_from_fdt(), named
  * with @path (a file over 64 MiB is refused: -EINVAL). -ENOSYS in a build
  * without libfdt.
  */

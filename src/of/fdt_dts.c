@@ -87,8 +87,9 @@ static void include_hint(const char *said, char *out, size_t len)
 
 #define MAX_INCLUDES 16
 
-int dmamap__dts_compile(const char *path, const char *dtb, const char *const *includes,
-			unsigned int nr_includes, struct dmamap_error *err)
+int dmamap__dts_compile(const char *path, const char *home, const char *dtb,
+			const char *const *includes, unsigned int nr_includes,
+			struct dmamap_error *err)
 {
 	char pre[] = "/tmp/dmamap-dts-XXXXXX", errs[] = "/tmp/dmamap-dtserr-XXXXXX";
 	char dir[4096], said[900], hint[160];
@@ -104,12 +105,15 @@ int dmamap__dts_compile(const char *path, const char *dtb, const char *const *in
 	fd1 = mkstemp(pre);
 	fd2 = mkstemp(errs);
 	if (fd1 < 0 || fd2 < 0) {
-		dmamap__set_error(err, -EIO, "%s: cannot make a temporary file", path);
+		dmamap__set_error(err, -EIO, "%s: cannot make a temporary file: %s", path,
+				  strerror(errno));
 		goto out;
 	}
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
 	if (slash == path)
 		snprintf(dir, sizeof(dir), "/");
+	if (home)
+		snprintf(dir, sizeof(dir), "%s", home);
 	/* As the kernel's cmd_dtc: no system headers, no predefined macros, the file's directory first. */
 	static const char *const cpp_head[] = { "cpp", "-nostdinc", "-undef", "-D__DTS__", "-x",
 						"assembler-with-cpp", "-I" };

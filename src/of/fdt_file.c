@@ -56,6 +56,14 @@ static void *read_file(const char *path, const char *shown, size_t *len, struct 
 		got = fread(buf + n, 1, cap - n, f);
 		n += got;
 	}
+	if (ferror(f)) {
+		/* A directory opens but does not read: say so, not "no blob". */
+		dmamap__set_error(err, -EIO, "%s: cannot read: %s", shown, strerror(errno));
+		free(buf);
+		if (!in)
+			fclose(f);
+		return NULL;
+	}
 	if (!in)
 		fclose(f);
 	if (n > MAX_BLOB) {
@@ -78,12 +86,18 @@ static void *load(const char *path, const struct dmamap_of_options *opts, size_t
 
 	if (!strcmp(path, "-")) {
 		blob = read_file("-", "standard input", len, err);
+		if (blob && !*len) {
+			dmamap__set_error(err, -EINVAL, "standard input: empty: no device tree");
+			free(blob);
+			return NULL;
+		}
 		/* A blob begins with its magic; anything else is source, as dtc takes it. */
 		if (!blob || (*len >= 4 && fdt_magic(blob) == FDT_MAGIC))
 			return blob;
 		fd = mkstemps(dts, 4);
 		if (fd < 0 || write(fd, blob, *len) != (ssize_t)*len) {
-			dmamap__set_error(err, -EIO, "standard input: cannot make a temporary file");
+			dmamap__set_error(err, -EIO, "standard input: cannot make a temporary file: %s",
+					  strerror(errno));
 			if (fd >= 0) {
 				close(fd);
 				unlink(dts);
@@ -100,10 +114,13 @@ static void *load(const char *path, const struct dmamap_of_options *opts, size_t
 	fd = mkstemp(dtb);
 	blob = NULL;
 	if (fd < 0) {
-		dmamap__set_error(err, -EIO, "%s: cannot make a temporary file", path);
+		dmamap__set_error(err, -EIO, "%s: cannot make a temporary file: %s", path,
+				  strerror(errno));
 	} else {
 		close(fd);
-		if (!dmamap__dts_compile(src, dtb, opts ? opts->include_dirs : NULL,
+		/* Standard input's relative includes are found from here, as dtc finds them. */
+		if (!dmamap__dts_compile(src, src == dts ? "." : NULL, dtb,
+					 opts ? opts->include_dirs : NULL,
 					 opts ? opts->nr_include_dirs : 0, err))
 			blob = read_file(dtb, path, len, err);
 		else if (src == dts && err) {

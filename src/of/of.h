@@ -24,11 +24,13 @@ const char *dmamap__dt_builtin_name(unsigned int i);
 bool dmamap__fdt_walk_ok(const void *fdt, size_t size);
 /*
  * @path (a .dts) through cpp and dtc into the file @dtb, with @includes
- * searched after its own directory: 0, or -ENOEXEC with the tool's words
+ * searched after @home (NULL: @path's own directory; a copy of standard
+ * input has the current one): 0, or -ENOEXEC with the tool's words
  * (-EINVAL for more than 16 @includes, -EIO without a temporary file).
  */
-int dmamap__dts_compile(const char *path, const char *dtb, const char *const *includes,
-			unsigned int nr_includes, struct dmamap_error *err);
+int dmamap__dts_compile(const char *path, const char *home, const char *dtb,
+			const char *const *includes, unsigned int nr_includes,
+			struct dmamap_error *err);
 
 /*
  * Whether libfdt may read @blob (@size bytes): its header, its size and
