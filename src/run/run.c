@@ -61,7 +61,15 @@ static int plan_devices(struct run_plan *pl)
 	unsigned int n;
 
 	if (!p) {
-		fprintf(stderr, "dmamap: %s\n", err.msg);
+		fprintf(stderr, "dmamap: %s", err.msg);
+		/* A misspelt board: the names it could have been. */
+		if (!strncmp(err.msg, "no built-in board", 17)) {
+			fprintf(stderr, " (boards:");
+			for (const char *const *b = dmamap_platform_builtin_names(); *b; b++)
+				fprintf(stderr, " %s", *b);
+			fprintf(stderr, "; or a device tree file: a path, or a .dts/.dtb name)");
+		}
+		fprintf(stderr, "\n");
 		return -EINVAL;
 	}
 	fdt = dmamap_platform_fdt(p, &size);

@@ -51,6 +51,12 @@ dmamap run ./acme_dma.so --board default --seeds 1 --junit /nonexistent/j.xml >/
 [ "$status" = 1 ] || fail "unwritable --junit: exit $status, not 1"
 grep -q '^dmamap: /nonexistent/j.xml: cannot write: No such file or directory$' "$tmp/junit.err" ||
 	{ cat "$tmp/junit.err"; fail "unwritable --junit: not named with its reason"; }
+# A misspelt board: a usage error that lists the built-in boards.
+status=0
+dmamap run ./acme_dma.so --board nosuch --seeds 1 >/dev/null 2>"$tmp/board.err" || status=$?
+[ "$status" = 2 ] || fail "unknown board: exit $status, not 2"
+grep -q "^dmamap: no built-in board named 'nosuch' (boards: .*default.*rpi4-like" "$tmp/board.err" ||
+	{ cat "$tmp/board.err"; fail "unknown board: the boards are not listed"; }
 
 # Each bug, and the report kinds any of which names it (drivers/gallery.c's table).
 while read -r bug kinds; do
