@@ -52,11 +52,16 @@ struct cli_board {
 int cli_board_option(struct cli_board *b, int argc, char **argv, int *i);
 /*
  * The board: by built-in name, or a device tree file (name with a slash
- * or a .dts/.dtb/.dtbo suffix); NULL after saying why on stderr.
+ * or a .dts/.dtb/.dtbo suffix); NULL after saying why on stderr, with the
+ * exit status in *@status: 2 for a usage error (no built-in board of that
+ * name, file options on a built-in board), 1 for a file that did not make
+ * a board.
  */
-struct dmamap_platform *cli_open_board(const struct cli_board *b);
-/* @in with what JSON cannot carry as is escaped, into @out. */
-const char *cli_json_str(const char *in, char *out, size_t len);
+struct dmamap_platform *cli_open_board(const struct cli_board *b, int *status);
+/* Whether cli_open_board() takes @name as a file ("-" included) rather than a built-in board. */
+bool cli_board_is_file(const char *name);
+/* @s as a quoted JSON string on stdout, escaped whole (NULL: null). */
+void cli_json_write(const char *s);
 /* @size in the largest unit that keeps it whole: "64 MiB", "4 KiB", "3 bytes". */
 const char *cli_size_str(u64 size, char *out, size_t len);
 /* The board's address map as an SVG picture in @path: 0, or 1 after saying why. */

@@ -150,12 +150,10 @@ static void print_text(const struct row *r, const struct gallery_bug *bug)
 		printf("  why:      %s\n", why_survived(r, bug));
 }
 
-/* A JSON string, through the CLI's one escaper. */
+/* A JSON string, through the library's one writer: whole, however long. */
 static void json_str(const char *s)
 {
-	char esc[DMAMAP_PATH_MAX * 6 + 8];
-
-	printf("\"%s\"", cli_json_str(s, esc, sizeof(esc)));
+	cli_json_write(s);
 }
 
 static void print_json(const struct row *r, bool first, const struct gallery_bug *bug)
@@ -208,8 +206,24 @@ static void print_json(const struct row *r, bool first, const struct gallery_bug
 	putchar('}');
 }
 
-static void list_bugs(void)
+static void list_bugs(bool json)
 {
+	if (json) {
+		printf("[");
+		for (const struct gallery_bug *b = gallery_bugs; b->name; b++) {
+			printf("%s{\"name\":", b == gallery_bugs ? "" : ",");
+			json_str(b->name);
+			printf(",\"what\":");
+			json_str(b->what);
+			printf(",\"fix\":");
+			json_str(b->fix);
+			printf(",\"drivers\":[%s%s%s%s%s]}", b->mcdma ? "\"memcpy_dma\"" : "",
+			       b->mcdma && (b->nic || b->blk) ? "," : "", b->nic ? "\"nic_drv\"" : "",
+			       b->nic && b->blk ? "," : "", b->blk ? "\"blk_drv\"" : "");
+		}
+		printf("]\n");
+		return;
+	}
 	printf("The bug gallery: dmamap demo --bug KIND\n\n");
 	for (const struct gallery_bug *b = gallery_bugs; b->name; b++) {
 		printf("%-30s %s\n", b->name, b->what);
@@ -243,7 +257,7 @@ struct opts {
 	struct cli_board board;
 	const struct gallery_bug *bug;
 	uint64_t chaos;
-	bool chaos_given, json, threaded, verbose;
+	bool chaos_given, json, threaded, verbose, list;
 	unsigned int scale;
 };
 
@@ -266,8 +280,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->board.name = argv[++i];
 		} else if (!strcmp(argv[i], "--bug") && i + 1 < argc) {
 			if (!strcmp(argv[++i], "list")) {
-				list_bugs();
-				return 1;
+				o->list = true; /* after the other options: --json may follow */
+				continue;
 			}
 			o->bug = gallery_find(argv[i]);
 			if (!o->bug) {
@@ -301,6 +315,10 @@ static int parse(int argc, char **argv, struct opts *o)
 			fprintf(stderr, "dmamap demo: unknown option %s (dmamap demo --help)\n", argv[i]);
 			return 2;
 		}
+	}
+	if (o->list) {
+		list_bugs(o->json);
+		return 1;
 	}
 	return 0;
 }
@@ -361,9 +379,9 @@ static unsigned int run_devices(struct dmamap_platform *p, const struct opts *o,
 	return nrows;
 }
 
-static struct dmamap_platform *open_board(const struct opts *o)
+static struct dmamap_platform *open_board(const struct opts *o, int *status)
 {
-	struct dmamap_platform *p = cli_open_board(&o->board);
+	struct dmamap_platform *p = cli_open_board(&o->board, status);
 
 	if (!p)
 		return NULL;
@@ -387,7 +405,8 @@ static struct dmamap_platform *open_board(const struct opts *o)
  */
 static void compare_tso(const struct opts *o, unsigned int ndevs)
 {
-	struct dmamap_platform *p = open_board(o);
+	int status;
+	struct dmamap_platform *p = open_board(o, &status);
 	struct row *rows = calloc(ndevs ? ndevs : 1, sizeof(*rows));
 	unsigned long bad = 0;
 	unsigned int n;
@@ -464,9 +483,9 @@ int cli_demo(int argc, char **argv)
 	/* A real cache evicts: the gallery runs with seeded evictions unless told a seed. */
 	if (o.bug && !o.chaos_given)
 		o.chaos = 1;
-	p = open_board(&o);
+	p = open_board(&o, &ret);
 	if (!p)
-		return 1;
+		return ret;
 	if (o.threaded && dmamap_sim_set_threaded(p, true)) {
 		fprintf(stderr, "dmamap demo: cannot start the device thread\n");
 		dmamap_platform_destroy(p);

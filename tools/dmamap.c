@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* dmamap: demo · info · explain · sweep · run · bench; help and version in help.c */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,14 @@ int cli_number(const char *s, u64 min, u64 max, bool size, u64 *out)
 	if (!s || *s < '0' || *s > '9')
 		return -1; /* no sign, no blank: strtoull would take "-1" as 2^64 - 1 */
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	/* Decimal or 0x hex: a leading zero is not octal, "010" is ten as everywhere here. */
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		if (!isxdigit((unsigned char)s[2]))
+			return -1; /* "0x", "0x-1", "0x 1" */
+		v = strtoull(s + 2, &end, 16);
+	} else {
+		v = strtoull(s, &end, 10);
+	}
 	if (errno == ERANGE || end == s)
 		return -1;
 	if (size && *end && (u = strchr(units, *end)) != NULL) {
@@ -109,16 +117,22 @@ static bool ends_with(const char *s, const char *end)
 	return n > m && !strcmp(s + n - m, end);
 }
 
-struct dmamap_platform *cli_open_board(const struct cli_board *b)
+bool cli_board_is_file(const char *name)
+{
+	/* A name with a slash or a device tree suffix is a file. */
+	return strchr(name, '/') || ends_with(name, ".dts") || ends_with(name, ".dtb") ||
+	       ends_with(name, ".dtbo") || !strcmp(name, "-");
+}
+
+struct dmamap_platform *cli_open_board(const struct cli_board *b, int *status)
 {
 	struct dmamap_of_options opts = { 0 };
 	struct dmamap_error err = { 0 };
 	const char *name = b->name;
-	/* A name with a slash or a device tree suffix is a file. */
-	bool file = strchr(name, '/') || ends_with(name, ".dts") || ends_with(name, ".dtb") ||
-		    ends_with(name, ".dtbo") || !strcmp(name, "-");
+	bool file = cli_board_is_file(name);
 	struct dmamap_platform *p;
 
+	*status = 2; /* the command line names no board, or misuses one */
 	if (!file && (b->ram || b->nr_includes || b->nr_overlays)) {
 		fprintf(stderr, "dmamap: --ram, -I and --overlay apply to a device tree file, not the built-in board %s\n",
 			name);
@@ -141,15 +155,15 @@ struct dmamap_platform *cli_open_board(const struct cli_board *b)
 		fprintf(stderr, "; or a device tree file: a path, or a .dts/.dtb name)\n");
 	} else if (!p) {
 		fprintf(stderr, "dmamap: %s\n", err.msg);
+		*status = 1;
 	}
 	return p;
 }
 
-/* Names come from the tree and from file names: the library's one JSON escaper. */
-const char *cli_json_str(const char *in, char *out, size_t len)
+/* Names come from the tree and from file names: the library's one JSON writer. */
+void cli_json_write(const char *s)
 {
-	dmamap__json_escape(out, len, in);
-	return out;
+	dmamap__json_write(stdout, s);
 }
 
 const char *cli_size_str(u64 size, char *out, size_t len)
@@ -209,7 +223,17 @@ static bool is_help(const char *arg)
 	return !strcmp(arg, "--help") || !strcmp(arg, "-h");
 }
 
-int main(int argc, char **argv)
+/* What the command printed reached its reader: a full disk or a closed pipe is a failure. */
+static int stdout_written(int status)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "dmamap: standard output: %s\n", strerror(errno ? errno : EIO));
+		return status ? status : 1;
+	}
+	return status;
+}
+
+static int run_command(int argc, char **argv)
 {
 	const struct cli_command *c;
 
@@ -217,17 +241,19 @@ int main(int argc, char **argv)
 		cli_usage(stderr);
 		return 2;
 	}
+	/* "help X", "-h X" and "--help X" all mean X's help. */
 	if (is_help(argv[1]) || !strcmp(argv[1], "help"))
-		return argc > 2 && !strcmp(argv[1], "help") ? cli_help(argv[2]) : (cli_usage(stdout), 0);
+		return argc > 2 ? cli_help(argv[2]) : (cli_usage(stdout), 0);
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		cli_version();
 		return 0;
 	}
 	c = cli_command(argv[1]);
 	if (!c) {
-		fprintf(stderr, "dmamap: unknown command '%s' (commands: ", argv[1]);
+		fprintf(stderr, "dmamap: unknown %s '%s' (commands: ",
+			argv[1][0] == '-' ? "option" : "command", argv[1]);
 		cli_list_commands(stderr, ", ");
-		fprintf(stderr, "; dmamap --help)\n");
+		fprintf(stderr, "; options: --help, --version; dmamap --help)\n");
 		return 2;
 	}
 	/* COMMAND --help, wherever it stands. */
@@ -235,4 +261,9 @@ int main(int argc, char **argv)
 		if (is_help(argv[i]))
 			return cli_help(c->name);
 	return c->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	return stdout_written(run_command(argc, argv));
 }

@@ -88,6 +88,7 @@ int cli_explain(int argc, char **argv)
 	struct dmamap_device_info in;
 	const char *node = NULL, *path;
 	struct dmamap_platform *p;
+	int status;
 	struct device *dev = NULL;
 	const void *blob;
 	size_t size;
@@ -114,14 +115,18 @@ int cli_explain(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!board.name || !node) {
-		fprintf(stderr, "usage: dmamap explain BOARD NODE [--ram START+SIZE,...] [-I DIR]... [--overlay FILE]...\n"
-				"       NODE: a device's name (as dmamap info lists it) or a node's full path\n");
+	if (!board.name) {
+		fprintf(stderr, "dmamap explain: a BOARD and a NODE are needed (dmamap explain --help)\n");
 		return 2;
 	}
-	p = cli_open_board(&board);
+	if (!node) {
+		fprintf(stderr, "dmamap explain: which NODE of %s? a device's name, as 'dmamap info %s' lists them, or a node's full path\n",
+			board.name, board.name);
+		return 2;
+	}
+	p = cli_open_board(&board, &status);
 	if (!p)
-		return 1;
+		return status;
 	blob = dmamap_platform_fdt(p, &size);
 	path = node;
 	if (node[0] != '/') {

@@ -46,10 +46,10 @@ static const struct cli_command commands[] = {
 	  "  NODE                    a device's name (as info lists it) or a node's full path\n"
 	  BOARD_OPTS },
 	{ "sweep", cli_sweep, "run the correct drivers under many seeds",
-	  "usage: dmamap sweep [--board NAME] [--seeds N] [--first SEED]\n\n"
+	  "usage: dmamap sweep [--board NAME|FILE] [--seeds N] [--first SEED]\n\n"
 	  "Every correct example driver on every device, under N chaos and schedule seeds;\n"
 	  "a seed that loses or corrupts a byte is named.\n\n"
-	  "  --board NAME            a built-in board (default: default)\n"
+	  "  --board NAME|FILE       a built-in board or a device tree (default: default)\n"
 	  "  --seeds N               how many seeds (default: 1000)\n"
 	  "  --first SEED            the first seed (default: 1)\n" },
 	{ "run", cli_run, "run your driver and device model across boards and seeds", NULL },

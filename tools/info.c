@@ -14,11 +14,9 @@
 /* A JSON string, or null for an empty one: no sentinel values. */
 static void json_opt(const char *key, const char *value, bool comma)
 {
-	char esc[DMAMAP_PATH_MAX * 6];
-
 	printf("%s\"%s\":", comma ? "," : "", key);
 	if (*value)
-		printf("\"%s\"", cli_json_str(value, esc, sizeof(esc)));
+		cli_json_write(value);
 	else
 		printf("null");
 }
@@ -57,10 +55,9 @@ static void json_device(const struct dmamap_device_info *in, bool comma)
 		       (unsigned long long)in->ranges[r].size);
 	printf("],\"iommu\":");
 	if (in->iommu[0]) {
-		char esc[DMAMAP_NAME_MAX * 6];
-
-		printf("{\"name\":\"%s\",\"stream_ids\":[",
-		       cli_json_str(in->iommu, esc, sizeof(esc)));
+		printf("{\"name\":");
+		cli_json_write(in->iommu);
+		printf(",\"stream_ids\":[");
 		for (unsigned int k = 0; k < in->nr_iommu_ids; k++)
 			printf("%s%u", k ? "," : "", in->iommu_ids[k]);
 		printf("]}");
@@ -256,10 +253,9 @@ int cli_info(int argc, char **argv)
 	struct cli_board board = { .name = "default" };
 	const char *svg = NULL;
 	bool json = false, named = false;
-	char esc[DMAMAP_NAME_MAX * 6];
 	struct dmamap_platform *p;
 	unsigned int n;
-	int ret = 0;
+	int ret = 0, status;
 
 	for (int i = 1; i < argc; i++) {
 		int took = cli_board_option(&board, argc, argv, &i);
@@ -287,14 +283,14 @@ int cli_info(int argc, char **argv)
 			return 2;
 		}
 	}
-	p = cli_open_board(&board);
+	p = cli_open_board(&board, &status);
 	if (!p)
-		return 1;
+		return status;
 	n = dmamap_device_count(p);
 	if (json) {
-		printf("{\"board\":\"%s\",\"cache_line\":%u",
-		       cli_json_str(dmamap_platform_name(p), esc, sizeof(esc)),
-		       dmamap_cache_line_size(p));
+		printf("{\"board\":");
+		cli_json_write(dmamap_platform_name(p));
+		printf(",\"cache_line\":%u", dmamap_cache_line_size(p));
 		json_board(p);
 		printf(",\"devices\":[");
 		for (unsigned int i = 0; i < n; i++) {

@@ -19,6 +19,10 @@ int cli_sweep(int argc, char **argv)
 	unsigned long bad_seeds = 0, units = 0, devices = 0;
 	bool progress = isatty(2);
 	double t0 = cli_now_s();
+	struct dmamap_platform *first_board;
+	size_t tree_size = 0;
+	void *tree = NULL;
+	int status;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--board") && i + 1 < argc) {
@@ -35,18 +39,48 @@ int cli_sweep(int argc, char **argv)
 					argv[i]);
 				return 2;
 			}
+		} else if (i + 1 == argc && (!strcmp(argv[i], "--board") || !strcmp(argv[i], "--seeds") ||
+					     !strcmp(argv[i], "--first"))) {
+			fprintf(stderr, "dmamap sweep: %s needs a value: %s (dmamap sweep --help)\n", argv[i],
+				!strcmp(argv[i], "--board") ? "a built-in board's name or a device tree file" :
+				!strcmp(argv[i], "--seeds") ? "how many seeds, 1 to 2^40" :
+							      "the first seed, 1 to 2^63-1");
+			return 2;
 		} else {
-			fprintf(stderr, "dmamap sweep: unknown option %s, or a value missing (dmamap sweep --help)\n",
-				argv[i]);
+			fprintf(stderr, "dmamap sweep: unknown option %s (dmamap sweep --help)\n", argv[i]);
 			return 2;
 		}
 	}
+	first_board = cli_open_board(&(struct cli_board){ .name = board }, &status);
+	if (!first_board)
+		return status;
+	/* A file is read once (standard input cannot be read again): each seed boards its blob. */
+	if (cli_board_is_file(board)) {
+		const void *blob = dmamap_platform_fdt(first_board, &tree_size);
+
+		tree = blob ? malloc(tree_size) : NULL;
+		if (!tree) {
+			fprintf(stderr, "dmamap sweep: %s: no device tree to board again\n", board);
+			dmamap_platform_destroy(first_board);
+			return 1;
+		}
+		memcpy(tree, blob, tree_size);
+	}
 	for (uint64_t seed = first; seed < first + seeds; seed++) {
-		struct dmamap_platform *p = cli_open_board(&(struct cli_board){ .name = board });
+		struct dmamap_error err = { 0 };
+		struct dmamap_platform *p = first_board;
 		struct sweep_result r;
 
 		if (!p)
+			p = tree ? dmamap_platform_from_fdt(tree, tree_size, &err) :
+				   cli_open_board(&(struct cli_board){ .name = board }, &status);
+		first_board = NULL;
+		if (!p) {
+			if (tree)
+				fprintf(stderr, "dmamap sweep: %s: %s\n", board, err.msg);
+			free(tree);
 			return 1;
+		}
 		dmamap_set_log_hook(p, cli_drop_line, NULL);
 		sweep_seed(p, seed, &r);
 		dmamap_platform_destroy(p);
@@ -63,6 +97,7 @@ int cli_sweep(int argc, char **argv)
 			fprintf(stderr, "\r  %llu/%llu seeds, %lu failed", (unsigned long long)(seed - first + 1),
 				(unsigned long long)seeds, bad_seeds);
 	}
+	free(tree);
 	if (progress)
 		fprintf(stderr, "\r%50s\r", "");
 	printf("sweep: board %s, %llu seeds from %llu, %lu drivers each, %lu units checked: %lu seeds failed (%.1f s, %.1f seeds/s)\n",

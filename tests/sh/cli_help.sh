@@ -35,6 +35,19 @@ expect 2
 grep -q '^usage: dmamap COMMAND' "$err" || fail "no arguments: no usage on stderr"
 expect 2 nosuch
 grep -q "unknown command 'nosuch' (commands: demo, info, explain, sweep, run, bench" "$err" || fail "unknown command"
+expect 2 --nosuch
+grep -q "unknown option '--nosuch'" "$err" || fail "--nosuch is not called an option"
+expect 0 -h demo
+grep -q '^usage: dmamap demo' "$out" || fail "-h demo is not demo's help"
+# Output that does not reach its reader is a failure, said on stderr.
+if [ -w /dev/full ]; then
+	for args in "info" "--help" "demo --json --scale 1"; do
+		# shellcheck disable=SC2086
+		"$cli" $args >/dev/full 2>"$err" && fail "dmamap $args >/dev/full: exit 0"
+		grep -q '^dmamap: standard output: No space left on device$' "$err" ||
+			fail "dmamap $args >/dev/full: not said"
+	done
+fi
 expect 2 help nosuch
 grep -q "no command 'nosuch'" "$err" || fail "help nosuch"
 expect 2 info --bogus
@@ -52,8 +65,16 @@ expect 2 bench -g
 grep -q -- "-g needs a value: the granule size, 1-1024" "$err" || fail "bench -g without a value"
 expect 0 bench -s 1 -x 1000 -n -1 -b 64 -d 1
 grep -q '^dma mapping benchmark: threads:1 seconds:1 node:-1 dir:TO_DEVICE granule: 1' "$out" || fail "bench run"
+# Values as getopt takes them, and nothing strtol would skip.
+expect 2 bench -t +5
+grep -q -- "-t '+5': invalid number of threads" "$err" || fail "bench -t +5 accepted"
+expect 2 bench -t ' 5'
+expect 0 bench -t2 -s1 -d2
+grep -q '^dma mapping benchmark: threads:2 seconds:1 node:-1 dir:FROM_DEVICE' "$out" || fail "bench -t2 -s1"
+expect 2 bench --quick -t 2
+grep -q -- "--quick is for the speed ratios" "$err" || fail "bench --quick with -t"
 # The default mask is 32 bits, as the kernel tool's: every thread's buffer must be reachable.
-expect 0 bench -s 1 -t 2 -g 4
+expect 0 bench -s 1 -t 16 -g 4
 grep -q '^average map latency(us):' "$out" || fail "bench with the default 32-bit mask"
 # The ratios end with a table of every target, each marked pass or MISS
 # (the marks are what this run measured; no value is asserted here). Only
@@ -73,8 +94,30 @@ expect 2 demo --scale 1001
 grep -q -- "--scale '1001'" "$err" || fail "--scale 1001"
 expect 2 demo --bug nosuch
 grep -q "unknown bug 'nosuch' (bugs: .*missing-sync" "$err" || fail "--bug nosuch lists no bugs"
-expect 1 info nosuchboard
+# A board that is not there is a usage error, as a bad option is: exit 2, with the names.
+expect 2 info nosuchboard
 grep -q "no built-in board named 'nosuchboard' (boards: .*rpi4-like" "$err" || fail "unknown board"
+expect 2 sweep --board nosuchboard
+expect 2 info --ram 0x80000000+64M
+grep -q "apply to a device tree file, not the built-in board default" "$err" || fail "--ram on a built-in board"
+# The bug list in JSON when asked, whichever option comes first.
+expect 0 demo --bug list --json
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c 'import json, sys
+bugs = json.load(open(sys.argv[1]))
+assert len(bugs) >= 10 and all(b["name"] and b["fix"] and b["drivers"] for b in bugs), bugs' "$out" ||
+		fail "demo --bug list --json"
+fi
+# Numbers are decimal or 0x hex, never octal.
+expect 0 demo --chaos 010 --scale 1
+grep -q 'chaos seed 10$' "$out" || fail "--chaos 010 is not ten"
+expect 2 demo --chaos 0x
+expect 2 sweep --seeds
+grep -q -- "--seeds needs a value: how many seeds, 1 to 2^40" "$err" || fail "sweep --seeds without a value"
+expect 2 explain default
+grep -q "which NODE of default?" "$err" || fail "explain without a node"
+expect 1 info /
+grep -q '^dmamap: /: cannot read: Is a directory$' "$err" || fail "a directory as a board"
 expect 2 info default rpi4-like
 grep -q "one board, not 'rpi4-like' after 'default'" "$err" || fail "two boards"
 expect 2 info --svg
@@ -99,6 +142,19 @@ if "$cli" info boards/default.dts >/dev/null 2>&1; then
 		dtc -q -O dtb boards/rpi4-like.dts | "$cli" info - >"$out" 2>"$err" || fail "info - <.dtb"
 		grep -q '^board dmamap rpi4-like' "$out" || fail "info - <.dtb: no board"
 	fi
+	# sweep reads standard input once and boards it for every seed.
+	"$cli" sweep --board - --seeds 2 <boards/rpi4-like.dts >"$out" 2>"$err" || fail "sweep --board -"
+	grep -q '^sweep: board -, 2 seeds from 1, 4 drivers each' "$out" || fail "sweep --board -: not two seeds"
+	# A source on standard input finds its relative includes from here, as dtc's would.
+	inc=$(mktemp -d)
+	{ cat boards/rpi4-like.dts; echo '/include/ "body.dtsi"'; } >"$inc/main.dts"
+	printf '/ { model = "from an include"; };\n' >"$inc/body.dtsi"
+	abs=$(cd "$(dirname "$cli")" && pwd)/$(basename "$cli")
+	(cd "$inc" && "$abs" info - <main.dts) >"$out" 2>"$err" || fail "info - with a relative /include/"
+	grep -q '^board from an include:' "$out" || fail "info -: the include was not read"
+	rm -rf "$inc"
+	"$cli" info - </dev/null >"$out" 2>"$err" && fail "empty standard input accepted"
+	grep -q '^dmamap: standard input: empty: no device tree$' "$err" || fail "empty standard input: not said"
 	echo junk | "$cli" info - >"$out" 2>"$err" && fail "junk on standard input accepted"
 	grep -q '^dmamap: standard input, as ' "$err" || fail "junk: not said as standard input"
 	# A hostile board name is escaped in JSON like every other string.
@@ -126,6 +182,15 @@ assert board.endswith("a\\b\tc \u00e9 \ufffd" + ("" if sys.argv[2] == "info" els
 				fail "$c: hostile name not carried"
 		done
 	fi
+	# A long path comes back whole, not cut at some buffer's end.
+	long=$d
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
+		long=$long/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+	done
+	mkdir -p "$long"
+	cp boards/default.dts "$long/b.dts"
+	"$cli" demo --board "$long/b.dts" --json >"$out" 2>"$err" || fail "demo on a long path"
+	grep -q "\"board\":\"$long/b.dts\"" "$out" || fail "a long board path is cut"
 	rm -rf "$d"
 fi
 # Files: "dmamap: FILE: reason", the reason from the system, exit 1.
