@@ -713,21 +713,27 @@ DMAMAP_API void dmamap_set_strict(struct dmamap_platform *p, bool strict);
 
 /**
  * dmamap_fault_inject() - make the @countdown-th injection point fail
- * @p: platform; NULL is ignored
+ * @p: platform; NULL arms the process-wide injector instead
  * @classes: DMAMAP_FAULT_* points that count
  * @countdown: 1 fails the next point of those classes; 0 or less disables
  *
  * Only one point fails; the injector disarms itself after it fires. A new
  * call replaces what the last one armed. A point that fires makes its call
  * fail as out of memory.
+ *
+ * The process-wide injector counts the points of every platform and, as
+ * DMAMAP_FAULT_ALLOC points, every heap block, mapping and memfd the
+ * library itself asks the system for; it can be armed before any platform
+ * exists, so that making a board is walked point by point too.
  */
 DMAMAP_API void dmamap_fault_inject(struct dmamap_platform *p,
 				    unsigned int classes, long countdown);
 /**
  * dmamap_fault_injected() - how many points have failed so far
- * @p: platform
+ * @p: platform; NULL for the process-wide injector
  *
- * Return: the count since the platform was made; 0 for a NULL @p.
+ * Return: the count since the platform was made (for NULL: since the
+ * process started).
  */
 DMAMAP_API unsigned long dmamap_fault_injected(struct dmamap_platform *p);
 

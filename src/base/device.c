@@ -7,6 +7,7 @@
 #include "bus.h"
 #include "report.h"
 #include "unbind.h"
+#include "../lib/mem.h"
 
 __thread bool dmamap__in_model;
 
@@ -39,7 +40,7 @@ int dmamap__device_register(struct dmamap_platform *p, struct device *dev)
 	pthread_mutex_lock(&d->lock);
 	if (d->n == d->cap) {
 		unsigned int cap = d->cap ? d->cap * 2 : 8;
-		struct device **n = realloc(d->list, cap * sizeof(*n));
+		struct device **n = dmamap__realloc(d->list, cap * sizeof(*n));
 
 		if (!n) {
 			pthread_mutex_unlock(&d->lock);

@@ -13,6 +13,7 @@
 #include "../platform/port.h"
 #include "../base/trace.h"
 #include "core.h"
+#include "../lib/mem.h"
 
 static bool bad_alloc_args(struct device *dev, const void *out, size_t size,
 			   const char *func)
@@ -394,11 +395,9 @@ void dma_free_noncoherent(struct device *dev, size_t size, void *vaddr,
 
 int dmamap_munmap(struct vm_area_struct *vma)
 {
-	extern int munmap(void *, size_t);
-
 	if (!vma || vma->vm_end <= vma->vm_start)
 		return -EINVAL;
-	munmap((void *)vma->vm_start, vma->vm_end - vma->vm_start);
+	dmamap__munmap((void *)vma->vm_start, vma->vm_end - vma->vm_start);
 	vma->vm_start = vma->vm_end = 0;
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include "../ops/swiotlb.h"
 #include "../platform/port.h"
 #include "core.h"
+#include "../lib/mem.h"
 
 #define HOST_SWIOTLB_SIZE (8ULL << 20)
 
@@ -256,7 +257,7 @@ static void layout_holes(struct dmamap_platform *p, struct dmamap_mm_layout *l,
 static int copy_regions(struct dmamap_platform *p, const struct dmamap_board *board,
 			struct dmamap_error *err)
 {
-	p->regions = calloc(board->nr_regions, sizeof(*p->regions));
+	p->regions = dmamap__calloc(board->nr_regions, sizeof(*p->regions));
 	if (!p->regions) {
 		dmamap__set_error(err, -ENOMEM, "board %s: no memory for its region list", p->name);
 		return -ENOMEM;
@@ -328,7 +329,7 @@ struct dmamap_platform *dmamap_platform_create(const struct dmamap_board *board,
 	if (!ret && board->nr_regions && board->regions)
 		ret = copy_regions(p, board, err);
 	if (!ret && board->fdt && board->fdt_size) {
-		p->fdt = malloc(board->fdt_size);
+		p->fdt = dmamap__malloc(board->fdt_size);
 		if (p->fdt) {
 			memcpy(p->fdt, board->fdt, board->fdt_size);
 			p->fdt_size = board->fdt_size;

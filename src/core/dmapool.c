@@ -17,6 +17,7 @@
 #include "../base/report.h"
 #include "../debug/checker.h"
 #include "core.h"
+#include "../lib/mem.h"
 
 struct chunk {
 	struct chunk *next;
@@ -97,10 +98,10 @@ struct dma_pool *dma_pool_create_node(const char *name, struct device *dev, size
 	boundary = MIN(boundary, allocation);
 
 	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC) ||
-	    !(pool = calloc(1, sizeof(*pool))))
+	    !(pool = dmamap__calloc(1, sizeof(*pool))))
 		return NULL;
 	pool->nblocks = lay_out(size, allocation, boundary, NULL);
-	pool->offsets = malloc(pool->nblocks * sizeof(*pool->offsets));
+	pool->offsets = dmamap__malloc(pool->nblocks * sizeof(*pool->offsets));
 	if (!pool->offsets) {
 		free(pool);
 		return NULL;
@@ -134,10 +135,10 @@ static struct chunk *chunk_new(struct dma_pool *pool, gfp_t gfp)
 	struct device *dev = pool->dev;
 	struct chunk *c;
 
-	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC) || !(c = calloc(1, sizeof(*c))))
+	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC) || !(c = dmamap__calloc(1, sizeof(*c))))
 		return NULL;
-	c->free = malloc(pool->nblocks * sizeof(*c->free));
-	c->used = calloc((pool->nblocks + 63) / 64, sizeof(*c->used));
+	c->free = dmamap__malloc(pool->nblocks * sizeof(*c->free));
+	c->used = dmamap__calloc((pool->nblocks + 63) / 64, sizeof(*c->used));
 	if (!c->free || !c->used) {
 		chunk_free(c);
 		return NULL;

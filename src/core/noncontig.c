@@ -20,6 +20,7 @@
 #include "../platform/port.h"
 #include "../base/trace.h"
 #include "core.h"
+#include "../lib/mem.h"
 
 /* What dma_alloc_noncontiguous() hands out: the table, and what it was made of. */
 struct noncontig {
@@ -120,9 +121,9 @@ static int take_pages(struct noncontig *nc, unsigned long attrs, gfp_t gfp)
 	struct dmamap_platform *p = nc->dev->plat;
 	unsigned long i = 0;
 
-	nc->pages = calloc(nc->npages, sizeof(*nc->pages));
-	nc->phys = malloc(nc->npages * sizeof(*nc->phys));
-	nc->orders = malloc(nc->npages * sizeof(*nc->orders));
+	nc->pages = dmamap__calloc(nc->npages, sizeof(*nc->pages));
+	nc->phys = dmamap__malloc(nc->npages * sizeof(*nc->phys));
+	nc->orders = dmamap__malloc(nc->npages * sizeof(*nc->orders));
 	if (!nc->pages || !nc->phys || !nc->orders)
 		return -ENOMEM;
 	while (i < nc->npages) {
@@ -209,7 +210,7 @@ static void noncontig_free(struct noncontig *nc)
 {
 	if (nc->iommu) {
 		if (nc->vaddr)
-			munmap(nc->vaddr, nc->npages * PAGE_SIZE);
+			dmamap__munmap(nc->vaddr, nc->npages * PAGE_SIZE);
 		if (nc->mapped)
 			dma_unmap_sgtable(nc->dev, &nc->sgt, nc->dir, DMA_ATTR_SKIP_CPU_SYNC);
 		if (nc->pages)
@@ -249,7 +250,7 @@ struct sg_table *dma_alloc_noncontiguous(struct device *dev, size_t size,
 		return NULL;
 	}
 	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC) ||
-	    !(nc = calloc(1, sizeof(*nc))))
+	    !(nc = dmamap__calloc(1, sizeof(*nc))))
 		return NULL;
 	nc->dev = dev;
 	nc->size = size;

@@ -23,6 +23,7 @@
 #include "../mm/mm.h"
 #include "../platform/port.h"
 #include "checker.h"
+#include "../lib/mem.h"
 
 #define HASH_BITS 16
 #define NBUCKETS (1u << HASH_BITS)
@@ -123,14 +124,14 @@ static bool grow_pool(struct dmamap_checker *c)
 
 	if (c->nchunks == c->cap_chunks) {
 		size_t cap = c->cap_chunks ? c->cap_chunks * 2 : 16;
-		void **n = realloc(c->chunks, cap * sizeof(*n));
+		void **n = dmamap__realloc(c->chunks, cap * sizeof(*n));
 
 		if (!n)
 			return false;
 		c->chunks = n;
 		c->cap_chunks = cap;
 	}
-	chunk = malloc(CHUNK_ENTRIES * sizeof(*chunk));
+	chunk = dmamap__malloc(CHUNK_ENTRIES * sizeof(*chunk));
 	if (!chunk)
 		return false;
 	c->chunks[c->nchunks++] = chunk;
@@ -288,15 +289,15 @@ static void checker_free(struct dmamap_checker *c)
 
 static struct dmamap_checker *checker_new(void)
 {
-	struct dmamap_checker *c = calloc(1, sizeof(*c));
+	struct dmamap_checker *c = dmamap__calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
 	pthread_mutex_init(&c->pool_lock, NULL);
 	c->serial = __atomic_add_fetch(&checker_serial, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&dmamap__dbg_epoch, 1, __ATOMIC_RELAXED);
-	c->buckets = calloc(NBUCKETS, sizeof(*c->buckets));
-	c->lines = calloc(NBUCKETS, sizeof(*c->lines));
+	c->buckets = dmamap__calloc(NBUCKETS, sizeof(*c->buckets));
+	c->lines = dmamap__calloc(NBUCKETS, sizeof(*c->lines));
 	if (!c->buckets || !c->lines || !grow_pool(c)) {
 		checker_free(c);
 		return NULL;

@@ -16,6 +16,7 @@
 #include "../base/report.h"
 #include "../platform/port.h"
 #include "hw.h"
+#include "../lib/mem.h"
 
 /* 4 KiB a block (every model's registers fit), 16,384 blocks in 64 MiB of address space. */
 #define SLOT_SHIFT 12
@@ -64,7 +65,7 @@ int dmamap__mmio(struct device *dev, uint32_t reg, uint32_t *val, bool write, bo
 
 static void reserve_slots(void)
 {
-	void *m = mmap(NULL, (size_t)SLOTS << SLOT_SHIFT, PROT_NONE,
+	void *m = dmamap__mmap_for_process(NULL, (size_t)SLOTS << SLOT_SHIFT, PROT_NONE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 	if (m != MAP_FAILED)

@@ -17,6 +17,7 @@
 #include "../lib/lib.h"
 #include "../lib/spinlock.h"
 #include "iopt.h"
+#include "../lib/mem.h"
 
 #define LEVELS 4
 #define BITS 9
@@ -94,7 +95,7 @@ int dmamap__iopt_init(struct dmamap_iopt *pt)
 {
 	memset(pt, 0, sizeof(*pt));
 	pt->id = __atomic_add_fetch(&iopt_serial, 1, __ATOMIC_RELAXED);
-	pt->root = calloc(1, sizeof(struct table));
+	pt->root = dmamap__calloc(1, sizeof(struct table));
 	pt->iotlb = dmamap__zalloc_lines(sizeof(struct iotlb));
 	if (!pt->root || !pt->iotlb) {
 		free(pt->root);
@@ -143,7 +144,7 @@ static __attribute__((noinline)) u64 *leaf_walk(struct dmamap_iopt *pt, u64 iova
 			struct table *n;
 			u64 expect = 0;
 
-			if (!alloc || !(n = calloc(1, sizeof(*n))))
+			if (!alloc || !(n = dmamap__calloc(1, sizeof(*n))))
 				return NULL;
 			v = (u64)(uintptr_t)n | PTE_VALID;
 			/* Another thread may install it first: then use theirs. */

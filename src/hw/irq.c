@@ -16,6 +16,7 @@
 #include "../lib/lib.h"
 #include "../base/report.h"
 #include "hw.h"
+#include "../lib/mem.h"
 
 #define CHUNK_SHIFT 10
 #define CHUNK (1u << CHUNK_SHIFT)
@@ -83,7 +84,7 @@ int dmamap__irq_alloc(struct device *dev)
 
 		if (!chunks[i >> CHUNK_SHIFT] &&
 		    (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC) ||
-		     !(chunks[i >> CHUNK_SHIFT] = calloc(CHUNK, sizeof(struct irq_desc))))) {
+		     !(chunks[i >> CHUNK_SHIFT] = dmamap__calloc(CHUNK, sizeof(struct irq_desc))))) {
 			pthread_mutex_unlock(&irq_lock);
 			return -ENOMEM;
 		}

@@ -14,6 +14,7 @@
 #include "../lib/lib.h"
 #include "../platform/port.h"
 #include "hw.h"
+#include "../lib/mem.h"
 
 /* Boards with a scheduler, for the yield points that name no device (barriers, delays). */
 static pthread_rwlock_t live_lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -42,12 +43,12 @@ static struct dmamap_sched *sched_create(struct dmamap_platform *p)
 {
 	struct dmamap_sched *s;
 
-	if (dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC) || !(s = calloc(1, sizeof(*s))))
+	if (dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC) || !(s = dmamap__calloc(1, sizeof(*s))))
 		return NULL;
 	pthread_rwlock_wrlock(&live_lock);
 	if (nr_live == live_cap) {
 		unsigned int cap = live_cap ? 2 * live_cap : 16;
-		struct dmamap_sched **grown = realloc(live, cap * sizeof(*live));
+		struct dmamap_sched **grown = dmamap__realloc(live, cap * sizeof(*live));
 
 		if (!grown) {
 			pthread_rwlock_unlock(&live_lock);
@@ -81,7 +82,7 @@ int dmamap__sched_add(struct device *dev)
 	if (s->n == s->cap) {
 		unsigned int cap = s->cap ? 2 * s->cap : 16;
 		struct device **grown = dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC) ? NULL :
-					realloc(s->devs, cap * sizeof(*s->devs));
+					dmamap__realloc(s->devs, cap * sizeof(*s->devs));
 
 		if (!grown) {
 			pthread_mutex_unlock(&s->lock);

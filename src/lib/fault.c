@@ -2,6 +2,8 @@
 /* The countdown: lock-free, so an armed injector serialises nothing. */
 #include "fault.h"
 
+struct dmamap_fault_injector dmamap__process_fault;
+
 bool dmamap__fault_fire(struct dmamap_fault_injector *f, unsigned int cls)
 {
 	long left;

@@ -15,20 +15,27 @@ struct dmamap_fault_injector {
 	unsigned long hits;
 };
 
+/* The process-wide injector: it counts the points of every platform, and the library's own allocations. */
+extern struct dmamap_fault_injector dmamap__process_fault;
+
 bool dmamap__fault_fire(struct dmamap_fault_injector *f, unsigned int cls);
 
-/* Whether the call asking for @cls must fail now. */
+/* Whether the call asking for @cls must fail now: @f's countdown, then the process's. */
 static inline bool dmamap__fault(struct dmamap_fault_injector *f, unsigned int cls)
 {
-	if (__builtin_expect(!__atomic_load_n(&f->classes, __ATOMIC_RELAXED), 1))
+	if (__builtin_expect(!(__atomic_load_n(&f->classes, __ATOMIC_RELAXED) |
+			       __atomic_load_n(&dmamap__process_fault.classes, __ATOMIC_RELAXED)),
+			     1))
 		return false;
-	return dmamap__fault_fire(f, cls);
+	return dmamap__fault_fire(f, cls) ||
+	       (f != &dmamap__process_fault && dmamap__fault_fire(&dmamap__process_fault, cls));
 }
 
-/* Whether any class is armed: paths that skip the checks altogether ask this. */
+/* Whether any class is armed here or process-wide: paths that skip the checks altogether ask this. */
 static inline bool dmamap__fault_armed(const struct dmamap_fault_injector *f)
 {
-	return __atomic_load_n(&f->classes, __ATOMIC_RELAXED) != 0;
+	return (__atomic_load_n(&f->classes, __ATOMIC_RELAXED) |
+		__atomic_load_n(&dmamap__process_fault.classes, __ATOMIC_RELAXED)) != 0;
 }
 
 void dmamap__fault_arm(struct dmamap_fault_injector *f, unsigned int classes, long countdown);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <dmamap/types.h>
 #include <dmamap/page.h>
+#include "mem.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -28,7 +29,7 @@
 static inline void *dmamap__zalloc_lines(size_t size)
 {
 	size_t rounded = (size + 63) & ~(size_t)63;
-	void *m = rounded >= size ? aligned_alloc(64, rounded) : NULL;
+	void *m = rounded >= size ? dmamap__aligned_alloc(64, rounded) : NULL;
 
 	if (m)
 		memset(m, 0, rounded);

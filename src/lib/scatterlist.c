@@ -4,6 +4,7 @@
 #include <string.h>
 #include <errno.h>
 #include <dmamap/scatterlist.h>
+#include "mem.h"
 
 void sg_init_table(struct scatterlist *sgl, unsigned int nents)
 {
@@ -37,7 +38,7 @@ int sg_alloc_table(struct sg_table *table, unsigned int nents, gfp_t gfp_mask)
 	memset(table, 0, sizeof(*table));
 	if (!nents || nents > (unsigned int)(SIZE_MAX / sizeof(struct scatterlist)))
 		return -EINVAL;
-	table->sgl = malloc(sizeof(struct scatterlist) * nents);
+	table->sgl = dmamap__malloc(sizeof(struct scatterlist) * nents);
 	if (!table->sgl)
 		return -ENOMEM;
 	sg_init_table(table->sgl, nents);

@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include "buddy.h"
+#include "../lib/mem.h"
 
 #define ST_FREE 0x80
 #define ST_HEAD 0x40
@@ -49,12 +50,12 @@ struct dmamap_buddy *dmamap__buddy_create(uint64_t first_pfn,
 
 	if (!npages || npages > INT32_MAX || max_order > 30)
 		return NULL;
-	b = calloc(1, sizeof(*b));
+	b = dmamap__calloc(1, sizeof(*b));
 	if (!b)
 		return NULL;
-	b->state = calloc(npages, 1);
-	b->next = calloc(npages, sizeof(int32_t));
-	b->prev = calloc(npages, sizeof(int32_t));
+	b->state = dmamap__calloc(npages, 1);
+	b->next = dmamap__calloc(npages, sizeof(int32_t));
+	b->prev = dmamap__calloc(npages, sizeof(int32_t));
 	if (!b->state || !b->next || !b->prev) {
 		dmamap__buddy_destroy(b);
 		return NULL;

@@ -11,6 +11,7 @@
 #include "../lib/lib.h"
 #include "cma.h"
 #include "zones.h"
+#include "../lib/mem.h"
 
 #define CMA_MAX_ALIGN_ORDER 8 /* 1 MiB with 4 KiB pages */
 
@@ -24,12 +25,12 @@ struct dmamap_cma {
 
 struct dmamap_cma *dmamap__cma_create(phys_addr_t start, u64 size)
 {
-	struct dmamap_cma *c = calloc(1, sizeof(*c));
+	struct dmamap_cma *c = dmamap__calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
 	c->npages = (unsigned long)(size >> PAGE_SHIFT);
-	c->run = calloc(c->npages, sizeof(*c->run));
+	c->run = dmamap__calloc(c->npages, sizeof(*c->run));
 	if (!c->run) {
 		free(c);
 		return NULL;

@@ -10,6 +10,7 @@
 #include "../base/report.h"
 #include "../platform/port.h"
 #include "mm.h"
+#include "../lib/mem.h"
 
 struct dmamap_coherent_pool {
 	pthread_mutex_t lock;
@@ -57,9 +58,9 @@ int dma_declare_coherent_memory(struct device *dev, phys_addr_t phys_addr,
 	}
 	if (dev->dma_mem)
 		return -EBUSY;
-	pool = calloc(1, sizeof(*pool));
+	pool = dmamap__calloc(1, sizeof(*pool));
 	if (pool)
-		pool->used = calloc(size >> PAGE_SHIFT, 1);
+		pool->used = dmamap__calloc(size >> PAGE_SHIFT, 1);
 	if (!pool || !pool->used || dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC)) {
 		if (pool)
 			free(pool->used);

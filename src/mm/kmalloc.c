@@ -11,6 +11,7 @@
 #include "../base/report.h"
 #include "../platform/port.h"
 #include "zones.h"
+#include "../lib/mem.h"
 
 static const unsigned int class_size[KMALLOC_CLASSES] = {
 	8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192
@@ -49,7 +50,7 @@ int dmamap__slab_init(struct dmamap_platform *p)
 		return 0;
 	for (unsigned int z = 0; z <= ZONE_NORMAL_IDX; z++) {
 		for (unsigned int c = 0; c < KMALLOC_CLASSES; c++) {
-			struct dmamap_slab_cache *sc = calloc(1, sizeof(*sc));
+			struct dmamap_slab_cache *sc = dmamap__calloc(1, sizeof(*sc));
 
 			if (!sc)
 				return -ENOMEM;
@@ -128,7 +129,7 @@ static void set_page_slots(struct dmamap_platform *p, phys_addr_t phys,
 static struct dmamap_slab *new_slab(struct dmamap_platform *p,
 				    struct dmamap_slab_cache *sc)
 {
-	struct dmamap_slab *s = calloc(1, sizeof(*s));
+	struct dmamap_slab *s = dmamap__calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
@@ -223,9 +224,9 @@ static void *host_kmalloc(struct dmamap_platform *p, size_t size, gfp_t flags)
 
 		if (size > SIZE_MAX - a)
 			return NULL;
-		ptr = aligned_alloc(a, (size + a - 1) / a * a);
+		ptr = dmamap__aligned_alloc(a, (size + a - 1) / a * a);
 	} else {
-		ptr = malloc(size);
+		ptr = dmamap__malloc(size);
 	}
 	if (ptr && (flags & __GFP_ZERO))
 		memset(ptr, 0, size);

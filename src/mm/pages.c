@@ -12,6 +12,7 @@
 #include "buddy.h"
 #include "cma.h"
 #include "zones.h"
+#include "../lib/mem.h"
 
 static unsigned int gfp_zone(gfp_t gfp)
 {
@@ -42,7 +43,7 @@ static int add_arena(struct dmamap_platform *p, struct dmamap_bank *b,
 	a->zone = zone;
 	a->buddy = dmamap__buddy_create(start >> PAGE_SHIFT, a->npages,
 					DMAMAP_MAX_ORDER);
-	a->slabs = calloc(a->npages, sizeof(*a->slabs));
+	a->slabs = dmamap__calloc(a->npages, sizeof(*a->slabs));
 	if (!a->buddy || !a->slabs) {
 		dmamap__buddy_destroy(a->buddy);
 		free(a->slabs);
@@ -125,7 +126,7 @@ int dmamap__mm_init(struct dmamap_platform *p, const struct dmamap_mm_layout *l)
 {
 	int ret;
 
-	p->mm = calloc(1, sizeof(*p->mm));
+	p->mm = dmamap__calloc(1, sizeof(*p->mm));
 	if (!p->mm)
 		return -ENOMEM;
 	p->mm->zone_dma_limit = l->zone_dma_limit;

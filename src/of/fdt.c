@@ -18,6 +18,7 @@
 #include "../lib/log.h"
 #include "of.h"
 #include "fdt_parse.h"
+#include "../lib/mem.h"
 
 /* Unique on the board: the node name, or its full @path when the name is taken. */
 static void device_name(struct fdt_parse *ps, int node, const char *path, char *out)
@@ -328,7 +329,7 @@ struct dmamap_platform *dmamap_platform_from_fdt_opts(const void *blob, size_t s
 
 	if (check_blob(blob, size, opts, err))
 		return NULL;
-	ps = calloc(1, sizeof(*ps));
+	ps = dmamap__calloc(1, sizeof(*ps));
 	if (!ps) {
 		dmamap__set_error(err, -ENOMEM, "out of memory");
 		return NULL;
@@ -362,7 +363,7 @@ int dmamap_of_explain(const void *blob, size_t size, const struct dmamap_of_opti
 		dmamap__set_error(err, -ENOENT, "%s: no such node in the tree", path);
 		return -ENOENT;
 	}
-	ps = calloc(1, sizeof(*ps));
+	ps = dmamap__calloc(1, sizeof(*ps));
 	if (!ps) {
 		dmamap__set_error(err, -ENOMEM, "out of memory");
 		return -ENOMEM;

@@ -14,6 +14,7 @@
 #include "../lib/lib.h"
 #include "../lib/log.h"
 #include "of.h"
+#include "../lib/mem.h"
 
 #define MAX_BLOB (64u << 20) /* no device tree is near this */
 #define MAX_OVERLAYS 16
@@ -40,7 +41,7 @@ static void *read_file(const char *path, const char *shown, size_t *len, struct 
 	}
 	while (got) {
 		if (n == cap) {
-			char *more = n <= MAX_BLOB ? realloc(buf, cap = cap ? 2 * cap : 1 << 16) : NULL;
+			char *more = n <= MAX_BLOB ? dmamap__realloc(buf, cap = cap ? 2 * cap : 1 << 16) : NULL;
 
 			if (!more) {
 				dmamap__set_error(err, n > MAX_BLOB ? -EINVAL : -ENOMEM,
@@ -174,7 +175,7 @@ static void *apply_overlays(void *base, size_t *len, const struct dmamap_of_opti
 		}
 		total += ovlen[i];
 	}
-	tree = total <= 2 * (size_t)MAX_BLOB ? malloc(total) : NULL;
+	tree = total <= 2 * (size_t)MAX_BLOB ? dmamap__malloc(total) : NULL;
 	if (!tree || fdt_open_into(base, tree, (int)total)) {
 		dmamap__set_error(err, tree ? -EINVAL : -ENOMEM, tree ?
 				  "device tree: corrupt or truncated blob" : "out of memory");

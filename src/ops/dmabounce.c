@@ -16,6 +16,7 @@
 #include "../platform/port.h"
 #include "direct.h"
 #include "dmabounce.h"
+#include "../lib/mem.h"
 
 struct safe_buffer {
 	struct safe_buffer *next;
@@ -73,7 +74,7 @@ static int pool_block(struct device *dev, struct bounce_pool *pool, uint8_t **cp
 			}
 		}
 	}
-	c = calloc(1, sizeof(*c) + n);
+	c = dmamap__calloc(1, sizeof(*c) + n);
 	if (!c)
 		return -ENOMEM;
 	c->cpu = direct->alloc(dev, bytes, &c->dma, GFP_ATOMIC, 0);
@@ -118,7 +119,7 @@ static struct safe_buffer *safe_get(struct device *dev, struct dmamap_dmabounce 
 				    phys_addr_t orig, size_t size,
 				    enum dma_data_direction dir)
 {
-	struct safe_buffer *b = calloc(1, sizeof(*b));
+	struct safe_buffer *b = dmamap__calloc(1, sizeof(*b));
 	int ret = -ENOMEM;
 
 	if (!b)
@@ -369,7 +370,7 @@ static int registered(struct device *dev, unsigned long small, unsigned long lar
 	if (dev->dmabounce)
 		return -EBUSY;
 	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC) ||
-	    !(db = calloc(1, sizeof(*db))))
+	    !(db = dmamap__calloc(1, sizeof(*db))))
 		return -ENOMEM;
 	pthread_mutex_init(&db->lock, NULL);
 	db->needs_bounce = fn ? fn : bounce_everything;

@@ -24,6 +24,7 @@
 #include "iommu.h"
 #include "iommu_int.h"
 #include "ops_helpers.h"
+#include "../lib/mem.h"
 
 static const struct dma_map_ops iommu_ops;
 
@@ -447,7 +448,7 @@ static void buf_release(struct device *dev, struct iommu_buf *b)
 		dmamap__pages_free(dev->plat, b->phys[i], b->order[i]);
 	}
 	if (b->cpu)
-		munmap(b->cpu, b->npages * PAGE_SIZE);
+		dmamap__munmap(b->cpu, b->npages * PAGE_SIZE);
 	free(b);
 }
 
@@ -474,7 +475,7 @@ static void *alloc_scattered(struct device *dev, size_t size, dma_addr_t *dma_ha
 {
 	struct dmamap_iommu_domain *d = dev->iommu_domain;
 	unsigned long n = PAGE_ALIGN(size) >> PAGE_SHIFT;
-	struct iommu_buf *b = calloc(1, sizeof(*b) + n * (sizeof(b->phys[0]) + 1));
+	struct iommu_buf *b = dmamap__calloc(1, sizeof(*b) + n * (sizeof(b->phys[0]) + 1));
 
 	if (!b)
 		return NULL;
@@ -824,7 +825,7 @@ static const struct dma_map_ops iommu_ops = {
 
 int dmamap__iommu_init(struct dmamap_platform *p)
 {
-	p->iommu = calloc(1, sizeof(*p->iommu));
+	p->iommu = dmamap__calloc(1, sizeof(*p->iommu));
 	if (!p->iommu)
 		return -ENOMEM;
 	pthread_mutex_init(&p->iommu->lock, NULL);

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include "../lib/lib.h"
 #include "ops_helpers.h"
+#include "../lib/mem.h"
 
 int dmamap__vma_prot(const struct vm_area_struct *vma)
 {
@@ -29,7 +30,7 @@ int dmamap__common_mmap(struct device *dev, struct vm_area_struct *vma, phys_add
 		return -ENXIO;
 	if (vma->vm_start)
 		flags |= MAP_FIXED_NOREPLACE;
-	m = mmap((void *)vma->vm_start, len, dmamap__vma_prot(vma), flags, fd,
+	m = dmamap__mmap((void *)vma->vm_start, len, dmamap__vma_prot(vma), flags, fd,
 		 (off_t)(off + ((u64)vma->vm_pgoff << PAGE_SHIFT)));
 	if (m == MAP_FAILED)
 		return -ENOMEM;

@@ -27,6 +27,7 @@
 #include "../mm/mm.h"
 #include "../platform/port.h"
 #include "swiotlb.h"
+#include "../lib/mem.h"
 
 #define AREAS 4
 
@@ -222,7 +223,7 @@ static struct dmamap_iotlb *iotlb_create(struct dmamap_platform *p, const char *
 	t->p = p;
 	t->start = start;
 	t->nslots = n;
-	t->slots = calloc(n, sizeof(*t->slots));
+	t->slots = dmamap__calloc(n, sizeof(*t->slots));
 	if (!t->slots) {
 		iotlb_destroy(t);
 		return NULL;
@@ -616,7 +617,7 @@ static inline void bounce(struct dmamap_iotlb *t, phys_addr_t tlb, size_t size,
 int dmamap__swiotlb_init(struct dmamap_platform *p, phys_addr_t start, u64 bytes,
 			 bool bounce_small_kmalloc)
 {
-	struct dmamap_swiotlb *sw = calloc(1, sizeof(*sw));
+	struct dmamap_swiotlb *sw = dmamap__calloc(1, sizeof(*sw));
 
 	if (!sw)
 		return -ENOMEM;

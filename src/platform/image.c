@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "port.h"
+#include "../lib/mem.h"
 
 struct span {
 	uintptr_t lo, hi;
@@ -57,7 +58,7 @@ static void learn_image(void)
 	dl_iterate_phdr(collect_object, &c);
 	room = c.n;
 	/* Without memory there is nothing to compare against: no buffer is refused for it. */
-	if (!room || !(spans = calloc(room, sizeof(*spans))))
+	if (!room || !(spans = dmamap__calloc(room, sizeof(*spans))))
 		return;
 	c = (struct collect){ spans, 0 };
 	dl_iterate_phdr(collect_object, &c);

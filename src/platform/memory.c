@@ -11,6 +11,7 @@
 #include "port.h"
 #include "memory.h"
 #include "../base/ram.h"
+#include "../lib/mem.h"
 
 static bool in_view(const uint8_t *base, u64 size, const void *addr, u64 *off)
 {
@@ -95,7 +96,7 @@ int dmamap__view_fd(struct dmamap_platform *p, phys_addr_t phys,
 void *dmamap__port_remap(struct dmamap_platform *p, const phys_addr_t *phys, unsigned long n,
 			 unsigned long at, int prot, enum dmamap_view view)
 {
-	uint8_t *va = mmap((void *)at, n * PAGE_SIZE, PROT_NONE,
+	uint8_t *va = dmamap__mmap((void *)at, n * PAGE_SIZE, PROT_NONE,
 			   MAP_PRIVATE | MAP_ANONYMOUS | (at ? MAP_FIXED_NOREPLACE : 0), -1, 0);
 
 	if (va == MAP_FAILED)
@@ -104,9 +105,9 @@ void *dmamap__port_remap(struct dmamap_platform *p, const phys_addr_t *phys, uns
 		u64 off;
 		int fd = dmamap__view_fd(p, phys[i], view, &off);
 
-		if (fd < 0 || mmap(va + i * PAGE_SIZE, PAGE_SIZE, prot, MAP_SHARED | MAP_FIXED, fd,
+		if (fd < 0 || dmamap__mmap(va + i * PAGE_SIZE, PAGE_SIZE, prot, MAP_SHARED | MAP_FIXED, fd,
 				   (off_t)off) == MAP_FAILED) {
-			munmap(va, n * PAGE_SIZE);
+			dmamap__munmap(va, n * PAGE_SIZE);
 			return NULL;
 		}
 	}

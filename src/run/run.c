@@ -22,6 +22,7 @@
 #include "../driver/driver.h"
 #include "../lib/lib.h"
 #include "runner.h"
+#include "../lib/mem.h"
 
 #define MAX_JOBS 256
 
@@ -74,9 +75,9 @@ static int plan_devices(struct run_plan *pl)
 	}
 	fdt = dmamap_platform_fdt(p, &size);
 	n = dmamap_device_count(p);
-	pl->devices = calloc(n ? n : 1, sizeof(*pl->devices));
-	pl->kinds = calloc(n ? n : 1, sizeof(*pl->kinds));
-	pl->fdt = fdt ? malloc(size) : NULL;
+	pl->devices = dmamap__calloc(n ? n : 1, sizeof(*pl->devices));
+	pl->kinds = dmamap__calloc(n ? n : 1, sizeof(*pl->kinds));
+	pl->fdt = fdt ? dmamap__malloc(size) : NULL;
 	if (!pl->devices || !pl->kinds || (fdt && !pl->fdt)) {
 		dmamap_platform_destroy(p);
 		return -ENOMEM;
@@ -195,7 +196,7 @@ static void finish(struct run_state *rs, unsigned long task, const struct run_re
 		size_t ml = strnlen(rec->msgs, sizeof(rec->msgs));
 		size_t ll = strnlen(rec->log, sizeof(rec->log));
 
-		r->msgs = malloc(ml + ll + 2);
+		r->msgs = dmamap__malloc(ml + ll + 2);
 		if (r->msgs) {
 			memcpy(r->msgs, rec->msgs, ml);
 			r->msgs[ml] = '\0';
@@ -314,8 +315,8 @@ static int give(struct run_state *rs, struct worker_slot *w, unsigned long task)
 
 static int drive(struct run_state *rs, unsigned int jobs)
 {
-	struct worker_slot *ws = calloc(jobs, sizeof(*ws));
-	struct pollfd *pfd = calloc(jobs, sizeof(*pfd));
+	struct worker_slot *ws = dmamap__calloc(jobs, sizeof(*ws));
+	struct pollfd *pfd = dmamap__calloc(jobs, sizeof(*pfd));
 	unsigned long next = 0;
 	int ret = 0;
 
@@ -429,7 +430,7 @@ long dmamap_run(const struct dmamap_run_options *opts, struct dmamap_run_summary
 		ret = -EINVAL;
 	if (!ret) {
 		rs.nr_tasks = (unsigned long)(pl->last - pl->first + 1) * pl->nr_devices;
-		rs.results = calloc(rs.nr_tasks, sizeof(*rs.results));
+		rs.results = dmamap__calloc(rs.nr_tasks, sizeof(*rs.results));
 		if (!rs.results)
 			ret = -ENOMEM;
 	}

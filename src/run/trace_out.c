@@ -26,6 +26,7 @@
 #include "../lib/json.h"
 #include "../lib/lib.h"
 #include "runner.h"
+#include "../lib/mem.h"
 
 #define MAX_BUFS 512
 #define MAX_TRACKS 16
@@ -373,7 +374,7 @@ struct run_tracer *dmamap__run_trace_start(const struct run_plan *pl, struct dma
 
 	if (!pl->o->trace && !pl->o->trace_text)
 		return NULL;
-	t = calloc(1, sizeof(*t));
+	t = dmamap__calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
 	pthread_mutex_init(&t->lock, NULL);

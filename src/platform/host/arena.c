@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "host.h"
+#include "../../lib/mem.h"
 
 int dmamap__host_init(struct dmamap_platform *p, u64 size)
 {
@@ -12,13 +13,13 @@ int dmamap__host_init(struct dmamap_platform *p, u64 size)
 	void *m;
 
 	memset(b, 0, sizeof(*b));
-	b->fd_cpu = b->fd_mem = memfd_create("dmamap-host-arena", MFD_CLOEXEC);
+	b->fd_cpu = b->fd_mem = dmamap__memfd_create("dmamap-host-arena", MFD_CLOEXEC);
 	if (b->fd_cpu < 0)
 		return -ENOMEM;
 	if (ftruncate(b->fd_cpu, (off_t)size) < 0 ||
-	    (m = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd_cpu, 0)) ==
+	    (m = dmamap__mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd_cpu, 0)) ==
 		    MAP_FAILED) {
-		close(b->fd_cpu);
+		dmamap__memfd_close(b->fd_cpu);
 		b->fd_cpu = b->fd_mem = -1;
 		return -ENOMEM;
 	}
@@ -35,8 +36,8 @@ void dmamap__host_fini(struct dmamap_platform *p)
 
 	if (!p->mach.nr_banks)
 		return;
-	munmap(b->cpu, (size_t)b->size);
-	close(b->fd_cpu);
+	dmamap__munmap(b->cpu, (size_t)b->size);
+	dmamap__memfd_close(b->fd_cpu);
 	memset(b, 0, sizeof(*b));
 	p->mach.nr_banks = 0;
 }

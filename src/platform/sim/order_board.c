@@ -12,6 +12,7 @@
 #include "../../base/ram.h"
 #include "../../base/report.h"
 #include "order.h"
+#include "../../lib/mem.h"
 
 /* Queued: the locks are held here, and the checker's hook may call the library. */
 void dmamap__order_report(struct dmamap_order *o, struct device *dev, enum dmamap_dbg_kind kind,
@@ -107,7 +108,7 @@ int dmamap__sim_order_track(struct device *dev, void *cpu, phys_addr_t phys, siz
 
 	if (!o || !o->weak || !b || !size || !cpu)
 		return 0;
-	r = calloc(1, sizeof(*r));
+	r = dmamap__calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
 	off = (size_t)(phys - b->start);
@@ -120,9 +121,9 @@ int dmamap__sim_order_track(struct device *dev, void *cpu, phys_addr_t phys, siz
 	/* A snooping device's memory is cached: a device write lands in the cache and its snapshot. */
 	r->snap = dev->coherent ? sim_bank(p, b)->snap + off : r->mem;
 	r->cached = dev->coherent;
-	r->dev = malloc(size);
-	r->agreed = malloc(size);
-	r->raced = calloc((size + UNIT - 1) / UNIT, 1);
+	r->dev = dmamap__malloc(size);
+	r->agreed = dmamap__malloc(size);
+	r->raced = dmamap__calloc((size + UNIT - 1) / UNIT, 1);
 	if (!r->dev || !r->agreed || !r->raced) {
 		region_free(r);
 		return -ENOMEM;
@@ -130,7 +131,7 @@ int dmamap__sim_order_track(struct device *dev, void *cpu, phys_addr_t phys, siz
 	dmamap__spin_lock(&o->lock);
 	if (o->n == o->cap) {
 		unsigned int cap = o->cap ? o->cap * 2 : 8;
-		struct region **nr = realloc(o->r, cap * sizeof(*nr));
+		struct region **nr = dmamap__realloc(o->r, cap * sizeof(*nr));
 
 		if (!nr) {
 			dmamap__spin_unlock(&o->lock);
@@ -211,7 +212,7 @@ void dmamap__sim_order_device_gone(struct device *dev)
 
 int dmamap__sim_order_init(struct dmamap_platform *p, enum dmamap_memory_model model)
 {
-	struct dmamap_order *o = calloc(1, sizeof(*o));
+	struct dmamap_order *o = dmamap__calloc(1, sizeof(*o));
 
 	if (!o)
 		return -ENOMEM;

@@ -12,10 +12,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "sim.h"
+#include "../../lib/mem.h"
 
 static void *map_fd(int fd, u64 size)
 {
-	void *m = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED,
+	void *m = dmamap__mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED,
 		       fd, 0);
 
 	return m == MAP_FAILED ? NULL : m;
@@ -23,12 +24,12 @@ static void *map_fd(int fd, u64 size)
 
 static int make_fd(const char *name, u64 size)
 {
-	int fd = memfd_create(name, MFD_CLOEXEC);
+	int fd = dmamap__memfd_create(name, MFD_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
 	if (ftruncate(fd, (off_t)size) < 0) {
-		close(fd);
+		dmamap__memfd_close(fd);
 		return -1;
 	}
 	return fd;
@@ -39,17 +40,17 @@ static void bank_fini(struct dmamap_bank *b, struct sim_bank *sb)
 	size_t sz = (size_t)b->size;
 
 	if (b->wc)
-		munmap(b->wc, sz);
+		dmamap__munmap(b->wc, sz);
 	if (b->mem)
-		munmap(b->mem, sz);
+		dmamap__munmap(b->mem, sz);
 	if (b->cpu)
-		munmap(b->cpu, sz);
+		dmamap__munmap(b->cpu, sz);
 	if (sb->snap)
-		munmap(sb->snap, sz);
+		dmamap__munmap(sb->snap, sz);
 	if (b->fd_mem >= 0)
-		close(b->fd_mem);
+		dmamap__memfd_close(b->fd_mem);
 	if (b->fd_cpu >= 0)
-		close(b->fd_cpu);
+		dmamap__memfd_close(b->fd_cpu);
 	free(sb->line_writer);
 	free(sb->line_flags);
 	free(sb->guard);
@@ -73,12 +74,12 @@ static int bank_init(struct dmamap_platform *p, struct dmamap_bank *b, struct si
 	b->cpu = map_fd(b->fd_cpu, size);
 	b->mem = map_fd(b->fd_mem, size);
 	b->wc = map_fd(b->fd_mem, size);
-	snap = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE,
+	snap = dmamap__mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	sb->snap = snap == MAP_FAILED ? NULL : snap;
-	sb->line_writer = calloc(nlines, sizeof(uint16_t));
-	sb->line_flags = calloc(nlines, 1);
-	sb->guard = calloc((size_t)(size >> PAGE_SHIFT) + 1, 1);
+	sb->line_writer = dmamap__calloc(nlines, sizeof(uint16_t));
+	sb->line_flags = dmamap__calloc(nlines, 1);
+	sb->guard = dmamap__calloc((size_t)(size >> PAGE_SHIFT) + 1, 1);
 	if (!b->cpu || !b->mem || !b->wc || !sb->snap || !sb->line_writer ||
 	    !sb->line_flags || !sb->guard)
 		return -ENOMEM;
@@ -88,7 +89,7 @@ static int bank_init(struct dmamap_platform *p, struct dmamap_bank *b, struct si
 int dmamap__sim_init(struct dmamap_platform *p, const struct dmamap_board *board,
 		     struct dmamap_error *err)
 {
-	struct dmamap_sim *s = calloc(1, sizeof(*s));
+	struct dmamap_sim *s = dmamap__calloc(1, sizeof(*s));
 
 	if (!s) {
 		dmamap__set_error(err, -ENOMEM, "board %s: out of memory", p->name);

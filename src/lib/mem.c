@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/* The one allocation point: the process-wide injector asked first, then the system. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <dmamap/platform.h>
+#include "mem.h"
+
+static long long ledger_bytes;
+static long ledger_memfds;
+
+/* Whether this allocation must fail now; errno says why, as the system would. */
+static bool injected(void)
+{
+	if (!dmamap__fault(&dmamap__process_fault, DMAMAP_FAULT_ALLOC))
+		return false;
+	errno = ENOMEM;
+	return true;
+}
+
+void *dmamap__malloc(size_t size)
+{
+	return injected() ? NULL : malloc(size);
+}
+
+void *dmamap__calloc(size_t n, size_t size)
+{
+	return injected() ? NULL : calloc(n, size);
+}
+
+void *dmamap__realloc(void *old, size_t size)
+{
+	return injected() ? NULL : realloc(old, size);
+}
+
+void *dmamap__aligned_alloc(size_t align, size_t size)
+{
+	return injected() ? NULL : aligned_alloc(align, size);
+}
+
+char *dmamap__strdup(const char *s)
+{
+	return injected() ? NULL : strdup(s);
+}
+
+static size_t pages_of(size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return (len + page - 1) & ~(page - 1);
+}
+
+void *dmamap__mmap_for_process(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	return injected() ? MAP_FAILED : mmap(addr, len, prot, flags, fd, off);
+}
+
+void *dmamap__mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	void *m = dmamap__mmap_for_process(addr, len, prot, flags, fd, off);
+
+	if (m != MAP_FAILED && !(flags & MAP_FIXED))
+		__atomic_add_fetch(&ledger_bytes, (long long)pages_of(len), __ATOMIC_RELAXED);
+	return m;
+}
+
+int dmamap__munmap(void *addr, size_t len)
+{
+	int ret = munmap(addr, len);
+
+	if (!ret)
+		__atomic_sub_fetch(&ledger_bytes, (long long)pages_of(len), __ATOMIC_RELAXED);
+	return ret;
+}
+
+int dmamap__memfd_create(const char *name, unsigned int flags)
+{
+	int fd = injected() ? -1 : memfd_create(name, flags);
+
+	if (fd >= 0)
+		__atomic_add_fetch(&ledger_memfds, 1, __ATOMIC_RELAXED);
+	return fd;
+}
+
+int dmamap__memfd_close(int fd)
+{
+	if (fd < 0)
+		return -1;
+	__atomic_sub_fetch(&ledger_memfds, 1, __ATOMIC_RELAXED);
+	return close(fd);
+}
+
+void dmamap__ledger_read(struct dmamap__ledger *out)
+{
+	out->mapped_bytes = __atomic_load_n(&ledger_bytes, __ATOMIC_RELAXED);
+	out->memfds = __atomic_load_n(&ledger_memfds, __ATOMIC_RELAXED);
+}

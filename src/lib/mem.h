@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The library's one allocation point. Every heap block, mapping and memfd
+ * the library makes comes through here, so that the process-wide countdown
+ * injector reaches each of them (armed with dmamap_fault_inject(NULL, ...),
+ * also before any platform exists), and a ledger counts the mapped bytes
+ * and memfds still alive, which LeakSanitizer does not see. Heap blocks are
+ * released with free(); mappings and memfds with the calls below, which
+ * keep the ledger.
+ */
+#ifndef DMAMAP_LIB_MEM_H
+#define DMAMAP_LIB_MEM_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include "fault.h"
+
+void *dmamap__malloc(size_t size);
+void *dmamap__calloc(size_t n, size_t size);
+void *dmamap__realloc(void *old, size_t size);
+void *dmamap__aligned_alloc(size_t align, size_t size);
+char *dmamap__strdup(const char *s);
+
+/*
+ * mmap(2) as a failure point; MAP_FAILED with errno ENOMEM when injected.
+ * The ledger counts what it maps, except with MAP_FIXED, which replaces
+ * pages of a mapping already counted.
+ */
+void *dmamap__mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+/* A mapping that lives as long as the process: a failure point, not in the ledger. */
+void *dmamap__mmap_for_process(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+/* munmap(2) of what dmamap__mmap() counted. */
+int dmamap__munmap(void *addr, size_t len);
+/* memfd_create(2) as a failure point (-1, errno ENOMEM), counted until dmamap__memfd_close(). */
+int dmamap__memfd_create(const char *name, unsigned int flags);
+int dmamap__memfd_close(int fd);
+
+/* What the ledger holds now: bytes mapped and memfds open through the calls above. */
+struct dmamap__ledger {
+	long long mapped_bytes;
+	long memfds;
+};
+void dmamap__ledger_read(struct dmamap__ledger *out);
+
+#endif
