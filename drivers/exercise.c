@@ -336,17 +336,22 @@ static void blk_batch(struct blkdrv *b, int op, uint64_t seed, unsigned int id0,
 {
 	struct dmamap_platform *p = dmamap_device_platform(b->dev);
 
+	unsigned int last = 0;
+
 	for (unsigned int k = 0; k < n; k++)
 		if (blk_io_make(p, seed, id0 + k, op == BLK_OP_WRITE, &io[k], scratch))
 			io[k].nsegs = 0;
+		else
+			last = k;
 	for (unsigned int k = 0; k < n; k++) {
 		if (!io[k].nsegs) {
 			st[k] = -ENOMEM;
 			continue;
 		}
 		st[k] = 1;
-		if (k + 1 < n && !blkdrv_submit(b, op, blk_sector(id0 + k), io[k].sg,
-						(int)io[k].nsegs, blk_done, &st[k]))
+		/* The last request made is the one waited for: a later one that could not be made waits for nothing. */
+		if (k < last && !blkdrv_submit(b, op, blk_sector(id0 + k), io[k].sg,
+					       (int)io[k].nsegs, blk_done, &st[k]))
 			continue;
 		st[k] = blkdrv_rw(b, op, blk_sector(id0 + k), io[k].sg, (int)io[k].nsegs);
 	}
