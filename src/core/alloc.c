@@ -152,6 +152,9 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle
 
 	if (bad_alloc_args(dev, dma_handle, size, "dma_alloc_attrs"))
 		return NULL;
+	/* A size whose page rounding wraps is more than any memory: the backends would see a few bytes. */
+	if (unlikely(PAGE_ALIGN(size) < size))
+		return alloc_failed(dev, "dma_alloc_attrs", size, gfp, attrs);
 	dmamap__api_yield(dev);
 	/* Zones come from the coherent mask, never from the caller. */
 	gfp &= ~(__GFP_DMA | __GFP_DMA32 | __GFP_HIGHMEM);

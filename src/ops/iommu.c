@@ -475,8 +475,12 @@ static void *alloc_scattered(struct device *dev, size_t size, dma_addr_t *dma_ha
 {
 	struct dmamap_iommu_domain *d = dev->iommu_domain;
 	unsigned long n = PAGE_ALIGN(size) >> PAGE_SHIFT;
-	struct iommu_buf *b = dmamap__calloc(1, sizeof(*b) + n * (sizeof(b->phys[0]) + 1));
+	struct iommu_buf *b;
 
+	/* More than the device can address, or a size whose rounding wraps: no pages to ask for. */
+	if (!n || (u64)size - 1 > dev->coherent_dma_mask)
+		return NULL;
+	b = dmamap__calloc(1, sizeof(*b) + n * (sizeof(b->phys[0]) + 1));
 	if (!b)
 		return NULL;
 	b->npages = n;
