@@ -142,18 +142,31 @@ $(CLI): $(TOOL_OBJS) $(DRV_OBJS) $(BENCH_OBJS) $(STATIC)
 $(TESTS): $(TEST_OBJS) $(DRV_OBJS) $(STATIC)
 	$(CC) $(CFLAGS) -rdynamic -o $@ $(TEST_OBJS) $(DRV_OBJS) $(STATIC) $(LDLIBS)
 
-# The device tree reader under libFuzzer (clang), seeded with the built-in boards.
+# The libFuzzer targets (clang), each FUZZ_SECONDS, with a timeout per input
+# and a memory limit: fdt_fuzz (the device tree reader, seeded with the
+# built-in boards) and api_fuzz (programs of driver API calls, seeded from
+# fuzz/corpus/api/). What they find lands in build-fuzz/ as crash-*, timeout-*.
 FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := fdt_fuzz api_fuzz
+FUZZ_FLAGS := -timeout=10 -rss_limit_mb=4096 -artifact_prefix=build-fuzz/
 fuzz:
 	@$(DEPS) fuzz
-	@mkdir -p build-fuzz/corpus
-	@for d in $(BOARD_DTS); do dtc -q -I dts -O dtb -o build-fuzz/corpus/$$(basename $$d .dts).dtb $$d; done
+	@mkdir -p build-fuzz/corpus-fdt_fuzz build-fuzz/corpus-api_fuzz
+	@for d in $(BOARD_DTS); do dtc -q -I dts -O dtb -o build-fuzz/corpus-fdt_fuzz/$$(basename $$d .dts).dtb $$d; done
+	@cp fuzz/corpus/api/* build-fuzz/corpus-api_fuzz/
 	sh mk/embed.sh build-fuzz/embedded.c $(BOARD_DTS)
-	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -pthread \
-		-o build-fuzz/fdt_fuzz fuzz/fdt_fuzz.c $(LIB_SRCS) build-fuzz/embedded.c \
-		-lfdt -ldl -lm
-	build-fuzz/fdt_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=4096 \
-		-rss_limit_mb=4096 -artifact_prefix=build-fuzz/ build-fuzz/corpus
+	@for t in $(FUZZ_TARGETS); do \
+		echo "  FUZZ $$t"; \
+		clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -pthread \
+			-o build-fuzz/$$t fuzz/$$t.c $(LIB_SRCS) build-fuzz/embedded.c -lfdt -ldl -lm || exit 1; \
+	done
+	@for t in $(FUZZ_TARGETS); do \
+		echo "== $$t, $(FUZZ_SECONDS) s"; \
+		build-fuzz/$$t -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) -max_len=4096 \
+			build-fuzz/corpus-$$t >build-fuzz/$$t.log 2>&1; st=$$?; \
+		tail -n 3 build-fuzz/$$t.log; \
+		[ $$st = 0 ] || { tail -n 60 build-fuzz/$$t.log; exit 1; }; \
+	done
 
 # Line coverage of src/ by the test binary: built with --coverage into
 # build-cov/ (build-cov-nofdt/ with NO_FDT=1; unoptimised, so that lines map
