@@ -97,6 +97,22 @@ sweep: deps
 	$(CLI) sweep --seeds $(SWEEP_SEEDS)
 	@for b in armv5 rpi4-like arm64-server x86-like; do $(CLI) sweep --board $$b --seeds $$(( $(SWEEP_SEEDS) / 10 )) || exit 1; done
 
+# The long runs, not for every commit: SOAK_SEEDS seeds of every example
+# driver on every device of every built-in board; every failure point of
+# every driver on every device; eight threads on every backend under chaos
+# for SOAK_SECONDS, in this build and under TSan.
+SOAK_SEEDS ?= 10000
+SOAK_SECONDS ?= 300
+.PHONY: soak
+soak: deps
+	@$(MAKE) --no-print-directory $(CLI) $(TESTS)
+	@for b in $(notdir $(BOARD_DTS:.dts=)); do $(CLI) sweep --board $$b --seeds $(SOAK_SEEDS) || exit 1; done
+	DMAMAP_WALK_ALL=1 $(TESTS) faults_walk_sweep
+	DMAMAP_SOAK_SECONDS=$(SOAK_SECONDS) $(TESTS) cache_chaos_threads_every_backend
+	@$(MAKE) --no-print-directory TSAN=1 build-tsan/dmamap-tests
+	DMAMAP_SOAK_SECONDS=$(SOAK_SECONDS) TSAN_OPTIONS=halt_on_error=1 \
+		build-tsan/dmamap-tests cache_chaos_threads_every_backend
+
 # -MMD -MP: each object depends on the headers it really includes.
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
