@@ -184,6 +184,11 @@ fuzz:
 		[ $$st = 0 ] || { tail -n 60 build-fuzz/$$t.log; exit 1; }; \
 	done
 
+# cppcheck and gcc -fanalyzer; any finding fails (suppressions, with their reasons, in mk/analyze.sh).
+.PHONY: analyze
+analyze:
+	sh mk/analyze.sh
+
 # Line coverage of src/ by the test binary: built with --coverage into
 # build-cov/ (build-cov-nofdt/ with NO_FDT=1; unoptimised, so that lines map
 # to code), counters reset and

@@ -107,9 +107,10 @@ int dma_coerce_mask_and_coherent(struct device *dev, u64 mask)
 
 u64 dma_get_mask(struct device *dev)
 {
-	if (dev && dev->dma_mask && *dev->dma_mask)
-		return *dev->dma_mask;
-	return DMA_BIT_MASK(32);
+	u64 mask = dev && dev->dma_mask ? *dev->dma_mask : 0;
+
+	/* No mask set yet: the 32 bits every device is assumed to reach. */
+	return mask ? mask : DMA_BIT_MASK(32);
 }
 
 u64 dma_get_required_mask(struct device *dev)

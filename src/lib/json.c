@@ -102,8 +102,9 @@ void dmamap__json_write(FILE *f, const char *s)
 	fputc('"', f);
 	while (*p) {
 		char piece[8];
+		size_t n = next_piece(p, piece, &used);
 
-		fwrite(piece, 1, next_piece(p, piece, &used), f);
+		fwrite(piece, 1, n, f);
 		p += used;
 	}
 	fputc('"', f);
