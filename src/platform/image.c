@@ -18,7 +18,9 @@ struct span {
 
 static struct span *spans;
 static unsigned int nspans;
-static pthread_once_t spans_once = PTHREAD_ONCE_INIT;
+/* Learned once it worked: an allocation that failed (or was made to fail) is tried again. */
+static bool learned;
+static pthread_mutex_t learn_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct collect {
 	struct span *out; /* NULL: only count */
@@ -57,14 +59,19 @@ static void learn_image(void)
 
 	dl_iterate_phdr(collect_object, &c);
 	room = c.n;
-	/* Without memory there is nothing to compare against: no buffer is refused for it. */
-	if (!room || !(spans = dmamap__calloc(room, sizeof(*spans))))
+	if (!room) {
+		__atomic_store_n(&learned, true, __ATOMIC_RELEASE);
+		return;
+	}
+	/* Without memory there is nothing to compare against this time: no buffer is refused for it. */
+	if (!(spans = dmamap__calloc(room, sizeof(*spans))))
 		return;
 	c = (struct collect){ spans, 0 };
 	dl_iterate_phdr(collect_object, &c);
 	/* An object loaded between the two walks is left out rather than overrun. */
 	nspans = MIN(c.n, room);
 	qsort(spans, nspans, sizeof(*spans), by_start);
+	__atomic_store_n(&learned, true, __ATOMIC_RELEASE);
 }
 
 bool dmamap__port_in_image(const void *addr, size_t size, uintptr_t *gap_lo, uintptr_t *gap_hi)
@@ -72,7 +79,18 @@ bool dmamap__port_in_image(const void *addr, size_t size, uintptr_t *gap_lo, uin
 	uintptr_t a = (uintptr_t)addr, end = a + size;
 	unsigned int lo = 0, hi;
 
-	pthread_once(&spans_once, learn_image);
+	if (!__atomic_load_n(&learned, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&learn_lock);
+		if (!__atomic_load_n(&learned, __ATOMIC_RELAXED))
+			learn_image();
+		pthread_mutex_unlock(&learn_lock);
+		if (!__atomic_load_n(&learned, __ATOMIC_ACQUIRE)) {
+			/* Only this buffer is said clear, so that a caller's cache asks again for the next. */
+			*gap_lo = a;
+			*gap_hi = end < a ? UINTPTR_MAX : end;
+			return false;
+		}
+	}
 	hi = nspans;
 	if (end < a)
 		end = UINTPTR_MAX;
