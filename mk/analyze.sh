@@ -46,7 +46,7 @@ fi
 echo "analyze.sh: cppcheck: no finding ($(echo "$suppressions" | grep -c '^cppcheck') suppressions)"
 
 # gcc -fanalyzer, file by file, with each file's suppressions as -Wno- flags.
-files=$(git ls-files 'src/*.c' | sort -u)
+files=$(find src -name '*.c' | sort)
 found=0
 for f in $files; do
 	flags=$(echo "$suppressions" | awk -v f="$f" '$1 == "analyzer" && $3 == f { printf " -Wno-analyzer-%s", $2 }')

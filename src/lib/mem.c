@@ -87,10 +87,12 @@ int dmamap__memfd_create(const char *name, unsigned int flags)
 
 int dmamap__memfd_close(int fd)
 {
-	if (fd < 0)
-		return -1;
-	__atomic_sub_fetch(&ledger_memfds, 1, __ATOMIC_RELAXED);
-	return close(fd);
+	int ret = fd < 0 ? -1 : close(fd);
+
+	/* A descriptor close() refused is not one the ledger may forget. */
+	if (!ret)
+		__atomic_sub_fetch(&ledger_memfds, 1, __ATOMIC_RELAXED);
+	return ret;
 }
 
 void dmamap__ledger_read(struct dmamap__ledger *out)
