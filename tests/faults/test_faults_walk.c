@@ -4,7 +4,8 @@
  * fails the k-th allocation, mapping or memfd of a whole scenario, board
  * creation included, until a run passes every point. Each run must end
  * without a crash, with the mapped bytes and memfds of the library's ledger
- * back where they were, with no wrong byte seen by the device or the CPU,
+ * back where they were, with nothing the checker still tracks once the
+ * scenario released all it had, with no wrong byte seen by the device or the CPU,
  * and (built with LeakSanitizer) without a leaked heap block. The number of
  * points walked is printed per scenario.
  */
@@ -22,6 +23,8 @@ extern int __lsan_do_recoverable_leak_check(void) __attribute__((weak));
 #define MAX_POINTS 100000
 
 static unsigned long wrong_bytes;
+/* Mappings and allocations the checker still tracks when a scenario has released everything. */
+static unsigned long left_live;
 
 static void fill(uint8_t *b, size_t n, uint8_t seed)
 {
@@ -201,6 +204,8 @@ static int on_device(const char *board_name, const char *dev_name, bool lazy)
 		ret = coherent_and_pool(dev);
 	if (lazy && dev)
 		dmamap_iommu_flush(dev);
+	if (p)
+		left_live += dmamap_debug_live(NULL, p);
 	dmamap_platform_destroy(p);
 	return ret;
 }
@@ -262,6 +267,8 @@ static int scenario_driver(void)
 
 	/* A unit that failed may leave its bytes unwritten: only one said done may not be wrong. */
 	wrong_bytes += r.corrupted;
+	if (p)
+		left_live += dmamap_debug_live(NULL, p);
 	dmamap_platform_destroy(p);
 	if (!ret && (r.lost || r.ok != r.units))
 		ret = -EIO;
@@ -277,7 +284,7 @@ static long walk(const char *what, int (*scenario)(void))
 	struct dmamap__ledger base, now;
 
 	dmamap__ledger_read(&base);
-	wrong_bytes = 0;
+	wrong_bytes = left_live = 0;
 	for (long k = 1; k <= MAX_POINTS; k++) {
 		unsigned long before = dmamap_fault_injected(NULL);
 		bool fired;
@@ -292,6 +299,8 @@ static long walk(const char *what, int (*scenario)(void))
 			  "%s, point %ld: %lld bytes mapped and %ld memfds left", what, k,
 			  now.mapped_bytes - base.mapped_bytes, now.memfds - base.memfds);
 		CHECK_MSG(!wrong_bytes, "%s, point %ld: %lu bytes wrong", what, k, wrong_bytes);
+		CHECK_MSG(!left_live, "%s, point %ld: %lu mappings or allocations left live", what, k,
+			  left_live);
 		if (__lsan_do_recoverable_leak_check)
 			CHECK_MSG(!__lsan_do_recoverable_leak_check(), "%s, point %ld: leaked", what, k);
 		if (tap_failures)
