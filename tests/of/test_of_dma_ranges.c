@@ -202,3 +202,50 @@ TEST(of_pci_host_dma_ranges_and_iommu_map)
 	CHECK(strcmp(in.ops, "iommu") == 0);
 	dmamap_platform_destroy(p);
 }
+
+/* A buffer across the end of one window and into the next is no single bus run: it bounces. */
+TEST(of_buffer_across_two_windows_is_never_mapped_direct)
+{
+	struct dmamap_platform *p;
+	struct device *dev = dts_device(HEAD
+		"bus { " SIMPLE_BUS
+		"  dma-ranges = <0x0 0x80000000 0x2000000 0x3000000 0x82000000 0x1000000>;"
+		"  dma@1000 { compatible = \"dmamap,memcpy\"; reg = <0x1000 0x100>; }; }; };",
+		"dma@1000", &p);
+	uint8_t want[0x2000], seen[0x2000];
+	phys_addr_t phys = 0x81fff000ULL; /* the last page of the first window, the first of the next */
+	uint8_t *cpu;
+	dma_addr_t h;
+
+	REQUIRE(dev);
+	cpu = dmamap_phys_to_virt(p, phys);
+	REQUIRE(cpu);
+	pattern(want, sizeof(want), 77);
+	memcpy(cpu, want, sizeof(want));
+	h = dma_map_phys(dev, phys, sizeof(want), DMA_TO_DEVICE, 0);
+	/* Not the direct translation of its start, which runs off the first window. */
+	CHECK(h != 0x1fff000);
+	if (!dma_mapping_error(dev, h)) {
+		CHECK_EQ(dmamap_device_read(dev, h, seen, sizeof(seen)), 0);
+		CHECK_MEM(seen, want, sizeof(want));
+		dma_unmap_phys(dev, h, sizeof(want), DMA_TO_DEVICE, 0);
+	}
+	dmamap_platform_destroy(p);
+}
+
+/* No #size-cells anywhere up the tree: one cell, the kernel's root default. */
+TEST(of_missing_size_cells_default_to_one)
+{
+	struct dmamap_platform *p;
+	struct device *dev = dts_device("/dts-v1/; / { #address-cells = <1>; "
+		"memory@80000000 { device_type = \"memory\"; reg = <0x80000000 0x4000000>; }; "
+		"bus { compatible = \"simple-bus\"; #address-cells = <1>; ranges;"
+		"  dma-ranges = <0x0 0x80000000 0x4000000>;"
+		"  dma@1000 { compatible = \"dmamap,memcpy\"; reg = <0x1000 0x100>; }; }; };",
+		"dma@1000", &p);
+
+	REQUIRE(dev);
+	CHECK_EQ(dmamap_phys_to_dma(dev, 0x80001000ULL), 0x1000);
+	CHECK_EQ(dmamap_bus_dma_limit(dev), 0x3ffffff);
+	dmamap_platform_destroy(p);
+}
