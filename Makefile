@@ -184,6 +184,13 @@ fuzz:
 		[ $$st = 0 ] || { tail -n 60 build-fuzz/$$t.log; exit 1; }; \
 	done
 
+# The curated mutants (mk/mutants.py), each applied to a copy of the tree in
+# build-mutate/, the test binary rebuilt and the mutant's tests run: the
+# score, and every mutant left alive. MUTATE_MIN=95 makes a low score fail.
+.PHONY: mutate
+mutate: deps
+	python3 mk/mutate.py
+
 # cppcheck and gcc -fanalyzer; any finding fails (suppressions, with their reasons, in mk/analyze.sh).
 .PHONY: analyze
 analyze:
@@ -248,4 +255,4 @@ uninstall:
 
 clean:
 	rm -rf build build-nofdt build-asan build-asan-nofdt build-tsan build-tsan-nofdt build-m32 build-deb \
-		build-fuzz build-cov build-cov-nofdt
+		build-fuzz build-cov build-cov-nofdt build-mutate
