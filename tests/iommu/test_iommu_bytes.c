@@ -245,3 +245,34 @@ TEST(iommu_mmap_and_sgtable_of_coherent)
 	free(want);
 	dmamap_platform_destroy(p);
 }
+
+/* A buffer that starts near a page's end needs both pages in the IO page tables. */
+TEST(iommu_buffer_across_a_page_boundary)
+{
+	struct dmamap_platform *p = quiet_board();
+	struct device *dev = p ? dmamap_device_lookup(p, IOMMU_DEV) : NULL;
+	uint8_t want[200], seen[200];
+	struct page *pg;
+	uint8_t *buf;
+	dma_addr_t h;
+
+	REQUIRE(dev);
+	pg = dmamap_alloc_pages(p, 1, GFP_KERNEL);
+	REQUIRE(pg);
+	buf = (uint8_t *)page_address(pg) + PAGE_SIZE - 100;
+	fill_pattern(want, sizeof(want), 31);
+	memcpy(buf, want, sizeof(want));
+	h = dma_map_single(dev, buf, sizeof(want), DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, h));
+	CHECK_EQ(dmamap_device_read(dev, h, seen, sizeof(seen)), 0);
+	CHECK_MEM(seen, want, sizeof(want));
+	dma_unmap_single(dev, h, sizeof(want), DMA_TO_DEVICE);
+	fill_pattern(want, sizeof(want), 32);
+	h = dma_map_single(dev, buf, sizeof(want), DMA_FROM_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, h));
+	CHECK_EQ(dmamap_device_write(dev, h, want, sizeof(want)), 0);
+	dma_unmap_single(dev, h, sizeof(want), DMA_FROM_DEVICE);
+	CHECK_MEM(buf, want, sizeof(want));
+	dmamap_free_pages(p, pg, 1);
+	dmamap_platform_destroy(p);
+}
