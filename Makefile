@@ -163,13 +163,13 @@ $(TESTS): $(TEST_OBJS) $(DRV_OBJS) $(STATIC)
 # built-in boards) and api_fuzz (programs of driver API calls, seeded from
 # fuzz/corpus/api/). What they find lands in build-fuzz/ as crash-*, timeout-*.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := fdt_fuzz api_fuzz
+FUZZ_TARGETS := fdt_fuzz api_fuzz ring_fuzz
 FUZZ_FLAGS := -timeout=10 -rss_limit_mb=4096 -artifact_prefix=build-fuzz/
 fuzz:
 	@$(DEPS) fuzz
-	@mkdir -p build-fuzz/corpus-fdt_fuzz build-fuzz/corpus-api_fuzz
+	@for t in $(FUZZ_TARGETS); do mkdir -p build-fuzz/corpus-$$t; \
+		[ ! -d fuzz/corpus/$${t%_fuzz} ] || cp fuzz/corpus/$${t%_fuzz}/* build-fuzz/corpus-$$t/; done
 	@for d in $(BOARD_DTS); do dtc -q -I dts -O dtb -o build-fuzz/corpus-fdt_fuzz/$$(basename $$d .dts).dtb $$d; done
-	@cp fuzz/corpus/api/* build-fuzz/corpus-api_fuzz/
 	sh mk/embed.sh build-fuzz/embedded.c $(BOARD_DTS)
 	@for t in $(FUZZ_TARGETS); do \
 		echo "  FUZZ $$t"; \
