@@ -46,9 +46,16 @@ int dma_declare_coherent_memory(struct device *dev, phys_addr_t phys_addr,
 		return -EINVAL;
 	}
 	p = dev->plat;
-	/* The device reaches it uncached: a board's memory view, or the host's memory itself. */
+	/*
+	 * A device that does not snoop reaches it uncached: the board's memory
+	 * view. One that snoops reads what the CPU's view holds, so the CPU
+	 * writes there: through the memory view its stores would be invisible
+	 * to the snoop (the board keeps the two views apart), where on a real
+	 * SoC a write-combined pool has no lines in the cache to hide them.
+	 */
 	cpu = dmamap__port_identity(p) || dmamap__port_is_ram(p, phys_addr, size) ?
-		      dmamap__phys_to_view(p, phys_addr, VIEW_MEM) : NULL;
+		      dmamap__phys_to_view(p, phys_addr, dev->coherent ? VIEW_CPU : VIEW_MEM) :
+		      NULL;
 	if (!cpu) {
 		dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_ARG,
 				  DMAMAP_DBG_INVALID_ARGUMENT,

@@ -107,3 +107,39 @@ TEST(alloc_declared_pool_host)
 	dmamap_platform_destroy(p);
 	free(mem);
 }
+
+/*
+ * A snooping device's pool: what the CPU stores in an allocation from it
+ * is what the device reads, and the other way round (found by the board
+ * fuzzer: the CPU wrote around the cache the device snoops, which read 0).
+ */
+TEST(alloc_declared_pool_on_a_coherent_device)
+{
+	struct dmamap_platform *p = default_board();
+	uint8_t pat[PAGE_SIZE], seen[PAGE_SIZE];
+	struct device *dev;
+	struct page *pg;
+	dma_addr_t h;
+	void *cpu;
+
+	REQUIRE(p);
+	dev = dmamap_device_lookup(p, "dma-coh");
+	REQUIRE(dev);
+	REQUIRE(dev_is_dma_coherent(dev));
+	pg = dmamap_alloc_pages(p, 2, GFP_DMA);
+	REQUIRE(pg);
+	CHECK_EQ(dma_declare_coherent_memory(dev, page_to_phys(pg), POOL_DEVADDR,
+					     POOL_PAGES * PAGE_SIZE), 0);
+	cpu = dma_alloc_coherent(dev, PAGE_SIZE, &h, GFP_KERNEL);
+	REQUIRE(cpu);
+	CHECK(h >= POOL_DEVADDR && h < POOL_DEVADDR + POOL_PAGES * PAGE_SIZE);
+	fill_pattern(pat, sizeof(pat), 41);
+	memcpy(cpu, pat, sizeof(pat));
+	CHECK_EQ(dmamap_device_read(dev, h, seen, sizeof(seen)), 0);
+	CHECK_MEM(seen, pat, sizeof(pat));
+	fill_pattern(pat, sizeof(pat), 42);
+	CHECK_EQ(dmamap_device_write(dev, h, pat, sizeof(pat)), 0);
+	CHECK_MEM(cpu, pat, sizeof(pat));
+	dma_free_coherent(dev, PAGE_SIZE, cpu, h);
+	dmamap_platform_destroy(p);
+}

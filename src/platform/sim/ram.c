@@ -22,6 +22,18 @@ static void *map_fd(int fd, u64 size)
 	return m == MAP_FAILED ? NULL : m;
 }
 
+/*
+ * Per-line and per-page bookkeeping: a large board's runs to gigabytes, of
+ * which a run touches a little, so it is reserved, not committed.
+ */
+static void *zeroed_pages(size_t len)
+{
+	void *m = dmamap__mmap(NULL, len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	return m == MAP_FAILED ? NULL : m;
+}
+
 static int make_fd(const char *name, u64 size)
 {
 	int fd = dmamap__memfd_create(name, MFD_CLOEXEC);
@@ -51,9 +63,12 @@ static void bank_fini(struct dmamap_bank *b, struct sim_bank *sb)
 		dmamap__memfd_close(b->fd_mem);
 	if (b->fd_cpu >= 0)
 		dmamap__memfd_close(b->fd_cpu);
-	free(sb->line_writer);
-	free(sb->line_flags);
-	free(sb->guard);
+	if (sb->line_writer)
+		dmamap__munmap(sb->line_writer, sb->nlines * sizeof(uint16_t));
+	if (sb->line_flags)
+		dmamap__munmap(sb->line_flags, sb->nlines);
+	if (sb->guard)
+		dmamap__munmap(sb->guard, sb->npages);
 	memset(b, 0, sizeof(*b));
 	memset(sb, 0, sizeof(*sb));
 	b->fd_cpu = b->fd_mem = -1;
@@ -77,9 +92,11 @@ static int bank_init(struct dmamap_platform *p, struct dmamap_bank *b, struct si
 	snap = dmamap__mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	sb->snap = snap == MAP_FAILED ? NULL : snap;
-	sb->line_writer = dmamap__calloc(nlines, sizeof(uint16_t));
-	sb->line_flags = dmamap__calloc(nlines, 1);
-	sb->guard = dmamap__calloc((size_t)(size >> PAGE_SHIFT) + 1, 1);
+	sb->nlines = nlines;
+	sb->npages = (size_t)(size >> PAGE_SHIFT) + 1;
+	sb->line_writer = zeroed_pages(nlines * sizeof(uint16_t));
+	sb->line_flags = zeroed_pages(nlines);
+	sb->guard = zeroed_pages(sb->npages);
 	if (!b->cpu || !b->mem || !b->wc || !sb->snap || !sb->line_writer ||
 	    !sb->line_flags || !sb->guard)
 		return -ENOMEM;

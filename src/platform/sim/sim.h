@@ -28,6 +28,7 @@ struct sim_bank {
 	uint16_t *line_writer;  /* last device id + 1 that wrote each line */
 	uint8_t *line_flags;    /* LINE_* */
 	uint8_t *guard;         /* per page: mappings that took the CPU's access (guard.c) */
+	size_t nlines, npages;  /* entries of line_writer/line_flags, and of guard */
 };
 
 struct dmamap_sim {
