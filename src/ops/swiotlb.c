@@ -955,6 +955,12 @@ void *dmamap__swiotlb_alloc(struct device *dev, size_t size, dma_addr_t *dma)
 	tlb = slots_get(dev, t, 0, size, 0, DMA_ATTR_NO_WARN);
 	if (tlb == PHYS_NONE)
 		return NULL;
+	/* A pool the device's window or coherent mask does not reach serves it nothing. */
+	if (dmamap__reach(dev, tlb, size, dmamap__reach_limit(dev, dev->coherent_dma_mask)) ==
+	    DMA_MAPPING_ERROR) {
+		slots_put(t, tlb);
+		return NULL;
+	}
 	t->slots[head_of(t, tlb)].orig = PHYS_NONE; /* nothing to bounce */
 	*dma = dmamap_phys_to_dma(dev, tlb);
 	dmamap__reset_range(dev->plat, tlb, size, true);

@@ -277,3 +277,36 @@ TEST(swiotlb_host_unparking_search_never_overlaps_a_live_mapping)
 	dmamap_platform_destroy(p);
 	free(pool);
 }
+
+/*
+ * A pool the device cannot reach serves it no coherent memory: the
+ * allocation fails, rather than handing out memory whose handle is
+ * DMA_MAPPING_ERROR (found by the board fuzzer, with a pool outside the
+ * device's only window).
+ */
+TEST(swiotlb_restricted_pool_out_of_reach_gives_no_coherent_memory)
+{
+	enum { PSIZE = 512 * KiB };
+	struct dmamap_platform *p = quiet_board();
+	struct device *dev = dmamap_device_lookup(p, D24);
+	struct page *pg;
+	phys_addr_t base;
+	dma_addr_t h = 0;
+	void *cpu;
+
+	REQUIRE(p && dev);
+	pg = dmamap_alloc_pages(p, 7, 0);
+	REQUIRE(pg);
+	base = page_to_phys(pg);
+	/* dma-24 sees only the first 16 MiB of RAM. */
+	REQUIRE(dmamap_phys_to_dma(dev, base) == DMA_MAPPING_ERROR);
+	CHECK_EQ(dmamap_swiotlb_restricted_pool(dev, base, PSIZE), 0);
+	cpu = dma_alloc_coherent(dev, PAGE_SIZE, &h, GFP_KERNEL);
+	CHECK_MSG(!cpu, "allocated %p at handle 0x%llx", cpu, (unsigned long long)h);
+	if (cpu)
+		dma_free_coherent(dev, PAGE_SIZE, cpu, h);
+	/* Nothing was taken from the pool. */
+	CHECK_EQ(pool_of(NULL, dev).used_slots, 0);
+	CHECK_EQ(dmamap_debug_live(dev, NULL), 0);
+	dmamap_platform_destroy(p);
+}
