@@ -27,18 +27,45 @@ static phys_addr_t in_range(const struct dmamap_dma_range *r, dma_addr_t dma, u6
 	return PHYS_NONE;
 }
 
-/* [dma, dma+len) inside one window range; PHYS_NONE otherwise. */
+/*
+ * [dma, dma+len) as one run of RAM addresses: in one window range, or
+ * across ranges that continue each other on both sides (the same run
+ * dmamap__reach() hands out); PHYS_NONE otherwise.
+ */
 static phys_addr_t window_to_phys(const struct device *dev, dma_addr_t dma, u64 len)
 {
+	phys_addr_t start = PHYS_NONE;
+	dma_addr_t at = dma;
+
 	if (!dev->nr_ranges)
 		return dma + len - 1 >= dma ? dma : PHYS_NONE;
-	for (unsigned int i = 0; i < dev->nr_ranges; i++) {
-		phys_addr_t phys = in_range(&dev->ranges[i], dma, len);
+	if (!len || dma + len - 1 < dma)
+		return PHYS_NONE;
+	while (len) {
+		const struct dmamap_dma_range *r = NULL;
+		phys_addr_t phys;
+		u64 chunk;
 
-		if (phys != PHYS_NONE)
-			return phys;
+		for (unsigned int i = 0; i < dev->nr_ranges && !r; i++)
+			if (in_range(&dev->ranges[i], at, 1) != PHYS_NONE)
+				r = &dev->ranges[i];
+		if (!r)
+			return PHYS_NONE;
+		phys = r->cpu_start + (at - r->dma_start);
+		if (start == PHYS_NONE)
+			start = phys;
+		else if (phys != start + (at - dma))
+			return PHYS_NONE;
+		chunk = MIN(len, r->size - (at - r->dma_start));
+		at += chunk;
+		len -= chunk;
 	}
-	return PHYS_NONE;
+	return start;
+}
+
+bool dmamap__window_run(const struct device *dev, phys_addr_t phys, dma_addr_t dma, u64 len)
+{
+	return window_to_phys(dev, dma, len) == phys;
 }
 
 phys_addr_t dmamap_dma_to_phys(const struct device *dev, dma_addr_t dma)

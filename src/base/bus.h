@@ -36,14 +36,17 @@ static inline bool dmamap__dma_capable(const struct device *dev, dma_addr_t dma,
  * addresses at or under @limit (see dmamap__reach_limit()), or
  * DMA_MAPPING_ERROR when it cannot.
  */
+bool dmamap__window_run(const struct device *dev, phys_addr_t phys, dma_addr_t dma, u64 len);
+
 static inline dma_addr_t dmamap__reach(const struct device *dev, phys_addr_t phys,
 				       size_t size, u64 limit)
 {
 	dma_addr_t dma = dmamap__phys_to_dma(dev, phys);
 	dma_addr_t end = dma + size - 1;
 
+	/* With windows, the device must find the same run again at @dma (unmap, its accesses). */
 	if (dma == DMA_MAPPING_ERROR || !size || end < dma || end > limit ||
-	    (dev->nr_ranges && dmamap_phys_to_dma(dev, phys + size - 1) != end))
+	    (dev->nr_ranges && !dmamap__window_run(dev, phys, dma, size)))
 		return DMA_MAPPING_ERROR;
 	return dma;
 }

@@ -749,8 +749,8 @@ dma_addr_t dmamap__swiotlb_map(struct device *dev, phys_addr_t phys, size_t size
 		dmamap__stat_add(dev, ST_ERR0 + DMAMAP_ERRK_NOMEM, 1);
 		return DMA_MAPPING_ERROR;
 	}
-	dma = dmamap__phys_to_dma(dev, tlb);
-	if (dma == DMA_MAPPING_ERROR || !dmamap__dma_capable(dev, dma, size, true)) {
+	dma = dmamap__reach(dev, tlb, size, dev->map_limit);
+	if (dma == DMA_MAPPING_ERROR) {
 		slots_put(t, tlb);
 		*errp = -EIO;
 		dmamap__api_error(dev, "dma_map", DMAMAP_ERRK_UNREACHABLE,

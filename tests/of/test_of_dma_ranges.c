@@ -233,6 +233,33 @@ TEST(of_buffer_across_two_windows_is_never_mapped_direct)
 	dmamap_platform_destroy(p);
 }
 
+/*
+ * A window shorter than the bounce slot the buffer would take: the slot is
+ * out of reach and the map fails, rather than handing out a handle the
+ * device faults on and the unmap cannot find (found by the board fuzzer).
+ */
+TEST(of_bounce_slot_longer_than_the_window_is_refused)
+{
+	struct dmamap_platform *p;
+	struct device *dev = dts_device(HEAD
+		"bus { " SIMPLE_BUS
+		"  dma-ranges = <0xd00000 0x80000000 0x100 0x10000000 0x83000000 0x1000000>;"
+		"  dma@1000 { compatible = \"dmamap,memcpy\"; reg = <0x1000 0x100>; }; }; };",
+		"dma@1000", &p);
+	phys_addr_t phys = 0x81000000ULL; /* in neither window: it bounces */
+	dma_addr_t h;
+
+	REQUIRE(dev);
+	dmamap_debug_enable(p, true);
+	REQUIRE(dmamap_phys_to_dma(dev, phys) == DMA_MAPPING_ERROR);
+	h = dma_map_phys(dev, phys, 512, DMA_TO_DEVICE, 0);
+	CHECK_MSG(dma_mapping_error(dev, h), "mapped at 0x%llx", (unsigned long long)h);
+	if (!dma_mapping_error(dev, h))
+		dma_unmap_phys(dev, h, 512, DMA_TO_DEVICE, 0);
+	CHECK_EQ(dmamap_debug_live(dev, NULL), 0);
+	dmamap_platform_destroy(p);
+}
+
 /* No #size-cells anywhere up the tree: one cell, the kernel's root default. */
 TEST(of_missing_size_cells_default_to_one)
 {
