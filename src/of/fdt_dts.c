@@ -6,13 +6,17 @@
  * without a shell, so any file name works, and what they print on error
  * is what the caller is told.
  */
+#define _GNU_SOURCE /* prlimit() */
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "../lib/lib.h"
 #include "../lib/log.h"
@@ -21,26 +25,95 @@
 extern char **environ;
 
 /*
- * Runs @argv with stderr into @errfile; 0 when it exited with 0, else
- * -ENOENT when the tool is missing, -ENOEXEC when it failed.
+ * What one tool may take: a kernel tree's largest .dts goes through in
+ * well under a second and a few hundred MiB, while source that includes
+ * itself twice over makes cpp grow without end. DMAMAP_DTS_TIMEOUT (whole
+ * seconds) overrides the time.
+ */
+#define TOOL_SECONDS 60
+#define TOOL_MEMORY (2ull << 30)
+#define TOOL_FILE_BYTES (256ull << 20) /* its output, and its messages */
+
+static unsigned int tool_seconds(void)
+{
+	const char *v = getenv("DMAMAP_DTS_TIMEOUT");
+	char *end;
+	unsigned long n;
+
+	if (!v || *v < '1' || *v > '9')
+		return TOOL_SECONDS;
+	n = strtoul(v, &end, 10);
+	return *end || n > 86400 ? TOOL_SECONDS : (unsigned int)n;
+}
+
+/* Stop the tool and whatever it started; its error file says why instead of what it printed. */
+static void kill_tool(pid_t pid, const char *errfile, unsigned int seconds)
+{
+	int fd, status;
+	char note[96];
+
+	kill(-pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	fd = open(errfile, O_WRONLY | O_TRUNC);
+	if (fd >= 0) {
+		int n = snprintf(note, sizeof(note), "stopped after %u s (DMAMAP_DTS_TIMEOUT)\n",
+				 seconds);
+
+		if (write(fd, note, (size_t)n) < 0)
+			n = 0; /* the message is all that is lost */
+		close(fd);
+	}
+}
+
+/*
+ * Runs @argv with stderr into @errfile, in a process group of its own
+ * (cpp runs cc1) limited in memory and time; 0 when it exited with 0, else
+ * -ENOENT when the tool is missing, -ENOEXEC when it failed or was stopped.
  */
 static int run_tool(char *const argv[], const char *errfile)
 {
+	const struct rlimit mem = { TOOL_MEMORY, TOOL_MEMORY };
+	const struct rlimit file = { TOOL_FILE_BYTES, TOOL_FILE_BYTES };
+	unsigned int seconds = tool_seconds();
 	posix_spawn_file_actions_t fa;
-	pid_t pid;
+	posix_spawnattr_t attr;
+	struct timespec start, now, nap = { 0, 1000000 };
+	pid_t pid, done;
 	int status, ret;
 
 	if (posix_spawn_file_actions_init(&fa))
 		return -ENOMEM;
+	if (posix_spawnattr_init(&attr)) {
+		posix_spawn_file_actions_destroy(&fa);
+		return -ENOMEM;
+	}
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&attr, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	ret = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	ret = posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
 	if (ret)
 		return ret == ENOENT ? -ENOENT : -ENOEXEC;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+	/* Before cpp has started cc1, which inherits it (best effort: the tool may be quicker). */
+	prlimit(pid, RLIMIT_AS, &mem, NULL);
+	prlimit(pid, RLIMIT_FSIZE, &file, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while ((done = waitpid(pid, &status, WNOHANG)) == 0 || (done < 0 && errno == EINTR)) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - start.tv_sec) * 1000000000LL + (now.tv_nsec - start.tv_nsec) >=
+		    (long long)seconds * 1000000000LL) {
+			kill_tool(pid, errfile, seconds);
 			return -ENOEXEC;
+		}
+		nanosleep(&nap, NULL);
+		if (nap.tv_nsec < 20000000)
+			nap.tv_nsec *= 2; /* 1 ms first: the usual tree takes a few */
+	}
+	if (done < 0)
+		return -ENOEXEC;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return -ENOENT;
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -ENOEXEC;
@@ -87,11 +160,26 @@ static void include_hint(const char *said, char *out, size_t len)
 
 #define MAX_INCLUDES 16
 
+int dmamap__of_mktemp(char *path, size_t len, const char *stem, const char *suffix)
+{
+	const char *dir = getenv("TMPDIR");
+	int n;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	n = snprintf(path, len, "%s/dmamap-%s-XXXXXX%s", dir, stem, suffix);
+	if (n < 0 || (size_t)n >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return mkstemps(path, (int)strlen(suffix));
+}
+
 int dmamap__dts_compile(const char *path, const char *home, const char *dtb,
 			const char *const *includes, unsigned int nr_includes,
 			struct dmamap_error *err)
 {
-	char pre[] = "/tmp/dmamap-dts-XXXXXX", errs[] = "/tmp/dmamap-dtserr-XXXXXX";
+	char pre[4096], errs[4096];
 	char dir[4096], said[900], hint[160];
 	const char *slash = strrchr(path, '/');
 	char *cpp[16 + 2 * MAX_INCLUDES], *dtc[16 + 2 * MAX_INCLUDES];
@@ -102,8 +190,8 @@ int dmamap__dts_compile(const char *path, const char *home, const char *dtb,
 				  MAX_INCLUDES);
 		return -EINVAL;
 	}
-	fd1 = mkstemp(pre);
-	fd2 = mkstemp(errs);
+	fd1 = dmamap__of_mktemp(pre, sizeof(pre), "dts", "");
+	fd2 = dmamap__of_mktemp(errs, sizeof(errs), "dtserr", "");
 	if (fd1 < 0 || fd2 < 0) {
 		dmamap__set_error(err, -EIO, "%s: cannot make a temporary file: %s", path,
 				  strerror(errno));

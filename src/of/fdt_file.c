@@ -80,7 +80,7 @@ static void *read_file(const char *path, const char *shown, size_t *len, struct 
 static void *load(const char *path, const struct dmamap_of_options *opts, size_t *len,
 		  struct dmamap_error *err)
 {
-	char dtb[] = "/tmp/dmamap-dtb-XXXXXX", dts[] = "/tmp/dmamap-stdin-XXXXXX.dts";
+	char dtb[4096], dts[4096];
 	const char *src = path;
 	void *blob;
 	int fd;
@@ -95,7 +95,7 @@ static void *load(const char *path, const struct dmamap_of_options *opts, size_t
 		/* A blob begins with its magic; anything else is source, as dtc takes it. */
 		if (!blob || (*len >= 4 && fdt_magic(blob) == FDT_MAGIC))
 			return blob;
-		fd = mkstemps(dts, 4);
+		fd = dmamap__of_mktemp(dts, sizeof(dts), "stdin", ".dts");
 		if (fd < 0 || write(fd, blob, *len) != (ssize_t)*len) {
 			dmamap__set_error(err, -EIO, "standard input: cannot make a temporary file: %s",
 					  strerror(errno));
@@ -112,7 +112,7 @@ static void *load(const char *path, const struct dmamap_of_options *opts, size_t
 	} else if (!is_dts(path)) {
 		return read_file(path, path, len, err);
 	}
-	fd = mkstemp(dtb);
+	fd = dmamap__of_mktemp(dtb, sizeof(dtb), "dtb", "");
 	blob = NULL;
 	if (fd < 0) {
 		dmamap__set_error(err, -EIO, "%s: cannot make a temporary file: %s", path,

@@ -23,6 +23,12 @@ const char *dmamap__dt_builtin_name(unsigned int i);
  */
 bool dmamap__fdt_walk_ok(const void *fdt, size_t size);
 /*
+ * A new temporary file "$TMPDIR/dmamap-@stem-XXXXXX@suffix" (/tmp when
+ * TMPDIR is unset or empty), its name in @path (@len bytes): its open
+ * descriptor, or -1 with errno set.
+ */
+int dmamap__of_mktemp(char *path, size_t len, const char *stem, const char *suffix);
+/*
  * @path (a .dts) through cpp and dtc into the file @dtb, with @includes
  * searched after @home (NULL: @path's own directory; a copy of standard
  * input has the current one): 0, or -ENOEXEC with the tool's words

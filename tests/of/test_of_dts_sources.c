@@ -4,8 +4,10 @@
  * (#include of a .dtsi, macros) and dtc, from any directory name; when a
  * tool fails, the error is its own words, with the file and line.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "../helpers.h"
 
@@ -79,5 +81,78 @@ TEST(of_dts_errors_are_the_tools_own_words)
 	CHECK_MSG(strstr(err.msg, "missing.dts: the C preprocessor failed (dt-bindings come with the kernel: -I its include/): ") &&
 		  strstr(err.msg, "missing.dts:2:") && strstr(err.msg, "dt-bindings/gpio/gpio.h") &&
 		  !strchr(err.msg, '\n'), "%s", err.msg);
+	clean();
+}
+
+/* The intermediate files go where TMPDIR says, as every tool's do, and are gone after. */
+TEST(of_dts_temporary_files_honour_tmpdir)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p;
+	char tmp[300];
+	const char *old = getenv("TMPDIR");
+	char *saved = old ? strdup(old) : NULL;
+
+	need_dts_support();
+	REQUIRE(mkdtemp(dir));
+	put("board.dts", "/dts-v1/;\n/ { #address-cells = <1>; #size-cells = <1>;\n"
+			 "  memory@80000000 { device_type = \"memory\"; reg = <0x80000000 0x4000000>; }; };\n");
+	/* A TMPDIR that does not exist: nowhere to work, and it says so. */
+	snprintf(tmp, sizeof(tmp), "%s/missing", dir);
+	setenv("TMPDIR", tmp, 1);
+	CHECK(!open_dts("board.dts", &err));
+	CHECK_MSG(err.code == -EIO && strstr(err.msg, "cannot make a temporary file"), "%s", err.msg);
+	/* One that exists: the board is read, and nothing is left in it. */
+	snprintf(tmp, sizeof(tmp), "%s/tmp", dir);
+	REQUIRE(mkdir(tmp, 0700) == 0);
+	setenv("TMPDIR", tmp, 1);
+	p = open_dts("board.dts", &err);
+	CHECK_MSG(p, "%s", err.msg);
+	dmamap_platform_destroy(p);
+	{
+		DIR *d = opendir(tmp);
+		struct dirent *e;
+		int left = 0;
+
+		REQUIRE(d);
+		while ((e = readdir(d)) != NULL)
+			left += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+		closedir(d);
+		CHECK_EQ(left, 0);
+	}
+	if (saved)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
+	clean();
+}
+
+/*
+ * Source that includes itself twice over makes cpp grow without end: the
+ * tool is stopped (DMAMAP_DTS_TIMEOUT, here 1 s), with what it started,
+ * and the error says so (found by the .dts fuzzer: cc1 had grown to 16 GiB
+ * after 12 minutes).
+ */
+TEST(of_dts_a_runaway_preprocessor_is_stopped)
+{
+	struct dmamap_error err = { 0 };
+	struct timespec t0, t1;
+
+	need_dts_support();
+	REQUIRE(mkdtemp(dir));
+	put("twice.dtsi", "/ { };\n#include \"twice.dtsi\"\n#include \"twice.dtsi\"\n");
+	put("runaway.dts", "/dts-v1/;\n#include \"twice.dtsi\"\n/ { };\n");
+	setenv("DMAMAP_DTS_TIMEOUT", "1", 1);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CHECK(!open_dts("runaway.dts", &err));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	unsetenv("DMAMAP_DTS_TIMEOUT");
+	CHECK_EQ(err.code, -ENOEXEC);
+	CHECK_MSG(strstr(err.msg, "the C preprocessor failed") &&
+		  strstr(err.msg, "stopped after 1 s (DMAMAP_DTS_TIMEOUT)"), "%s", err.msg);
+	CHECK(t1.tv_sec - t0.tv_sec < 10);
+	/* Nothing it started is left running. */
+	CHECK(system("! pgrep -f 'runaway[.]dts' >/dev/null") == 0);
 	clean();
 }
