@@ -159,26 +159,52 @@ $(TESTS): $(TEST_OBJS) $(DRV_OBJS) $(STATIC)
 	$(CC) $(CFLAGS) -rdynamic -o $@ $(TEST_OBJS) $(DRV_OBJS) $(STATIC) $(LDLIBS)
 
 # The libFuzzer targets (clang), each FUZZ_SECONDS, with a timeout per input
-# and a memory limit: fdt_fuzz (the device tree reader, seeded with the
-# built-in boards) and api_fuzz (programs of driver API calls, seeded from
-# fuzz/corpus/api/). What they find lands in build-fuzz/ as crash-*, timeout-*.
+# and a memory limit (docs/reliability.md): fdt_fuzz (the device tree reader,
+# seeded with the built-in boards), api_fuzz (programs of driver API calls),
+# ring_fuzz (the device models against a hostile driver), board_fuzz (boards
+# described in code, and the environment), cli_fuzz (the command line) and
+# dts_fuzz (.dts source through cpp and dtc), each seeded from
+# fuzz/corpus/NAME/. The library is compiled once for all of them. What they
+# find lands in build-fuzz/ as crash-*, timeout-*, oom-*.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := fdt_fuzz api_fuzz ring_fuzz
+FUZZ_TARGETS := fdt_fuzz api_fuzz ring_fuzz board_fuzz cli_fuzz dts_fuzz
 FUZZ_FLAGS := -timeout=10 -rss_limit_mb=4096 -artifact_prefix=build-fuzz/
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -Iinclude -pthread -MMD -MP
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=build-fuzz/obj/%.o) build-fuzz/obj/embedded.o
+# The command line's own code, and what it links besides the library.
+FUZZ_CLI_OBJS := $(patsubst %.c,build-fuzz/obj/%.o,$(filter-out tools/dmamap.c,$(TOOL_SRCS)) \
+	$(DRV_SRCS) $(BENCH_SRCS))
+FUZZ_EXTRA_cli_fuzz := $(FUZZ_CLI_OBJS)
+# The CLI prints; the reports go on where libFuzzer keeps its own stderr.
+FUZZ_RUN_cli_fuzz := -close_fd_mask=3
+FUZZ_RUN_dts_fuzz := -max_len=8192
+-include $(wildcard build-fuzz/obj/*/*.d build-fuzz/obj/*/*/*.d build-fuzz/*.d)
+build-fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(if $(filter 1,$(V)),,@echo "  CC (fuzz) $<";) clang $(FUZZ_CFLAGS) -c $< -o $@
+build-fuzz/embedded.c: $(BOARD_DTS) mk/embed.sh
+	@mkdir -p build-fuzz
+	sh mk/embed.sh $@ $(BOARD_DTS)
+build-fuzz/obj/embedded.o: build-fuzz/embedded.c
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -c $< -o $@
+build-fuzz/%_fuzz: fuzz/%_fuzz.c $(FUZZ_LIB_OBJS) $(FUZZ_CLI_OBJS)
+	@echo "  LD (fuzz) $@"
+	@clang $(subst fuzzer-no-link,fuzzer,$(FUZZ_CFLAGS)) -o $@ $< $(FUZZ_LIB_OBJS) \
+		$(FUZZ_EXTRA_$(notdir $@)) -lfdt -ldl -lm
+.SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_CLI_OBJS)
+.PHONY: fuzz fuzz-build
+fuzz-build: $(FUZZ_TARGETS:%=build-fuzz/%)
 fuzz:
 	@$(DEPS) fuzz
+	@$(MAKE) --no-print-directory -j$$(nproc 2>/dev/null || echo 2) fuzz-build
 	@for t in $(FUZZ_TARGETS); do mkdir -p build-fuzz/corpus-$$t; \
 		[ ! -d fuzz/corpus/$${t%_fuzz} ] || cp fuzz/corpus/$${t%_fuzz}/* build-fuzz/corpus-$$t/; done
 	@for d in $(BOARD_DTS); do dtc -q -I dts -O dtb -o build-fuzz/corpus-fdt_fuzz/$$(basename $$d .dts).dtb $$d; done
-	sh mk/embed.sh build-fuzz/embedded.c $(BOARD_DTS)
-	@for t in $(FUZZ_TARGETS); do \
-		echo "  FUZZ $$t"; \
-		clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -pthread \
-			-o build-fuzz/$$t fuzz/$$t.c $(LIB_SRCS) build-fuzz/embedded.c -lfdt -ldl -lm || exit 1; \
-	done
 	@for t in $(FUZZ_TARGETS); do \
 		echo "== $$t, $(FUZZ_SECONDS) s"; \
 		build-fuzz/$$t -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) -max_len=4096 \
+			$$(case $$t in cli_fuzz) echo "$(FUZZ_RUN_cli_fuzz)";; dts_fuzz) echo "$(FUZZ_RUN_dts_fuzz)";; esac) \
 			build-fuzz/corpus-$$t >build-fuzz/$$t.log 2>&1; st=$$?; \
 		tail -n 3 build-fuzz/$$t.log; \
 		[ $$st = 0 ] || { tail -n 60 build-fuzz/$$t.log; exit 1; }; \
