@@ -166,6 +166,41 @@ TEST(window_buffer_across_continuing_ranges_is_one_run)
 	dmamap_platform_destroy(p);
 }
 
+/*
+ * Ranges that continue each other on the bus but not in RAM: an access
+ * across their seam is no run of RAM, and faults without moving a byte.
+ */
+TEST(window_access_across_a_bus_seam_with_a_gap_in_ram_faults)
+{
+	static const struct dmamap_device_desc d = {
+		.name = "gap",
+		.dma_mask = DMA_BIT_MASK(32),
+		.nr_ranges = 2,
+		.ranges = {
+			{ .cpu_start = RAM0, .dma_start = 0x10000000ULL, .size = 32 * MiB },
+			{ .cpu_start = RAM0 + 64 * MiB, .dma_start = 0x10000000ULL + 32 * MiB,
+			  .size = 32 * MiB },
+		},
+	};
+	const struct dmamap_board b = {
+		.name = "gap", .swiotlb_size = ~0ULL, .nr_banks = 1,
+		.banks = { { RAM0, 128 * MiB } }, .nr_devices = 1, .devices = &d,
+	};
+	struct dmamap_error err;
+	struct dmamap_platform *p = dmamap_platform_create(&b, &err);
+	struct device *dev = p ? dmamap_device_lookup(p, "gap") : NULL;
+	uint8_t junk[64], before[64], after[64];
+
+	REQUIRE(p && dev);
+	memset(junk, 0x5a, sizeof(junk));
+	CHECK_EQ(dmamap_sim_mem_read(p, RAM0 + 32 * MiB - 32, before, 64), 0);
+	CHECK_EQ(dmamap_device_write(dev, 0x10000000ULL + 32 * MiB - 32, junk, 64), -EFAULT);
+	CHECK_EQ(dmamap_device_read(dev, 0x10000000ULL + 32 * MiB - 32, junk, 64), -EFAULT);
+	CHECK_EQ(dmamap_sim_mem_read(p, RAM0 + 32 * MiB - 32, after, 64), 0);
+	CHECK_MEM(before, after, 64);
+	dmamap_platform_destroy(p);
+}
+
 TEST(window_coherent_alloc_comes_from_reachable_range)
 {
 	struct device *dev;
