@@ -219,3 +219,26 @@ TEST(dmabounce_sg_mixes_bounced_and_direct_entries)
 	}
 	dmamap_platform_destroy(p);
 }
+
+/* The rule is "at or above": a buffer whose last byte is the first one out of reach bounces. */
+TEST(dmabounce_threshold_is_the_first_unreachable_byte)
+{
+	struct dmamap_platform *p = quiet_board();
+	struct device *dev = p ? dmamap_device_lookup(p, IXP) : NULL;
+	const phys_addr_t above = 0x84000000ULL; /* dmamap,dmabounce-above of ixp-pci */
+
+	REQUIRE(dev);
+	for (size_t len = 64; len <= 65; len++) {
+		struct dmamap_dmabounce_stats s0, s;
+		dma_addr_t h;
+
+		dmamap_dmabounce_stats(dev, &s0);
+		h = dma_map_phys(dev, above - 64, len, DMA_TO_DEVICE, 0);
+		REQUIRE(!dma_mapping_error(dev, h));
+		dmamap_dmabounce_stats(dev, &s);
+		CHECK_MSG(s.bounced == s0.bounced + (len == 65), "%zu bytes: bounced %llu -> %llu", len,
+			  (unsigned long long)s0.bounced, (unsigned long long)s.bounced);
+		dma_unmap_phys(dev, h, len, DMA_TO_DEVICE, 0);
+	}
+	dmamap_platform_destroy(p);
+}
