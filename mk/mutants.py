@@ -294,7 +294,40 @@ MUTANTS = [
     ("swiotlb-force-ignored", "src/ops/swiotlb.c",
      "\tp->swiotlb->force = mode == DMAMAP_SWIOTLB_FORCE;", "\tp->swiotlb->force = false;",
      "swiotlb_force", "swiotlb=force does not bounce reachable buffers"),
+    # Reach of allocations, interrupts, counters, the JSON writer.
+    ("alloc-ignores-reach", "src/ops/direct_alloc.c",
+     "\t\tif (reachable(dev, phys, size, mask))\n\t\t\treturn phys;",
+     "\t\tif (1)\n\t\t\treturn phys;", "alloc_ window_ swiotlb_ cache_reach",
+     "coherent memory handed out beyond the device's coherent mask or window"),
+    ("iommu-coherent-mask-unchecked", "src/ops/iommu.c",
+     "\tif (!n || (u64)size - 1 > dev->coherent_dma_mask)", "\tif (!n)", "api_alloc iommu_",
+     "an IOMMU allocation larger than the coherent mask can address"),
+    ("irq-never-pending", "src/hw/irq.c",
+     "\twas = deliverable(d);\n\td->pending = true;", "\twas = deliverable(d);", "irq_ devices_",
+     "a raised interrupt is never delivered"),
+    ("swiotlb-bounce-not-counted", "src/ops/swiotlb.c",
+     "\tCOUNT(t, bounced, 1);\n\tdmamap__stat_add(dev, ST_BYTES_BOUNCED, size);",
+     "\tdmamap__stat_add(dev, ST_BYTES_BOUNCED, size);", "swiotlb_",
+     "the pool's bounced counter misses bounces"),
+    ("json-control-bytes-raw", "src/lib/json.c",
+     "\tif (s[0] < 0x20) {\n\t\tmemcpy(piece, \"\\\\u00\", 4);",
+     "\tif (0) {\n\t\tmemcpy(piece, \"\\\\u00\", 4);", "unit_json checker_report",
+     "control bytes written raw into JSON strings"),
+    ("checker-no-unmap-not-mapped", "src/debug/checker.c",
+     "\tif (!e) {\n\t\tdmamap__report_at(dev->plat, dev, DMAMAP_DBG_NOT_MAPPED, ref->addr,",
+     "\tif (!e) {\n\t\tif (0) dmamap__report_at(dev->plat, dev, DMAMAP_DBG_NOT_MAPPED, ref->addr,",
+     CHECK, "an unmap of what was never mapped goes unreported"),
+    ("checker-no-map-rodata", "src/debug/checker.c",
+     "\tif (from_image)\n\t\tdmamap__report_at(p, dev, DMAMAP_DBG_MAP_RODATA",
+     "\tif (0)\n\t\tdmamap__report_at(p, dev, DMAMAP_DBG_MAP_RODATA", CHECK,
+     "mapping the program's code or read-only data goes unreported"),
+    ("map-phys-not-ram-accepted", "src/core/mapping.c",
+     "\tptr = dmamap_phys_to_virt(dev->plat, phys);\n\tif (unlikely(!ptr)) {",
+     "\tptr = dmamap_phys_to_virt(dev->plat, phys);\n\tif (0) {", "api_map_phys api_",
+     "dma_map_phys() of an address that is not RAM goes ahead"),
 ]
+
+
 
 
 
