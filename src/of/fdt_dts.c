@@ -6,14 +6,14 @@
  * without a shell, so any file name works, and what they print on error
  * is what the caller is told.
  */
-#define _GNU_SOURCE /* prlimit() */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -66,40 +66,71 @@ static void kill_tool(pid_t pid, const char *errfile, unsigned int seconds)
 	}
 }
 
+/* @name as execvp() would find it, in @path (@len bytes): 0, or -ENOENT. */
+static int find_tool(const char *name, char *path, size_t len)
+{
+	const char *dirs = getenv("PATH");
+
+	if (strchr(name, '/'))
+		return snprintf(path, len, "%s", name) < (int)len && !access(path, X_OK) ? 0 : -ENOENT;
+	if (!dirs || !*dirs)
+		dirs = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *d = dirs; *d;) {
+		size_t n = strcspn(d, ":");
+		int w = snprintf(path, len, "%.*s%s%s", (int)n, d, n ? "/" : "", name);
+
+		if (w > 0 && (size_t)w < len && !access(path, X_OK))
+			return 0;
+		d += n + (d[n] == ':');
+	}
+	return -ENOENT;
+}
+
 /*
- * Runs @argv with stderr into @errfile, in a process group of its own
- * (cpp runs cc1) limited in memory and time; 0 when it exited with 0, else
+ * Runs @argv with stderr into @errfile and no standard input, in a process
+ * group of its own (cpp runs cc1), with its limits set before it starts so
+ * that whatever it runs inherits them; 0 when it exited with 0, else
  * -ENOENT when the tool is missing, -ENOEXEC when it failed or was stopped.
+ * The child only makes system calls between fork() and execve(): the
+ * caller may have threads.
  */
 static int run_tool(char *const argv[], const char *errfile)
 {
 	const struct rlimit mem = { TOOL_MEMORY, TOOL_MEMORY };
 	const struct rlimit file = { TOOL_FILE_BYTES, TOOL_FILE_BYTES };
+	const struct rlimit core = { 0, 0 };
 	unsigned int seconds = tool_seconds();
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
 	struct timespec start, now, nap = { 0, 1000000 };
+	char path[4096];
 	pid_t pid, done;
-	int status, ret;
+	int status, err, null;
 
-	if (posix_spawn_file_actions_init(&fa))
-		return -ENOMEM;
-	if (posix_spawnattr_init(&attr)) {
-		posix_spawn_file_actions_destroy(&fa);
-		return -ENOMEM;
+	if (find_tool(argv[0], path, sizeof(path)))
+		return -ENOENT;
+	err = open(errfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (err < 0 || null < 0) {
+		if (err >= 0)
+			close(err);
+		if (null >= 0)
+			close(null);
+		return -ENOEXEC;
 	}
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-	posix_spawnattr_setpgroup(&attr, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	ret = posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
-	if (ret)
-		return ret == ENOENT ? -ENOENT : -ENOEXEC;
-	/* Before cpp has started cc1, which inherits it (best effort: the tool may be quicker). */
-	prlimit(pid, RLIMIT_AS, &mem, NULL);
-	prlimit(pid, RLIMIT_FSIZE, &file, NULL);
+	pid = fork();
+	if (pid == 0) {
+		/* Killed with the caller (cc1, the tool's own child, is stopped by the group kill). */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (setpgid(0, 0) || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(err, 2) < 0 ||
+		    setrlimit(RLIMIT_AS, &mem) || setrlimit(RLIMIT_FSIZE, &file) ||
+		    setrlimit(RLIMIT_CORE, &core))
+			_exit(126);
+		execve(path, argv, environ);
+		_exit(127);
+	}
+	close(err);
+	close(null);
+	if (pid < 0)
+		return -ENOEXEC;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	while ((done = waitpid(pid, &status, WNOHANG)) == 0 || (done < 0 && errno == EINTR)) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
@@ -112,6 +143,8 @@ static int run_tool(char *const argv[], const char *errfile)
 		if (nap.tv_nsec < 20000000)
 			nap.tv_nsec *= 2; /* 1 ms first: the usual tree takes a few */
 	}
+	/* What the tool started and left behind goes with it. */
+	kill(-pid, SIGKILL);
 	if (done < 0)
 		return -ENOEXEC;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
