@@ -169,7 +169,8 @@ $(TESTS): $(TEST_OBJS) $(DRV_OBJS) $(STATIC)
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := fdt_fuzz api_fuzz ring_fuzz board_fuzz cli_fuzz dts_fuzz
 FUZZ_FLAGS := -timeout=10 -rss_limit_mb=4096 -artifact_prefix=build-fuzz/
-FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -Iinclude -pthread -MMD -MP
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -Iinclude -pthread -MMD -MP \
+	-Wall -Wextra -Werror -Wno-missing-field-initializers
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=build-fuzz/obj/%.o) build-fuzz/obj/embedded.o
 # The command line's own code, and what it links besides the library.
 FUZZ_CLI_OBJS := $(patsubst %.c,build-fuzz/obj/%.o,$(filter-out tools/dmamap.c,$(TOOL_SRCS)) \
@@ -178,7 +179,7 @@ FUZZ_EXTRA_cli_fuzz := $(FUZZ_CLI_OBJS)
 # The CLI prints; the reports go on where libFuzzer keeps its own stderr.
 FUZZ_RUN_cli_fuzz := -close_fd_mask=3
 FUZZ_RUN_dts_fuzz := -max_len=8192
--include $(wildcard build-fuzz/obj/*/*.d build-fuzz/obj/*/*/*.d build-fuzz/*.d)
+-include $(shell find build-fuzz -name '*.d' 2>/dev/null)
 build-fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(if $(filter 1,$(V)),,@echo "  CC (fuzz) $<";) clang $(FUZZ_CFLAGS) -c $< -o $@
@@ -188,16 +189,17 @@ build-fuzz/embedded.c: $(BOARD_DTS) mk/embed.sh
 build-fuzz/obj/embedded.o: build-fuzz/embedded.c
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -c $< -o $@
-build-fuzz/%_fuzz: fuzz/%_fuzz.c $(FUZZ_LIB_OBJS) $(FUZZ_CLI_OBJS)
+build-fuzz/%_fuzz: fuzz/%_fuzz.c $(FUZZ_LIB_OBJS)
 	@echo "  LD (fuzz) $@"
 	@clang $(subst fuzzer-no-link,fuzzer,$(FUZZ_CFLAGS)) -o $@ $< $(FUZZ_LIB_OBJS) \
 		$(FUZZ_EXTRA_$(notdir $@)) -lfdt -ldl -lm
+build-fuzz/cli_fuzz: $(FUZZ_CLI_OBJS)
 .SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_CLI_OBJS)
 .PHONY: fuzz fuzz-build
 fuzz-build: $(FUZZ_TARGETS:%=build-fuzz/%)
 fuzz:
 	@$(DEPS) fuzz
-	@$(MAKE) --no-print-directory -j$$(nproc 2>/dev/null || echo 2) fuzz-build
+	@$(MAKE) --no-print-directory $(if $(findstring j,$(filter-out --%,$(MAKEFLAGS))),,-j$$(nproc 2>/dev/null || echo 2)) fuzz-build
 	@for t in $(FUZZ_TARGETS); do mkdir -p build-fuzz/corpus-$$t; \
 		[ ! -d fuzz/corpus/$${t%_fuzz} ] || cp fuzz/corpus/$${t%_fuzz}/* build-fuzz/corpus-$$t/; done
 	@for d in $(BOARD_DTS); do dtc -q -I dts -O dtb -o build-fuzz/corpus-fdt_fuzz/$$(basename $$d .dts).dtb $$d; done

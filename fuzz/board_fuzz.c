@@ -6,13 +6,15 @@
  * windows, limits, segment rules, dmabounce, IOMMU, pools, models), with
  * sizes and addresses that are sometimes sane and sometimes not, and sets
  * the environment the library reads (DMAMAP_DEBUG, DMAMAP_OWNERSHIP) to
- * any string. Then dmamap_platform_create() builds it, and
+ * one of six values (unset, empty, "0", "1", "yes", "00"). Then
+ * dmamap_platform_create() builds it, and
  * dmamap_device_create() adds one more device to the board it built.
  *
  * What must hold: a refused board says why (a negative errno and a
  * message) and leaves nothing behind; a board that is made moves the right
- * bytes on every device that can map a buffer at all, and a coherent
- * allocation that succeeds is reachable; destroying it gives back every
+ * bytes on every device that can map a buffer at all (a handle a map
+ * gives is one the device can use), and a coherent allocation that
+ * succeeds is reachable, every byte; destroying it gives back every
  * mapping and memfd.
  */
 #include <errno.h>
@@ -170,27 +172,30 @@ static void round_trip(struct dmamap_platform *p, struct device *dev)
 		int ret = dmamap_device_read(dev, h, seen, sizeof(seen));
 
 		dma_unmap_single(dev, h, 512, DMA_TO_DEVICE);
-		if (!ret && memcmp(seen, buf, 512))
-			abort(); /* the device read other bytes than the CPU wrote */
+		/* A handle the map gave must be one the device can use. */
+		if (ret || memcmp(seen, buf, 512))
+			abort(); /* the device faulted on it, or read other bytes than the CPU wrote */
 	}
 	h = dma_map_single(dev, buf, 512, DMA_FROM_DEVICE);
 	if (!dma_mapping_error(dev, h)) {
 		for (int i = 0; i < 512; i++)
 			seen[i] = (uint8_t)(i * 3 + 11);
-		if (!dmamap_device_write(dev, h, seen, sizeof(seen))) {
-			dma_unmap_single(dev, h, 512, DMA_FROM_DEVICE);
-			if (memcmp(seen, buf, 512))
-				abort(); /* the CPU did not see what the device wrote */
-		} else {
-			dma_unmap_single(dev, h, 512, DMA_FROM_DEVICE);
-		}
+		if (dmamap_device_write(dev, h, seen, sizeof(seen)))
+			abort(); /* the device faulted on a handle the map gave */
+		dma_unmap_single(dev, h, 512, DMA_FROM_DEVICE);
+		if (memcmp(seen, buf, 512))
+			abort(); /* the CPU did not see what the device wrote */
 	}
 	dmamap_kfree(p, buf);
 	cpu = dma_alloc_coherent(dev, 8192, &h, GFP_KERNEL);
 	if (cpu) {
+		uint8_t want[512];
+
 		memset(cpu, 0x3c, 8192);
-		if (!dmamap_device_read(dev, h + 8000, seen, 192) && seen[191] != 0x3c)
-			abort(); /* coherent memory the device reads differently */
+		memset(want, 0x3c, sizeof(want));
+		for (unsigned int off = 0; off < 8192; off += 512)
+			if (dmamap_device_read(dev, h + off, seen, 512) || memcmp(seen, want, 512))
+				abort(); /* coherent memory the device cannot reach, or reads differently */
 		dma_free_coherent(dev, 8192, cpu, h);
 	}
 }

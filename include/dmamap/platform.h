@@ -422,8 +422,9 @@ DMAMAP_API const char *dmamap_device_model_name(const struct device *dev);
  *
  * Return: 0; -EINVAL for a NULL @dev or @dst or a zero @len (not
  * reported); -EFAULT when the bus master is off, the range wraps or ends
- * above the device's mask, lies outside its window, is not RAM, or meets
- * an IOMMU translation or permission fault. A fault is recorded
+ * above the device's masks (the wider of the streaming and coherent
+ * ones), lies outside its window, is not RAM, or meets an IOMMU
+ * translation or permission fault. A fault is recorded
  * (dmamap_device_last_fault(), the faults count), reported as
  * DEVICE_FAULT and logged whether the checker is on or not, and handed
  * to the IOMMU's fault handler when it is one of the IOMMU's. Nothing is

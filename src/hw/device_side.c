@@ -55,6 +55,15 @@ static int iommu_access(struct device *dev, dma_addr_t iova, uint8_t *buf, size_
 	return 0;
 }
 
+/*
+ * The widest address the device was said to drive: its coherent memory may
+ * lie above the streaming mask when the driver set a wider coherent one.
+ */
+static u64 device_reach(const struct device *dev)
+{
+	return MAX(*dev->dma_mask, dev->coherent_dma_mask);
+}
+
 static int access(struct device *dev, dma_addr_t addr, void *buf, size_t len,
 		  bool write)
 {
@@ -65,7 +74,7 @@ static int access(struct device *dev, dma_addr_t addr, void *buf, size_t len,
 		return -EINVAL;
 	if (!__atomic_load_n(&dev->bus_master, __ATOMIC_RELAXED))
 		return dmamap__device_fault(dev, addr, len, write, "bus master disabled");
-	if (addr + len - 1 < addr || addr + len - 1 > *dev->dma_mask)
+	if (addr + len - 1 < addr || addr + len - 1 > device_reach(dev))
 		return dmamap__device_fault(dev, addr, len, write, "beyond the device's address mask");
 	if (dev->iommu_hw) {
 		ret = iommu_access(dev, addr, buf, len, write);
@@ -145,7 +154,7 @@ int dmamap_device_write_desc(struct device *dev, dma_addr_t dma_addr, const void
 /* Whether [@addr, +@len) goes straight to RAM through the bus window (no IOMMU, no fault to raise). */
 static phys_addr_t direct_phys(struct device *dev, dma_addr_t addr, size_t len)
 {
-	if (dev->iommu_hw || addr + len - 1 < addr || addr + len - 1 > *dev->dma_mask)
+	if (dev->iommu_hw || addr + len - 1 < addr || addr + len - 1 > device_reach(dev))
 		return PHYS_NONE;
 	return dmamap__bus_to_phys(dev, addr, len);
 }

@@ -272,3 +272,38 @@ TEST(board_bad_descriptions_rejected)
 	CHECK(dmamap_platform_builtin(NULL, NULL) == NULL);
 	dmamap_platform_destroy(NULL);
 }
+
+/*
+ * A coherent mask wider than the streaming one: coherent memory above the
+ * streaming mask is the device's to read (found by the board fuzzer, where
+ * the device faulted on the allocation it had just been given).
+ */
+TEST(window_device_reaches_coherent_memory_above_its_streaming_mask)
+{
+	static const struct dmamap_device_desc d = {
+		.name = "wide-coherent",
+		.dma_mask = DMA_BIT_MASK(31),
+		.coherent_dma_mask = DMA_BIT_MASK(32),
+	};
+	const struct dmamap_board b = {
+		.name = "wide", .swiotlb_size = ~0ULL, .nr_banks = 1,
+		.banks = { { RAM0, 64 * MiB } }, .nr_devices = 1, .devices = &d,
+	};
+	struct dmamap_error err;
+	struct dmamap_platform *p = dmamap_platform_create(&b, &err);
+	struct device *dev = p ? dmamap_device_lookup(p, "wide-coherent") : NULL;
+	uint8_t seen[256], want[256];
+	dma_addr_t h;
+	uint8_t *cpu;
+
+	REQUIRE(p && dev);
+	cpu = dma_alloc_coherent(dev, 4096, &h, GFP_KERNEL);
+	REQUIRE(cpu);
+	CHECK(h > DMA_BIT_MASK(31)); /* all RAM is above 2 GiB */
+	memset(cpu, 0x6b, 4096);
+	memset(want, 0x6b, sizeof(want));
+	CHECK_EQ(dmamap_device_read(dev, h + 4096 - 256, seen, sizeof(seen)), 0);
+	CHECK_MEM(seen, want, sizeof(want));
+	dma_free_coherent(dev, 4096, cpu, h);
+	dmamap_platform_destroy(p);
+}
