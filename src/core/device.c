@@ -61,6 +61,17 @@ static int check_desc(struct dmamap_platform *p,
 			}
 		}
 	}
+	/*
+	 * Behind an IOMMU every transfer goes through it: Linux gives such a
+	 * device neither dmabounce nor a restricted pool (of_dma_configure
+	 * sets up the pool only without an IOMMU), and addresses from either
+	 * would fault at the IOMMU.
+	 */
+	if (d->iommu && (d->dmabounce_above || d->restricted_pool_size)) {
+		dmamap__set_error(err, -EINVAL, "device %s: %s and an IOMMU exclude each other",
+				  d->name, d->dmabounce_above ? "dmabounce" : "a restricted pool");
+		return -EINVAL;
+	}
 	if (d->model && !dmamap_model_find(d->model)) {
 		dmamap__set_error(err, -EINVAL, "device %s: unknown device model '%s'",
 				  d->name, d->model);

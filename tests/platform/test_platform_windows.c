@@ -307,3 +307,28 @@ TEST(window_device_reaches_coherent_memory_above_its_streaming_mask)
 	dma_free_coherent(dev, 4096, cpu, h);
 	dmamap_platform_destroy(p);
 }
+
+/*
+ * Behind an IOMMU every transfer goes through it: a description that also
+ * asks for dmabounce or a restricted pool is refused, where its bounce
+ * addresses used to fault at the IOMMU (found by the board fuzzer).
+ */
+TEST(window_iommu_excludes_dmabounce_and_a_restricted_pool)
+{
+	struct dmamap_platform *p = quiet_board();
+	struct dmamap_device_desc d = { .name = "both", .dma_mask = DMA_BIT_MASK(32),
+					.iommu = "smmu0", .dmabounce_above = RAM0 + 16 * MiB };
+	struct dmamap_error err = { 0 };
+
+	REQUIRE(p);
+	CHECK(dmamap_device_create(p, &d, &err) == NULL);
+	CHECK_MSG(err.code == -EINVAL && strstr(err.msg, "dmabounce and an IOMMU"), "%s", err.msg);
+	d.dmabounce_above = 0;
+	d.restricted_pool_start = RAM0 + 32 * MiB;
+	d.restricted_pool_size = 1 * MiB;
+	CHECK(dmamap_device_create(p, &d, &err) == NULL);
+	CHECK_MSG(err.code == -EINVAL && strstr(err.msg, "a restricted pool and an IOMMU"), "%s",
+		  err.msg);
+	CHECK(dmamap_device_lookup(p, "both") == NULL);
+	dmamap_platform_destroy(p);
+}
