@@ -155,9 +155,13 @@ iova_error(struct device *dev, const char *what, size_t size, unsigned long attr
 	return DMA_MAPPING_ERROR;
 }
 
-/* Map @npages from @phys_page at a fresh IOVA; returns the IOVA or 0. */
+/*
+ * Map @npages from @phys_page at a fresh IOVA the device drives under
+ * @mask (the streaming mask for a mapping, the coherent one for an
+ * allocation); returns the IOVA or 0.
+ */
 static inline __attribute__((always_inline)) u64 map_range(struct device *dev, phys_addr_t phys_page, u64 npages,
-		     enum dma_data_direction dir, size_t size, unsigned long attrs)
+		     enum dma_data_direction dir, size_t size, unsigned long attrs, u64 mask)
 {
 	struct dmamap_iommu_domain *d = dev->iommu_domain;
 	unsigned int order = order_of(npages);
@@ -167,7 +171,7 @@ static inline __attribute__((always_inline)) u64 map_range(struct device *dev, p
 		iova_error(dev, "IOVA space exhausted", size, attrs);
 		return 0;
 	}
-	if (iova + (npages << PAGE_SHIFT) - 1 > *dev->dma_mask ||
+	if (iova + (npages << PAGE_SHIFT) - 1 > mask ||
 	    dmamap__iopt_map(&d->pt, iova, phys_page, npages, iommu_prot(dir, attrs))) {
 		dmamap__iova_free(d->iova, iova, order);
 		iova_error(dev, "cannot map IOVA range", size, attrs);
@@ -238,8 +242,8 @@ iommu_map_phys(struct device *dev, phys_addr_t phys, size_t size,
 
 	if (range_too_big(phys, size))
 		return iova_error(dev, "mapping larger than the IOVA space", size, attrs);
-	iova = map_range(dev, phys & PAGE_MASK, pages_spanned(phys, size), dir, size,
-			 attrs);
+	iova = map_range(dev, phys & PAGE_MASK, pages_spanned(phys, size), dir, size, attrs,
+			 *dev->dma_mask);
 
 	if (!iova)
 		return DMA_MAPPING_ERROR;
@@ -519,6 +523,12 @@ static void *alloc_scattered(struct device *dev, size_t size, dma_addr_t *dma_ha
 	b->iova = dmamap__iova_alloc(d->iova, order_of(n));
 	if (!b->iova)
 		goto fail;
+	/* As a streaming map: an IOVA the device cannot drive is no allocation for it. */
+	if (b->iova + ((u64)n << PAGE_SHIFT) - 1 > dev->coherent_dma_mask) {
+		dmamap__iova_free(d->iova, b->iova, order_of(n));
+		b->iova = 0;
+		goto fail;
+	}
 	for (unsigned long i = 0; i < n; i++) {
 		if (dmamap__iopt_map(&d->pt, b->iova + i * PAGE_SIZE, b->phys[i], 1,
 				     iommu_prot(DMA_BIDIRECTIONAL, attrs))) {
@@ -574,7 +584,8 @@ static void *iommu_alloc_contiguous(struct device *dev, size_t size,
 		return NULL;
 	/* All views equal and zero before any is handed out (arch_dma_prep_coherent). */
 	dmamap__reset_range(p, phys, size, true);
-	iova = map_range(dev, phys, size >> PAGE_SHIFT, DMA_BIDIRECTIONAL, size, attrs);
+	iova = map_range(dev, phys, size >> PAGE_SHIFT, DMA_BIDIRECTIONAL, size, attrs,
+			 dev->coherent_dma_mask);
 	if (!iova) {
 		dmamap__reset_range(p, phys, size, false);
 		dmamap__free_contiguous(p, phys, size);
@@ -684,7 +695,7 @@ static void *iommu_alloc_noncoherent(struct device *dev, size_t size,
 	cpu = dmamap__phys_to_view(p, phys, VIEW_CPU);
 	/* Zeroed through the cache, as the kernel does: the driver syncs before use. */
 	memset(cpu, 0, size);
-	iova = map_range(dev, phys, size >> PAGE_SHIFT, dir, size, 0);
+	iova = map_range(dev, phys, size >> PAGE_SHIFT, dir, size, 0, dev->coherent_dma_mask);
 	if (!iova) {
 		dmamap__pages_free(p, phys, dmamap__get_order(size));
 		return NULL;

@@ -275,3 +275,31 @@ TEST(iommu_iova_space_not_lost_over_many_rounds)
 	free(buf);
 	dmamap_platform_destroy(p);
 }
+
+/*
+ * A coherent allocation behind the IOMMU gets an IOVA under the coherent
+ * mask, or none: it used to get one anywhere in the domain (found by the
+ * board fuzzer: a 16-bit device given 0x80810000).
+ */
+TEST(iommu_coherent_iova_stays_under_the_coherent_mask)
+{
+	struct dmamap_platform *p = quiet_board();
+	const struct dmamap_device_desc d = { .name = "narrow", .iommu = "smmu0",
+					      .dma_mask = DMA_BIT_MASK(32),
+					      .coherent_dma_mask = DMA_BIT_MASK(16) };
+	struct dmamap_error err = { 0 };
+	struct device *dev;
+	dma_addr_t h = 0;
+	void *cpu;
+
+	REQUIRE(p);
+	dev = dmamap_device_create(p, &d, &err);
+	REQUIRE_MSG(dev, "%s", err.msg);
+	cpu = dma_alloc_coherent(dev, 8192, &h, GFP_KERNEL);
+	CHECK_MSG(!cpu || h + 8191 <= DMA_BIT_MASK(16), "allocated at 0x%llx",
+		  (unsigned long long)h);
+	if (cpu)
+		dma_free_coherent(dev, 8192, cpu, h);
+	CHECK_EQ(dmamap_debug_live(dev, NULL), 0);
+	dmamap_platform_destroy(p);
+}
