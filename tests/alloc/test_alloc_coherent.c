@@ -211,3 +211,30 @@ TEST(alloc_coherent_mask)
 	CHECK_EQ(dmamap_report_count(p, 0), 0);
 	dmamap_platform_destroy(p);
 }
+
+/*
+ * Every coherent allocation a windowed device gets lies in its window, up
+ * to the last one there is room for: dma-24 sees 16 MiB of a 64 MiB DMA
+ * zone, and the allocator must skip the rest rather than hand it out.
+ */
+TEST(alloc_coherent_never_outside_a_small_window)
+{
+	enum { N = 2048, SIZE = 16384 };
+	struct dmamap_platform *p = quiet_board();
+	struct device *dev = p ? dmamap_device_lookup(p, "dma-24") : NULL;
+	static void *cpu[N];
+	static dma_addr_t h[N];
+	unsigned int n = 0, bad = 0;
+	uint8_t b;
+
+	REQUIRE(dev);
+	while (n < N && (cpu[n] = dma_alloc_coherent(dev, SIZE, &h[n], GFP_KERNEL)) != NULL) {
+		bad += h[n] + SIZE - 1 > 0xffffff || dmamap_device_read(dev, h[n] + SIZE - 1, &b, 1);
+		n++;
+	}
+	CHECK(n > 0 && n < N); /* the window ran out before the zone did */
+	CHECK_EQ(bad, 0);
+	while (n--)
+		dma_free_coherent(dev, SIZE, cpu[n], h[n]);
+	dmamap_platform_destroy(p);
+}
