@@ -32,12 +32,17 @@ static inline bool dmamap__dma_capable(const struct device *dev, dma_addr_t dma,
 }
 
 /*
+ * Whether device addresses [@dma, +@len) are RAM [@phys, +@len) as one run
+ * through the window: one range, or ranges that continue each other on
+ * both sides.
+ */
+bool dmamap__window_run(const struct device *dev, phys_addr_t phys, dma_addr_t dma, u64 len);
+
+/*
  * Where the device reaches RAM [@phys, @phys + @size) as one run of
  * addresses at or under @limit (see dmamap__reach_limit()), or
  * DMA_MAPPING_ERROR when it cannot.
  */
-bool dmamap__window_run(const struct device *dev, phys_addr_t phys, dma_addr_t dma, u64 len);
-
 static inline dma_addr_t dmamap__reach(const struct device *dev, phys_addr_t phys,
 				       size_t size, u64 limit)
 {
@@ -53,8 +58,9 @@ static inline dma_addr_t dmamap__reach(const struct device *dev, phys_addr_t phy
 
 /*
  * The RAM behind device addresses [@dma, @dma + @len) on the device's
- * bus: its declared pool's window first, then one window range. PHYS_NONE
- * when they are not one run of RAM the bus maps.
+ * bus: its declared pool's window first, then the window's ranges (one,
+ * or several that continue each other). PHYS_NONE when they are not one
+ * run of RAM the bus maps.
  */
 phys_addr_t dmamap__bus_to_phys(const struct device *dev, dma_addr_t dma, u64 len);
 
