@@ -67,7 +67,7 @@ struct harness {
 	dma_addr_t last_outside;
 	bool ack_irq;
 	unsigned long irqs;
-	void __iomem *regs;
+	uint8_t __iomem *regs; /* bytes: register offsets are added to it */
 };
 
 static struct dmamap_platform *p;
@@ -260,7 +260,7 @@ static int setup(struct harness *h, struct device *d, unsigned int flags)
 	h->dev = d;
 	h->behind_iommu = !strcmp(get_dma_ops(d)->name, "iommu");
 	h->ack_irq = flags & 1;
-	h->regs = dmamap_device_ioremap(d);
+	h->regs = (uint8_t __iomem *)dmamap_device_ioremap(d);
 	if (!h->regs)
 		abort();
 	h->ring_cpu = dma_alloc_coherent(d, RING_BYTES, &h->ring.addr, GFP_KERNEL);
