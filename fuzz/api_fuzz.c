@@ -16,7 +16,7 @@
 #include <string.h>
 #include <dmamap/dmamap.h>
 #include <dmamap/dmapool.h>
-#include "../src/lib/mem.h"
+#include "fuzz.h"
 
 #define SLOTS 8
 
@@ -56,13 +56,6 @@ static unsigned int word(struct program *pr)
 	unsigned int lo = byte(pr);
 
 	return lo | byte(pr) << 8;
-}
-
-static void quiet_log(void *ctx, int level, const char *line)
-{
-	(void)ctx;
-	(void)level;
-	(void)line;
 }
 
 static void quiet_report(void *ctx, const struct dmamap_report *r)
@@ -150,13 +143,9 @@ static const enum dma_data_direction dirs[] = { DMA_BIDIRECTIONAL, DMA_TO_DEVICE
 
 static void board_cycle(void)
 {
-	struct dmamap__ledger after;
-
 	if (p) {
 		dmamap_platform_destroy(p);
-		dmamap__ledger_read(&after);
-		if (after.mapped_bytes != before.mapped_bytes || after.memfds != before.memfds)
-			abort(); /* a mapping or memfd outlived its board */
+		ledger_back_to(&before);
 	}
 	dmamap__ledger_read(&before);
 	dmamap_set_log_hook(NULL, quiet_log, NULL);

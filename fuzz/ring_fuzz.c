@@ -34,7 +34,7 @@
 #include <dmamap/hw/blk.h>
 #include <dmamap/hw/nic.h>
 #include <dmamap/hw/memcpy-engine.h>
-#include "../src/lib/mem.h"
+#include "fuzz.h"
 
 static const char *const devices[] = {
 	"dma-coh", "dma-nc", "dma-32", "dma-24", "ixp-pci", "dma-iommu",
@@ -92,13 +92,6 @@ static uint32_t u32_of(struct program *pr)
 	for (int i = 0; i < 4; i++)
 		v |= (uint32_t)byte(pr) << (8 * i);
 	return v;
-}
-
-static void quiet_log(void *ctx, int level, const char *line)
-{
-	(void)ctx;
-	(void)level;
-	(void)line;
 }
 
 /* [@a, +@len) lies in the union of the live regions (rounded out to pages with @pages). */
@@ -203,13 +196,9 @@ static irqreturn_t on_irq(int irq, void *dev_id)
 
 static void board_cycle(void)
 {
-	struct dmamap__ledger after;
-
 	if (p) {
 		dmamap_platform_destroy(p);
-		dmamap__ledger_read(&after);
-		if (after.mapped_bytes != before.mapped_bytes || after.memfds != before.memfds)
-			abort(); /* a mapping or memfd outlived its board */
+		ledger_back_to(&before);
 	}
 	dmamap__ledger_read(&before);
 	dmamap_set_log_hook(NULL, quiet_log, NULL);
