@@ -27,6 +27,20 @@ struct worker {
 	size_t log_len;
 };
 
+/*
+ * libgcov's, present only in a --coverage build. A worker leaves by _exit()
+ * (the caller's atexit handlers are not its own to run), which would throw
+ * away what a coverage run counted in it.
+ */
+extern void __gcov_dump(void) __attribute__((weak));
+
+static __attribute__((noreturn)) void worker_exit(int status)
+{
+	if (__gcov_dump)
+		__gcov_dump();
+	_exit(status);
+}
+
 static void send_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
@@ -37,7 +51,7 @@ static void send_all(int fd, const void *buf, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			_exit(3); /* the parent is gone */
+			worker_exit(3); /* the parent is gone */
 		p += n;
 		len -= (size_t)n;
 	}
@@ -265,7 +279,7 @@ void dmamap__run_worker(const struct run_plan *pl, int in, int out)
 			break;
 		run_task(pl, &w, out, task);
 	}
-	_exit(0);
+	worker_exit(0);
 }
 
 const char *dmamap__run_kind(struct device *dev)
