@@ -69,6 +69,13 @@ struct dmamap_checker {
 	 * scans this short list, however large a mapping some caller made.
 	 */
 	struct bucket large;
+	/*
+	 * Ownership mode: a bit per bucket (the large list last) that may hold
+	 * a guarded entry, set under the bucket's lock when one is linked or
+	 * guarded there and cleared lazily by a trap that finds none. A trapped
+	 * CPU access looks in those buckets alone, not in the whole table.
+	 */
+	unsigned long guarded[(NBUCKETS + 1 + 8 * sizeof(long) - 1) / (8 * sizeof(long))];
 	bool dead; /* ran out of memory */
 };
 
@@ -237,6 +244,16 @@ static void guard(struct device *dev, struct dbg_entry *e)
 {
 	if (dmamap__port_guard(dev->plat, e->cpu, (size_t)e->size, true) >= 0)
 		e->guarded = 1;
+}
+
+#define LONG_BITS (8 * sizeof(long))
+
+/* With @b locked and holding a guarded entry: a trap must look in @b. */
+static void note_guarded(struct dmamap_checker *c, struct bucket *b)
+{
+	unsigned int i = b == &c->large ? NBUCKETS : (unsigned int)(b - c->buckets);
+
+	__atomic_fetch_or(&c->guarded[i / LONG_BITS], 1ul << (i % LONG_BITS), __ATOMIC_RELAXED);
 }
 
 static void unguard(struct dbg_entry *e)
@@ -948,8 +965,11 @@ void dmamap__dbg_synced(struct device *dev, dma_addr_t addr, u64 size, bool to_c
 	/* The backend just copied one way or the other: the original is what the copy holds. */
 	if (e->bounced && !e->partial)
 		e->orig_hash = hash_bytes(e->cpu, e->size);
-	if (!to_cpu && wants_guard(dev, e))
+	if (!to_cpu && wants_guard(dev, e)) {
 		guard(dev, e);
+		if (e->guarded)
+			note_guarded(c, b);
+	}
 	dmamap__spin_unlock(&b->lock);
 }
 
@@ -962,25 +982,36 @@ bool dmamap__dbg_entry_of_cpu(struct dmamap_platform *p, const void *addr, struc
 
 	if (!c)
 		return false;
-	for (unsigned int i = 0; i <= NBUCKETS && !found; i++) {
-		struct bucket *b = bucket_at(c, i);
+	for (unsigned int w = 0; w < sizeof(c->guarded) / sizeof(long) && !found; w++) {
+		unsigned long bits = __atomic_load_n(&c->guarded[w], __ATOMIC_RELAXED);
 
-		/*
-		 * Called from the SIGSEGV handler: a bucket this thread holds (a
-		 * fault inside the library) is skipped rather than waited for.
-		 */
-		if (!__atomic_load_n(&b->head, __ATOMIC_RELAXED) || !dmamap__spin_trylock(&b->lock))
-			continue;
-		for (struct dbg_entry *e = b->head; e && !found; e = e->next) {
-			if (e->dev && e->cpu && a >= (uintptr_t)e->cpu &&
-			    a - (uintptr_t)e->cpu < e->size && streaming(e->type)) {
-				/* One mistake, one report: the unmap will not say it again. */
-				e->cpu_write_said = 1;
-				entry_copy(out, e);
-				found = true;
+		while (bits && !found) {
+			unsigned int i = w * LONG_BITS + (unsigned int)__builtin_ctzl(bits);
+			struct bucket *b = bucket_at(c, i);
+			bool any_guarded = false;
+
+			bits &= bits - 1;
+			/*
+			 * Called from the SIGSEGV handler: a bucket this thread holds
+			 * (a fault inside the library) is skipped rather than waited for.
+			 */
+			if (!dmamap__spin_trylock(&b->lock))
+				continue;
+			for (struct dbg_entry *e = b->head; e && !found; e = e->next) {
+				any_guarded |= e->guarded;
+				if (e->dev && e->cpu && a >= (uintptr_t)e->cpu &&
+				    a - (uintptr_t)e->cpu < e->size && streaming(e->type)) {
+					/* One mistake, one report: the unmap will not say it again. */
+					e->cpu_write_said = 1;
+					entry_copy(out, e);
+					found = true;
+				}
 			}
+			if (!found && !any_guarded)
+				__atomic_fetch_and(&c->guarded[w], ~(1ul << (i % LONG_BITS)),
+						   __ATOMIC_RELAXED);
+			dmamap__spin_unlock(&b->lock);
 		}
-		dmamap__spin_unlock(&b->lock);
 	}
 	return found;
 }
@@ -1172,6 +1203,8 @@ map_entry(struct device *dev, const struct dbg_ref *ref)
 		guard(dev, e);
 	b = is_large(e->size) ? &c->large : bucket_of(c, dev, e->addr >> PAGE_SHIFT);
 	dmamap__spin_lock(&b->lock);
+	if (unlikely(e->guarded))
+		note_guarded(c, b);
 	link_and_unlock(b, e);
 }
 

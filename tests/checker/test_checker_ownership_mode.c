@@ -224,3 +224,50 @@ TEST(ownership_mode_one_buffer_two_devices)
 	dmamap_free_pages(p, pg, 0);
 	dmamap_platform_destroy(p);
 }
+
+/*
+ * A trap looks only where a guarded mapping may be, and forgets a place
+ * once nothing there is guarded: a buffer guarded again by a later
+ * sync_for_device must still be found, and its report name its mapping.
+ */
+TEST(ownership_mode_finds_buffers_guarded_again_after_a_trap_elsewhere)
+{
+	enum { N = 8 };
+	struct dmamap_platform *p = owned_board();
+	struct device *nc;
+	struct page *pg;
+	uint8_t *buf;
+	dma_addr_t h[N];
+
+	REQUIRE(p);
+	nc = lookup(p, NC);
+	pg = dmamap_alloc_pages(p, 3, 0);
+	REQUIRE(nc && pg);
+	buf = page_address(pg);
+	for (int i = 0; i < N; i++) {
+		h[i] = dma_map_single(nc, buf + i * PAGE_SIZE, PAGE_SIZE, DMA_BIDIRECTIONAL);
+		REQUIRE(!dma_mapping_error(nc, h[i]));
+		dma_sync_single_for_cpu(nc, h[i], PAGE_SIZE, DMA_BIDIRECTIONAL);
+	}
+	/* The last one the device's again, and touched: the others' places are looked at and forgotten. */
+	dma_sync_single_for_device(nc, h[N - 1], PAGE_SIZE, DMA_BIDIRECTIONAL);
+	rec_reset();
+	((volatile uint8_t *)buf)[(N - 1) * PAGE_SIZE] = 1;
+	EXPECT_KINDS(DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS);
+	CHECK_EQ(rec.r[0].addr, h[N - 1]);
+	for (int i = 0; i < N - 1; i++) {
+		dma_sync_single_for_device(nc, h[i], PAGE_SIZE, DMA_BIDIRECTIONAL);
+		rec_reset();
+		((volatile uint8_t *)buf)[i * PAGE_SIZE + 1] = 2;
+		EXPECT_KINDS(DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS);
+		CHECK_EQ(rec.r[0].addr, h[i]);
+		CHECK_MSG(text_has(0, "+1 into the buffer"), "%s", rec.r[0].text);
+	}
+	for (int i = 0; i < N; i++) {
+		dma_sync_single_for_cpu(nc, h[i], PAGE_SIZE, DMA_BIDIRECTIONAL);
+		dma_unmap_single(nc, h[i], PAGE_SIZE, DMA_BIDIRECTIONAL);
+	}
+	stop_checking(p);
+	dmamap_free_pages(p, pg, 3);
+	dmamap_platform_destroy(p);
+}
