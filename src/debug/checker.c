@@ -55,6 +55,8 @@ __thread struct dbg_last_map dmamap__dbg_last_map;
 unsigned long dmamap__dbg_epoch;
 static unsigned long checker_serial;
 
+#define LONG_BITS (8 * sizeof(long))
+
 struct dmamap_checker {
 	struct bucket *buckets;
 	struct bucket *lines; /* live non-TO_DEVICE cache lines: node.addr = line, size = users */
@@ -75,7 +77,7 @@ struct dmamap_checker {
 	 * guarded there and cleared lazily by a trap that finds none. A trapped
 	 * CPU access looks in those buckets alone, not in the whole table.
 	 */
-	unsigned long guarded[(NBUCKETS + 1 + 8 * sizeof(long) - 1) / (8 * sizeof(long))];
+	unsigned long guarded[(NBUCKETS + 1 + LONG_BITS - 1) / LONG_BITS];
 	bool dead; /* ran out of memory */
 };
 
@@ -245,8 +247,6 @@ static void guard(struct device *dev, struct dbg_entry *e)
 	if (dmamap__port_guard(dev->plat, e->cpu, (size_t)e->size, true) >= 0)
 		e->guarded = 1;
 }
-
-#define LONG_BITS (8 * sizeof(long))
 
 /* With @b locked and holding a guarded entry: a trap must look in @b. */
 static void note_guarded(struct dmamap_checker *c, struct bucket *b)
@@ -973,47 +973,55 @@ void dmamap__dbg_synced(struct device *dev, dma_addr_t addr, u64 size, bool to_c
 	dmamap__spin_unlock(&b->lock);
 }
 
+/*
+ * Fills @out with the live streaming mapping in bucket @i holding CPU address
+ * @a. A bucket with nothing guarded left is dropped from the trap's search.
+ * Called from the SIGSEGV handler: a bucket this thread holds (a fault
+ * inside the library) is skipped rather than waited for.
+ */
+static bool entry_of_cpu_in(struct dmamap_checker *c, unsigned int i, uintptr_t a,
+			    struct dbg_entry *out)
+{
+	struct bucket *b = bucket_at(c, i);
+	bool any_guarded = false;
+	struct dbg_entry *e;
+
+	if (!dmamap__spin_trylock(&b->lock))
+		return false;
+	for (e = b->head; e; e = e->next) {
+		any_guarded |= e->guarded;
+		if (e->dev && e->cpu && a >= (uintptr_t)e->cpu && a - (uintptr_t)e->cpu < e->size &&
+		    streaming(e->type))
+			break;
+	}
+	if (e) {
+		/* One mistake, one report: the unmap will not say it again. */
+		e->cpu_write_said = 1;
+		entry_copy(out, e);
+	} else if (!any_guarded) {
+		__atomic_fetch_and(&c->guarded[i / LONG_BITS], ~(1ul << (i % LONG_BITS)),
+				   __ATOMIC_RELAXED);
+	}
+	dmamap__spin_unlock(&b->lock);
+	return e != NULL;
+}
+
 /* Fills @out with the live streaming mapping of @p whose CPU buffer holds @addr. */
 bool dmamap__dbg_entry_of_cpu(struct dmamap_platform *p, const void *addr, struct dbg_entry *out)
 {
 	struct dmamap_checker *c = p->checker;
-	uintptr_t a = (uintptr_t)addr;
-	bool found = false;
 
 	if (!c)
 		return false;
-	for (unsigned int w = 0; w < sizeof(c->guarded) / sizeof(long) && !found; w++) {
+	for (unsigned int w = 0; w < ARRAY_SIZE(c->guarded); w++) {
 		unsigned long bits = __atomic_load_n(&c->guarded[w], __ATOMIC_RELAXED);
 
-		while (bits && !found) {
-			unsigned int i = w * LONG_BITS + (unsigned int)__builtin_ctzl(bits);
-			struct bucket *b = bucket_at(c, i);
-			bool any_guarded = false;
-
-			bits &= bits - 1;
-			/*
-			 * Called from the SIGSEGV handler: a bucket this thread holds
-			 * (a fault inside the library) is skipped rather than waited for.
-			 */
-			if (!dmamap__spin_trylock(&b->lock))
-				continue;
-			for (struct dbg_entry *e = b->head; e && !found; e = e->next) {
-				any_guarded |= e->guarded;
-				if (e->dev && e->cpu && a >= (uintptr_t)e->cpu &&
-				    a - (uintptr_t)e->cpu < e->size && streaming(e->type)) {
-					/* One mistake, one report: the unmap will not say it again. */
-					e->cpu_write_said = 1;
-					entry_copy(out, e);
-					found = true;
-				}
-			}
-			if (!found && !any_guarded)
-				__atomic_fetch_and(&c->guarded[w], ~(1ul << (i % LONG_BITS)),
-						   __ATOMIC_RELAXED);
-			dmamap__spin_unlock(&b->lock);
-		}
+		for (; bits; bits &= bits - 1)
+			if (entry_of_cpu_in(c, w * LONG_BITS + (unsigned int)__builtin_ctzl(bits),
+					    (uintptr_t)addr, out))
+				return true;
 	}
-	return found;
+	return false;
 }
 
 void dmamap__dbg_cpu_owns(struct device *dev, dma_addr_t addr, u64 size)
