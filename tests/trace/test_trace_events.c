@@ -4,7 +4,7 @@
  * the DMA API, swiotlb and the IOMMU, and dmamap's own for cache
  * maintenance, device accesses and reports (interrupts: tests/run and
  * tests/sh/example.sh); nothing once the
- * hook is gone.
+ * hook is gone; the text of every event.
  */
 #include <stdio.h>
 #include <dmamap/trace.h>
@@ -169,5 +169,92 @@ TEST(trace_nothing_after_the_hook_is_gone)
 	CHECK(!strcmp(dmamap_trace_name(DMAMAP_TRACE_DMA_ALLOC_SGT_ERR), "dma_alloc_sgt_err"));
 	CHECK(!strcmp(dmamap_trace_name(0), "unknown"));
 	CHECK(dmamap_trace_format(NULL, (char[8]){ 0 }, 8) == -EINVAL);
+	dmamap_platform_destroy(p);
+}
+
+#define CHECK_LINE(want) CHECK_MSG(!strcmp(line, want), "%s", line)
+
+/*
+ * The text of the events a run rarely meets, built by hand as the library
+ * fills them: a failed list map with its error, a list synced back, an
+ * IOMMU fault, an interrupt, several attributes, a direction out of range,
+ * an event the formatter has no fields for; and a line cut by a short buffer.
+ */
+TEST(trace_format_writes_the_kernels_fields_for_every_event)
+{
+	struct dmamap_platform *p = quiet_board();
+	uint8_t *buf = dbuf(p, 8192);
+	struct scatterlist sg[2];
+	char line[256], small[16];
+	struct dmamap_trace_event ev = { .device = "dma-nc", .dir = DMA_FROM_DEVICE };
+	unsigned long long phys = virt_to_phys(buf);
+	char want[256];
+	int n;
+
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], buf, 4096);
+	sg_set_buf(&sg[1], buf + 4096, 512);
+	sg_dma_address(&sg[0]) = 0x10000;
+	sg_dma_len(&sg[0]) = 4096;
+	sg_dma_address(&sg[1]) = 0x20000;
+	sg_dma_len(&sg[1]) = 512;
+	ev.sgl = sg;
+	ev.nents = 2;
+
+	ev.id = DMAMAP_TRACE_DMA_MAP_SG_ERR;
+	ev.err = -ENOMEM;
+	ev.attrs = DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_WEAK_ORDERING;
+	CHECK(dmamap_trace_format(&ev, line, sizeof(line)) > 0);
+	snprintf(want, sizeof(want),
+		 "dma_map_sg_err: dma-nc dir=FROM_DEVICE dma_addrs={0x%llx,0x%llx} err=-12 "
+		 "attrs=WEAK_ORDERING|SKIP_CPU_SYNC", phys, phys + 4096);
+	CHECK_MSG(!strcmp(line, want), "%s", line);
+
+	ev.id = DMAMAP_TRACE_DMA_SYNC_SG_FOR_CPU;
+	CHECK(dmamap_trace_format(&ev, line, sizeof(line)) > 0);
+	CHECK_LINE("dma_sync_sg_for_cpu: dma-nc dir=FROM_DEVICE dma_addrs={0x10000,0x20000} "
+			"sizes={0x1000,0x200}");
+
+	ev.id = DMAMAP_TRACE_DMA_ALLOC_SGT;
+	ev.dma_addr = 0x10000;
+	ev.size = 4608;
+	ev.flags = 0x10;
+	ev.attrs = DMA_ATTR_ALLOC_SINGLE_PAGES;
+	CHECK(dmamap_trace_format(&ev, line, sizeof(line)) > 0);
+	snprintf(want, sizeof(want),
+		 "dma_alloc_sgt: dma-nc dir=FROM_DEVICE dma_addr=10000 size=4608 phys_addrs={0x%llx,0x%llx} "
+		 "flags=0x10 attrs=ALLOC_SINGLE_PAGES", phys, phys + 4096);
+	CHECK_MSG(!strcmp(line, want), "%s", line);
+
+	ev.id = DMAMAP_TRACE_IO_PAGE_FAULT;
+	ev.dma_addr = 0xfff000;
+	ev.flags = 1;
+	CHECK(dmamap_trace_format(&ev, line, sizeof(line)) > 0);
+	CHECK_LINE("io_page_fault: IOMMU: dma-nc iova=0x0000000000fff000 flags=0x0001");
+
+	ev.id = DMAMAP_TRACE_IRQ_HANDLER_ENTRY;
+	ev.irq = 42;
+	CHECK(dmamap_trace_format(&ev, line, sizeof(line)) > 0);
+	CHECK_LINE("irq_handler_entry: irq=42 name=");
+	ev.name = "mce";
+	CHECK(dmamap_trace_format(&ev, line, sizeof(line)) > 0);
+	CHECK_LINE("irq_handler_entry: irq=42 name=mce");
+
+	ev.id = DMAMAP_TRACE_DMA_SYNC_SINGLE_FOR_DEVICE;
+	ev.dir = 7;
+	CHECK(dmamap_trace_format(&ev, line, sizeof(line)) > 0);
+	CHECK_LINE("dma_sync_single_for_device: dma-nc dir=? dma_addr=fff000 size=4608");
+
+	ev.id = DMAMAP_TRACE_ID_COUNT;
+	CHECK(dmamap_trace_format(&ev, line, sizeof(line)) > 0);
+	CHECK_LINE("unknown: ");
+
+	/* Cut as snprintf cuts: the whole length back, what fits written, terminated. */
+	ev.id = DMAMAP_TRACE_IRQ_HANDLER_ENTRY;
+	n = dmamap_trace_format(&ev, small, sizeof(small));
+	CHECK_EQ(n, (int)strlen("irq_handler_entry: irq=42 name=mce"));
+	CHECK_MSG(!strcmp(small, "irq_handler_ent"), "%s", small);
+	CHECK_EQ(dmamap_trace_format(&ev, NULL, 0), -EINVAL);
+	CHECK_EQ(dmamap_trace_format(&ev, small, 0), n);
 	dmamap_platform_destroy(p);
 }
