@@ -94,7 +94,7 @@ static int find_tool(const char *name, char *path, size_t len)
  * The child only makes system calls between fork() and execve(): the
  * caller may have threads.
  */
-static int run_tool(char *const argv[], const char *errfile)
+static int run_tool(char *argv[], const char *errfile)
 {
 	const struct rlimit mem = { TOOL_MEMORY, TOOL_MEMORY };
 	const struct rlimit file = { TOOL_FILE_BYTES, TOOL_FILE_BYTES };
@@ -107,6 +107,8 @@ static int run_tool(char *const argv[], const char *errfile)
 
 	if (find_tool(argv[0], path, sizeof(path)))
 		return -ENOENT;
+	/* gcc's driver finds cc1 through its own argv[0]: a bare name only through PATH, which may not say. */
+	argv[0] = path;
 	err = open(errfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (err < 0 || null < 0) {

@@ -216,3 +216,62 @@ TEST(of_dts_tools_start_limited_and_without_input)
 	CHECK_MSG(strstr(err.msg, "as=2097152 fsize=524288 core=0 input=none") != NULL, "%s", err.msg);
 	clean();
 }
+
+/* open_dts(@name) with PATH set to @path: NULL with *@err, or the board (destroyed here). */
+static bool builds_with_path(const char *name, const char *path, struct dmamap_error *err)
+{
+	const char *old = getenv("PATH");
+	char *saved = old ? strdup(old) : NULL;
+	struct dmamap_platform *p;
+
+	setenv("PATH", path, 1);
+	p = open_dts(name, err);
+	if (saved)
+		setenv("PATH", saved, 1);
+	else
+		unsetenv("PATH");
+	free(saved);
+	dmamap_platform_destroy(p);
+	return p != NULL;
+}
+
+/*
+ * A tool that is not installed is named with the package that has it,
+ * whether it is not on PATH or the shell could not find it (exit 127);
+ * an empty PATH searches the system's directories, as execvp() does, and
+ * cpp found there still finds its cc1.
+ */
+TEST(of_dts_a_missing_tool_is_named_with_its_package)
+{
+	struct dmamap_error err = { 0 };
+	char bin[300], file[400], path[4400];
+
+	need_dts_support();
+	REQUIRE(mkdtemp(dir));
+	snprintf(bin, sizeof(bin), "%s/bin", dir);
+	REQUIRE(mkdir(bin, 0700) == 0);
+	put("board.dts", HEAD "};\n");
+
+	CHECK(!builds_with_path("board.dts", bin, &err));
+	CHECK_EQ(err.code, -ENOEXEC);
+	CHECK_MSG(strstr(err.msg, "board.dts: cpp not found (install cpp)"), "%s", err.msg);
+
+	/* A tool the shell runs but that cannot find what it runs: 127, as good as missing. */
+	put("bin/cpp", "#!/bin/sh\nexit 127\n");
+	snprintf(file, sizeof(file), "%s/cpp", bin);
+	REQUIRE(chmod(file, 0700) == 0);
+	memset(&err, 0, sizeof(err));
+	CHECK(!builds_with_path("board.dts", bin, &err));
+	CHECK_MSG(strstr(err.msg, "board.dts: cpp not found (install cpp)"), "%s", err.msg);
+
+	/* The system's cpp, and a dtc that is missing in the same way. */
+	REQUIRE(rename(file, strcat(strcpy(path, bin), "/dtc")) == 0);
+	snprintf(path, sizeof(path), "%s:%s", bin, getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	memset(&err, 0, sizeof(err));
+	CHECK(!builds_with_path("board.dts", path, &err));
+	CHECK_MSG(strstr(err.msg, "board.dts: dtc not found (install device-tree-compiler)"), "%s", err.msg);
+
+	memset(&err, 0, sizeof(err));
+	CHECK_MSG(builds_with_path("board.dts", "", &err), "%s", err.msg);
+	clean();
+}
