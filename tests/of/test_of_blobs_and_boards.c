@@ -264,3 +264,43 @@ TEST(of_builtin_server_and_x86_boards)
 	}
 	dmamap_platform_destroy(p);
 }
+
+/* Options that name nothing, or more than a board takes, are refused before any file is read. */
+TEST(of_file_options_that_name_nothing_are_refused)
+{
+	struct dmamap_error err = { 0 };
+	uint8_t blob[8192];
+	size_t n = board_blob(blob, sizeof(blob));
+	char good[] = "/tmp/dmamap-good-XXXXXX";
+	const char *none[] = { NULL }, *many[17];
+	struct dmamap_of_options opts = { 0 };
+	int fd;
+
+	REQUIRE(n);
+	fd = mkstemp(good);
+	REQUIRE(fd >= 0 && write(fd, blob, n) == (ssize_t)n);
+	close(fd);
+	CHECK(dmamap_platform_from_file(NULL, &err) == NULL);
+	CHECK(err.code == -EINVAL && !strcmp(err.msg, "no file name"));
+	for (unsigned int i = 0; i < 17; i++)
+		many[i] = good;
+	opts.overlays = many;
+	opts.nr_overlays = 17;
+	CHECK(dmamap_platform_from_file_opts(good, &opts, &err) == NULL);
+	CHECK_MSG(err.code == -EINVAL && strstr(err.msg, ": more than 16 overlays or include directories"),
+		  "%s", err.msg);
+	opts.overlays = NULL;
+	opts.nr_overlays = 1;
+	CHECK(dmamap_platform_from_file_opts(good, &opts, &err) == NULL && err.code == -EINVAL);
+	opts.nr_overlays = 0;
+	opts.nr_include_dirs = 1;
+	CHECK(dmamap_platform_from_file_opts(good, &opts, &err) == NULL && err.code == -EINVAL);
+	opts.nr_include_dirs = 0;
+	opts.overlays = none;
+	opts.nr_overlays = 1;
+	memset(&err, 0, sizeof(err));
+	CHECK(dmamap_platform_from_file_opts(good, &opts, &err) == NULL);
+	if (err.code != -ENOSYS)
+		CHECK_MSG(err.code == -EINVAL && !strcmp(err.msg, "overlay 0: no file name"), "%s", err.msg);
+	unlink(good);
+}

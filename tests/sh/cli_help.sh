@@ -157,6 +157,15 @@ if "$cli" info boards/default.dts >/dev/null 2>&1; then
 	grep -q '^dmamap: standard input: empty: no device tree$' "$err" || fail "empty standard input: not said"
 	echo junk | "$cli" info - >"$out" 2>"$err" && fail "junk on standard input accepted"
 	grep -q '^dmamap: standard input, as ' "$err" || fail "junk: not said as standard input"
+	# Source on standard input needs a temporary copy: where there is no room, said.
+	TMPDIR=/nonexistent/dir "$cli" info - <boards/rpi4-like.dts >"$out" 2>"$err" && fail "no TMPDIR accepted"
+	grep -q '^dmamap: standard input: cannot make a temporary file: No such file or directory$' "$err" ||
+		fail "no room for standard input's copy: not said"
+	# A file too large to be a tree is refused before it is read whole.
+	truncate -s 65M "$out.dtb"
+	expect 1 info "$out.dtb"
+	grep -q "^dmamap: $out.dtb: larger than 64 MiB: not a device tree$" "$err" || fail "a 65 MiB .dtb: not said"
+	rm -f "$out.dtb"
 	# A hostile board name is escaped in JSON like every other string.
 	d=$(mktemp -d)
 	mkdir -p "$d/we\"ird"
