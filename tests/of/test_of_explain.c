@@ -103,3 +103,48 @@ TEST(of_explain_refuses_bad_arguments)
 	CHECK_EQ(dmamap_of_explain("junk", 4, NULL, NULL, out, sizeof(out), &err), -EINVAL);
 	CHECK_EQ(dmamap_of_explain("junk", 4, NULL, "/", NULL, 0, &err), -EINVAL);
 }
+
+#define ODD_TREE HEAD                                                                               \
+	"off@4 { compatible = \"vendor,x\"; reg = <0x4 0x1>; status = \"disabled\"; };"                  \
+	"plain@5 { reg = <0x5 0x1>; };"                                                                   \
+	"opp { compatible = \"operating-points-v2\"; };"                                                  \
+	"bus { " SIMPLE_BUS " status = \"disabled\"; child@6 { compatible = \"vendor,y\"; reg = <0x6 0x1>; }; };" \
+	"i2c@7 { compatible = \"vendor,i2c\"; reg = <0x7 0x1>; #address-cells = <1>; #size-cells = <1>;"    \
+	"  sub { " SIMPLE_BUS " leaf@1 { compatible = \"vendor,z\"; reg = <0x1 0x1>; }; }; };"              \
+	"uart@8 { compatible = \"arm,pl011\", \"arm,primecell\"; reg = <0x8 0x1>; };"                      \
+	"gpio@9 { compatible = \"vendor,gpio\"; reg = <0x9 0x1>; };"                                      \
+	"pcie@40000000 { compatible = \"pci-host-ecam-generic\"; device_type = \"pci\";"                   \
+	"  #address-cells = <3>; #size-cells = <2>; reg = <0x40000000 0x1000>;"                            \
+	"  ep@0,0 { reg = <0x10000 0 0 0 0>; }; }; };"
+
+/* @path explained on ODD_TREE must say @what. */
+static void odd(const char *path, const char *what)
+{
+	static char out[16384];
+	struct dmamap_platform *p = dts_board(ODD_TREE);
+	struct dmamap_error err = { 0 };
+	const void *blob;
+	size_t size;
+	int ret;
+
+	if (!p)
+		return;
+	blob = dmamap_platform_fdt(p, &size);
+	ret = dmamap_of_explain(blob, size, NULL, path, out, sizeof(out), &err);
+	dmamap_platform_destroy(p);
+	CHECK_MSG(ret == 0, "%s: %d %s", path, ret, err.msg);
+	CHECK_MSG(says(out, what), "%s", path);
+}
+
+TEST(of_explain_names_what_stops_population_and_how_each_device_is_made)
+{
+	odd("/", "the root is the board itself");
+	odd("/off@4", "its status is \"disabled\"");
+	odd("/plain@5", "it has no compatible: of_platform_bus_create() skips it");
+	odd("/opp", "an operating-points table: of_skipped_node_table");
+	odd("/bus/child@6", "its ancestor /bus is disabled");
+	odd("/i2c@7/sub/leaf@1", "its parent /i2c@7/sub is not populated itself");
+	odd("/uart@8", "arm,primecell: of_platform_bus_create() makes an AMBA device of it");
+	odd("/gpio@9", "nothing in its binding says it does DMA itself");
+	odd("/pcie@40000000/ep@0,0", "a PCI function below /pcie@40000000: the host controller's driver enumerates it");
+}
