@@ -211,7 +211,35 @@ static int on_device(const char *board_name, const char *dev_name, bool lazy)
 }
 
 static const char *walk_board, *walk_dev;
-static bool walk_lazy;
+static bool walk_lazy, walk_host_bounce;
+
+/* The host platform and a software device on it, bounced through swiotlb or not, every way of mapping. */
+static int scenario_host(void)
+{
+	struct dmamap_platform *p = dmamap_platform_host(NULL);
+	struct dmamap_device_desc d = { .name = "h0" };
+	struct device *dev;
+	int ret;
+
+	if (!p)
+		return -ENOMEM;
+	dmamap_set_log_hook(p, drop_log, NULL);
+	dmamap_set_report_hook(p, drop_report, NULL);
+	dmamap_debug_enable(p, true);
+	dev = dmamap_device_create(p, &d, NULL);
+	ret = dev ? 0 : -ENOMEM;
+	if (!ret && walk_host_bounce)
+		ret = dmamap_swiotlb_set_mode(p, DMAMAP_SWIOTLB_FORCE);
+	if (!ret)
+		ret = singles(dev, p);
+	if (!ret)
+		ret = list(dev, p);
+	if (!ret)
+		ret = coherent_and_pool(dev);
+	left_live += dmamap_debug_live(NULL, p);
+	dmamap_platform_destroy(p);
+	return ret;
+}
 
 static int scenario_device(void)
 {
@@ -375,4 +403,13 @@ TEST_TIMEOUT(faults_walk_every_backend, 600)
 			 backends[i].dev);
 		CHECK(walk(what, scenario_device) > 10);
 	}
+}
+
+/* The host platform, as a user-space driver meets it: identity mapping, then everything bounced. */
+TEST_TIMEOUT(faults_walk_host_platform, 300)
+{
+	walk_host_bounce = false;
+	CHECK(walk("host platform: single, sg, coherent, dma_pool", scenario_host) > 10);
+	walk_host_bounce = true;
+	CHECK(walk("host platform, swiotlb=force: single, sg, coherent, dma_pool", scenario_host) > 10);
 }
