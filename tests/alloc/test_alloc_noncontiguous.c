@@ -200,3 +200,69 @@ TEST(noncontig_refuses_what_linux_refuses)
 	CHECK_EQ(istats(dev).pages_mapped, 0);
 	dmamap_platform_destroy(p);
 }
+
+/*
+ * A user mapping of the memory: without an IOMMU the pages' own, behind
+ * one any page range of it, the same bytes as the CPU's view; what is not
+ * page aligned or lies past the allocation is refused, and a free with the
+ * wrong size or direction is reported and frees anyway.
+ */
+TEST(noncontig_mmap_shows_the_same_pages_and_refuses_what_lies_outside)
+{
+	struct dmamap_platform *p = quiet_board();
+	struct device *io = lookup(p, IOMMU_DEV), *nc = lookup(p, NC);
+	struct vm_area_struct vma;
+	static uint8_t want[SIZE];
+	struct sg_table *sgt;
+	uint8_t *view;
+
+	REQUIRE(io && nc);
+	fill_pattern(want, SIZE, 41);
+	/* No IOMMU: the single entry's pages. */
+	sgt = dma_alloc_noncontiguous(nc, SIZE, DMA_BIDIRECTIONAL, GFP_KERNEL, 0);
+	REQUIRE(sgt);
+	memcpy(sg_virt(sgt->sgl), want, SIZE);
+	vma = (struct vm_area_struct){ 0, SIZE, 0, DMAMAP_PROT_READ };
+	CHECK_EQ(dma_mmap_noncontiguous(nc, &vma, SIZE, sgt), 0);
+	CHECK(vma.vm_start && vma.vm_end - vma.vm_start == SIZE);
+	if (vma.vm_start) {
+		CHECK_MEM((uint8_t *)vma.vm_start, want, SIZE);
+		CHECK_EQ(dmamap_munmap(&vma), 0);
+	}
+	reps.n = 0;
+	dma_free_noncontiguous(nc, SIZE / 2, sgt, DMA_BIDIRECTIONAL);
+	CHECK_EQ(reps.n, 1);
+	CHECK_EQ(reps.last.kind, DMAMAP_DBG_INVALID_ARGUMENT);
+
+	/* Behind the IOMMU: pages 2 and 3 of the view, mapped again. */
+	sgt = dma_alloc_noncontiguous(io, SIZE, DMA_BIDIRECTIONAL, GFP_KERNEL, 0);
+	REQUIRE(sgt);
+	view = dma_vmap_noncontiguous(io, SIZE, sgt);
+	REQUIRE(view);
+	memcpy(view, want, SIZE);
+	vma = (struct vm_area_struct){ 0, 2 * PAGE_SIZE, 2, DMAMAP_PROT_READ };
+	CHECK_EQ(dma_mmap_noncontiguous(io, &vma, SIZE, sgt), 0);
+	if (vma.vm_start) {
+		CHECK_MEM((uint8_t *)vma.vm_start, want + 2 * PAGE_SIZE, 2 * PAGE_SIZE);
+		CHECK_EQ(dmamap_munmap(&vma), 0);
+	}
+	CHECK_EQ(dma_mmap_noncontiguous(io, NULL, SIZE, sgt), -EINVAL);
+	vma = (struct vm_area_struct){ 0, PAGE_SIZE + 1, 0, DMAMAP_PROT_READ };
+	CHECK_EQ(dma_mmap_noncontiguous(io, &vma, SIZE, sgt), -EINVAL);
+	vma = (struct vm_area_struct){ 0, PAGE_SIZE, NPAGES, DMAMAP_PROT_READ };
+	CHECK_EQ(dma_mmap_noncontiguous(io, &vma, SIZE, sgt), -ENXIO);
+	vma = (struct vm_area_struct){ 0, 2 * PAGE_SIZE, NPAGES - 1, DMAMAP_PROT_READ };
+	CHECK_EQ(dma_mmap_noncontiguous(io, &vma, SIZE, sgt), -ENXIO);
+	reps.n = 0;
+	dma_free_noncontiguous(io, SIZE, sgt, DMA_TO_DEVICE);
+	CHECK_EQ(reps.n, 1);
+	CHECK_EQ(reps.last.kind, DMAMAP_DBG_INVALID_ARGUMENT);
+	CHECK_EQ(istats(io).pages_mapped, 0);
+	/* Pages: no mapping without a device, a vma or a size. */
+	vma = (struct vm_area_struct){ 0, PAGE_SIZE, 0, DMAMAP_PROT_READ };
+	CHECK_EQ(dma_mmap_pages(NULL, &vma, PAGE_SIZE, virt_to_page(want)), -EINVAL);
+	CHECK_EQ(dma_mmap_pages(nc, NULL, PAGE_SIZE, virt_to_page(want)), -EINVAL);
+	CHECK_EQ(dma_mmap_pages(nc, &vma, 0, virt_to_page(want)), -EINVAL);
+	CHECK(!dma_alloc_noncontiguous(NULL, SIZE, DMA_TO_DEVICE, GFP_KERNEL, 0));
+	dmamap_platform_destroy(p);
+}

@@ -187,6 +187,48 @@ static int coherent_and_pool(struct device *dev)
 	return ret;
 }
 
+/* Pages from dma_alloc_pages(), then a table from dma_alloc_noncontiguous() through its CPU view. */
+static int pages_and_noncontig(struct device *dev)
+{
+	uint8_t seen[256], mine[256];
+	struct sg_table *sgt;
+	struct page *pg;
+	dma_addr_t h;
+	uint8_t *view;
+	int ret;
+
+	pg = dma_alloc_pages(dev, 2 * PAGE_SIZE, &h, DMA_TO_DEVICE, GFP_KERNEL);
+	if (!pg)
+		return -ENOMEM;
+	fill(mine, sizeof(mine), 5);
+	memcpy((uint8_t *)page_address(pg) + PAGE_SIZE, mine, sizeof(mine));
+	dma_sync_single_for_device(dev, h, 2 * PAGE_SIZE, DMA_TO_DEVICE);
+	ret = dmamap_device_read(dev, h + PAGE_SIZE, seen, sizeof(seen));
+	if (!ret)
+		compare(seen, mine, sizeof(mine));
+	dma_free_pages(dev, 2 * PAGE_SIZE, pg, h, DMA_TO_DEVICE);
+	if (ret)
+		return ret;
+	sgt = dma_alloc_noncontiguous(dev, 4 * PAGE_SIZE, DMA_TO_DEVICE, GFP_KERNEL, 0);
+	if (!sgt)
+		return -ENOMEM;
+	view = dma_vmap_noncontiguous(dev, 4 * PAGE_SIZE, sgt);
+	if (!view)
+		ret = -ENOMEM;
+	if (!ret) {
+		fill(mine, sizeof(mine), 6);
+		memcpy(view + 3 * PAGE_SIZE - 100, mine, sizeof(mine));
+		dma_sync_sgtable_for_device(dev, sgt, DMA_TO_DEVICE);
+		ret = dmamap_device_read(dev, sg_dma_address(sgt->sgl) + 3 * PAGE_SIZE - 100, seen,
+					 sizeof(seen));
+		/* Without an IOMMU the one entry is contiguous; behind one, the range is. */
+		if (!ret)
+			compare(seen, mine, sizeof(mine));
+	}
+	dma_free_noncontiguous(dev, 4 * PAGE_SIZE, sgt, DMA_TO_DEVICE);
+	return ret;
+}
+
 /* A fresh @board_name, and on device @dev_name every way of mapping there is. */
 static int on_device(const char *board_name, const char *dev_name, bool lazy)
 {
@@ -202,6 +244,8 @@ static int on_device(const char *board_name, const char *dev_name, bool lazy)
 		ret = list(dev, p);
 	if (!ret)
 		ret = coherent_and_pool(dev);
+	if (!ret)
+		ret = pages_and_noncontig(dev);
 	if (lazy && dev)
 		dmamap_iommu_flush(dev);
 	if (p)
@@ -236,6 +280,8 @@ static int scenario_host(void)
 		ret = list(dev, p);
 	if (!ret)
 		ret = coherent_and_pool(dev);
+	if (!ret)
+		ret = pages_and_noncontig(dev);
 	left_live += dmamap_debug_live(NULL, p);
 	dmamap_platform_destroy(p);
 	return ret;
@@ -399,7 +445,7 @@ TEST_TIMEOUT(faults_walk_every_backend, 600)
 		walk_board = "default";
 		walk_dev = backends[i].dev;
 		walk_lazy = backends[i].lazy;
-		snprintf(what, sizeof(what), "%s (%s): single, sg, coherent, dma_pool", backends[i].what,
+		snprintf(what, sizeof(what), "%s (%s): single, sg, coherent, dma_pool, pages, noncontiguous", backends[i].what,
 			 backends[i].dev);
 		CHECK(walk(what, scenario_device) > 10);
 	}
@@ -409,7 +455,7 @@ TEST_TIMEOUT(faults_walk_every_backend, 600)
 TEST_TIMEOUT(faults_walk_host_platform, 300)
 {
 	walk_host_bounce = false;
-	CHECK(walk("host platform: single, sg, coherent, dma_pool", scenario_host) > 10);
+	CHECK(walk("host platform: single, sg, coherent, dma_pool, pages, noncontiguous", scenario_host) > 10);
 	walk_host_bounce = true;
-	CHECK(walk("host platform, swiotlb=force: single, sg, coherent, dma_pool", scenario_host) > 10);
+	CHECK(walk("host platform, swiotlb=force: the same", scenario_host) > 10);
 }
