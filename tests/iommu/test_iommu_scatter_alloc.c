@@ -70,6 +70,13 @@ TEST(iommu_scatter_alloc_pages_not_contiguous_bytes_shared)
 	CHECK_EQ(dmamap_device_read(dev, h + 3 * PAGE_SIZE + 10, got, 1), 0);
 	CHECK_EQ(got[0], 0x5c);
 	dmamap_munmap(&vma);
+	/* A user mapping that is not whole pages, or reaches past the buffer: refused. */
+	vma = (struct vm_area_struct){ 0, PAGE_SIZE + 100, 0, DMAMAP_PROT_READ };
+	CHECK_EQ(dma_mmap_coherent(dev, &vma, cpu, h, NPAGES * PAGE_SIZE), -EINVAL);
+	vma = (struct vm_area_struct){ 0, PAGE_SIZE, NPAGES, DMAMAP_PROT_READ };
+	CHECK_EQ(dma_mmap_coherent(dev, &vma, cpu, h, NPAGES * PAGE_SIZE), -ENXIO);
+	vma = (struct vm_area_struct){ 0, 2 * PAGE_SIZE, NPAGES - 1, DMAMAP_PROT_READ };
+	CHECK_EQ(dma_mmap_coherent(dev, &vma, cpu, h, NPAGES * PAGE_SIZE), -ENXIO);
 	/* Wrong size: refused, nothing torn down. */
 	dma_free_attrs(dev, 2 * PAGE_SIZE, cpu, h, DMA_ATTR_ALLOC_SINGLE_PAGES);
 	CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_FREE_INVALID), 1);
