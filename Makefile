@@ -155,8 +155,11 @@ $(CLI): $(TOOL_OBJS) $(DRV_OBJS) $(BENCH_OBJS) $(STATIC)
 	$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $(TOOL_OBJS) $(DRV_OBJS) $(BENCH_OBJS) \
 		-Wl,--whole-archive $(STATIC) -Wl,--no-whole-archive $(LDLIBS)
 
-$(TESTS): $(TEST_OBJS) $(DRV_OBJS) $(STATIC)
-	$(CC) $(CFLAGS) -rdynamic -o $@ $(TEST_OBJS) $(DRV_OBJS) $(STATIC) $(LDLIBS)
+# The command line's code goes in too (not its main()): tests/fuzz replays
+# cli_fuzz's inputs through it.
+TEST_TOOL_OBJS := $(filter-out $(BUILD)/tools/dmamap.o,$(TOOL_OBJS)) $(BENCH_OBJS)
+$(TESTS): $(TEST_OBJS) $(DRV_OBJS) $(TEST_TOOL_OBJS) $(STATIC)
+	$(CC) $(CFLAGS) -rdynamic -o $@ $(TEST_OBJS) $(DRV_OBJS) $(TEST_TOOL_OBJS) $(STATIC) $(LDLIBS)
 
 # The libFuzzer targets (clang), each FUZZ_SECONDS, with a timeout per input
 # and a memory limit (docs/reliability.md): fdt_fuzz (the device tree reader,

@@ -197,7 +197,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 2: /* unmap; wrong: another size, direction or device, then right */
 			if (mm->live && !mm->sg) {
 				if (wrong)
-					dma_unmap_single(dev[byte(&pr) & 1 ? d : mm->dev], mm->addr,
+					dma_unmap_single(dev[byte(&pr) & 1 ? d : (unsigned int)mm->dev], mm->addr,
 							 mm->size + (byte(&pr) & 1), dirs[byte(&pr) % 4]);
 				dma_unmap_single(dev[mm->dev], mm->addr, mm->size, mm->dir);
 				mm->live = false;
