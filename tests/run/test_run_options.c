@@ -125,3 +125,35 @@ TEST(run_command_line_names_the_bad_argument)
 	CHECK_EQ(MAIN(said, "dmamap run", "--device", "dma-32", "--seeds", "1-2", "--ownership"), 0);
 	CHECK_MSG(strstr(said, "PASS: 0 of 2 runs failed"), "%s", said);
 }
+
+/* Every option with a value that is right: each one reaches the run (formats, files, limits). */
+TEST(run_command_line_takes_every_option)
+{
+	char said[16384], json[] = "/tmp/dmamap-opt-trace-XXXXXX", text[] = "/tmp/dmamap-opt-ftrace-XXXXXX";
+	int a = mkstemp(json), b = mkstemp(text);
+
+	need_fdt();
+	CHECK(a >= 0 && b >= 0);
+	close(a);
+	close(b);
+	CHECK(platform_driver_register(&opt_drv) == 0);
+	CHECK_EQ(MAIN(said, "dmamap run", "--board", "default", "--seeds", "3", "-j", "1", "--timeout", "5",
+		      "--device", "dma-32", "--test", "the_only_test", "--tap", "--verbose", "--trace", json,
+		      "--trace-text", text), 0);
+	CHECK_MSG(strstr(said, "TAP version 13\n") && strstr(said, "ok 1 - dma-32 seed 3"), "%s", said);
+	CHECK_MSG(!strstr(said, "runs/s"), "the TAP stream has nothing after its plan: %s", said);
+	{
+		char cmd[512];
+
+		snprintf(cmd, sizeof(cmd), "grep -q '\"dma-32 seed 3\"' %s && grep -q '^# dma-32 seed 3$' %s",
+			 json, text);
+		CHECK(system(cmd) == 0);
+	}
+	CHECK_EQ(MAIN(said, "dmamap run", "--device", "dma-32", "--seeds", "1-2", "--json"), 0);
+	CHECK_MSG(strstr(said, "\"runs\":2") && strstr(said, "\"failed\":0"), "%s", said);
+	/* The text format ends with the rate. */
+	CHECK_EQ(MAIN(said, "dmamap run", "--device", "dma-32", "--seeds", "4", "-v"), 0);
+	CHECK_MSG(strstr(said, "1 runs in ") && strstr(said, "runs/s with 1 job\n"), "%s", said);
+	unlink(json);
+	unlink(text);
+}
