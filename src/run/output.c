@@ -188,14 +188,15 @@ static void kind_rows(const struct run_state *rs, struct kind_row rows[5])
 	}
 }
 
-static void print_failure(const struct run_state *rs, FILE *f, unsigned long task, bool log)
+/* A failed run: where, every stage that failed, its log's last lines, the replay; @first says so. */
+static void print_failure(const struct run_state *rs, FILE *f, unsigned long task, bool first)
 {
 	const struct run_result *r = &rs->results[task];
 	char stage[80], msg[600], replay[400];
 
 	dmamap__run_stage_name(rs, r->fail_stage, stage, sizeof(stage));
 	dmamap__run_replay(rs, task, replay, sizeof(replay));
-	fprintf(f, "first failure: %s, seed %llu, %s (%s)\n",
+	fprintf(f, "%s: %s, seed %llu, %s (%s)\n", first ? "first failure" : "failure",
 		rs->plan.devices[plan_device(&rs->plan, task)],
 		(unsigned long long)plan_seed(&rs->plan, task), stage, status_names[r->status]);
 	/* Every stage that failed in that run, in order. */
@@ -204,7 +205,7 @@ static void print_failure(const struct run_state *rs, FILE *f, unsigned long tas
 		if (msg[0])
 			fprintf(f, "  %s: %s\n", dmamap__run_stage_name(rs, s, stage, sizeof(stage)), msg);
 	}
-	if (log && r->msgs) {
+	if (r->msgs) {
 		const char *lines = r->msgs + strlen(r->msgs) + 1;
 
 		if (*lines) {
@@ -305,7 +306,7 @@ void dmamap__run_emit_end(struct run_state *rs)
 		return;
 	for (unsigned long t = (unsigned long)first + 1; t < rs->nr_tasks; t++)
 		if (rs->results[t].status != RUN_PASSED)
-			print_failure(rs, f, t, true);
+			print_failure(rs, f, t, false);
 }
 
 static void xml_str(FILE *f, const char *s)

@@ -4,6 +4,7 @@
  * assertion, a checker report or a leak fails exactly the runs it happens
  * in, and the first failure comes with file:line and the replay line.
  */
+#include <unistd.h>
 #include "run_helpers.h"
 
 ENGINE_DRIVER(good_drv, "run-good");
@@ -156,5 +157,46 @@ TEST(run_fails_a_device_whose_probe_declines_it_and_says_so)
 	CHECK_MSG(strstr(out, "\n  probe: probe with driver run-declines declined the device (-ENODEV or -ENXIO)"),
 		  "%s", out);
 	CHECK_MSG(strstr(out, "probe with driver run-declines failed with error -19"), "%s", out);
+	free(out);
+}
+
+ENGINE_DRIVER(always_drv, "run-always");
+
+/* Fails on every seed, with a message JUnit must escape (a '<', a control byte). */
+DMAMAP_DRIVER_TEST(always_drv, fails_on_every_seed)
+{
+	(void)pdev;
+	dmamap_test_fail(__FILE__, __LINE__, 1, "seed %llu: 3 < 2\x01", (unsigned long long)dmamap_test_seed());
+}
+
+TEST(run_verbose_lists_every_failure_and_junit_escapes_what_xml_cannot_hold)
+{
+	char junit[] = "/tmp/dmamap-junit-XXXXXX", cmd[512];
+	struct dmamap_run_options o = { .device = "dma-nc", .first_seed = 1, .last_seed = 10, .jobs = 2,
+					.verbose = true, .junit = junit };
+	struct dmamap_run_summary sum;
+	char *out, *at;
+	int fd = mkstemp(junit), n = 0;
+
+	need_fdt();
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK(platform_driver_register(&always_drv) == 0);
+	CHECK_EQ(run_into(&o, &sum, &out), 10);
+	/* Ten failures, the first named so, each with its replay line. */
+	CHECK_MSG(strstr(out, "first failure: dma-nc, seed 1, test fails_on_every_seed (failed)"), "%s", out);
+	CHECK_MSG(strstr(out, "\nfailure: dma-nc, seed 10, test fails_on_every_seed (failed)"), "%s", out);
+	for (at = out; (at = strstr(at, "replay: ")); at++)
+		n++;
+	CHECK_EQ(n, 10);
+	/* The table keeps the first eight failing seeds. */
+	CHECK_MSG(strstr(out, "  1 2 3 4 5 6 7 8 ...\n"), "%s", out);
+	/* JUnit: '<' escaped, the control byte replaced; the result parses. */
+	snprintf(cmd, sizeof(cmd),
+		 "grep -q 'seed 9: 3 &lt; 2?' %s && ! grep -q \"$(printf '\\001')\" %s && "
+		 "python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' %s",
+		 junit, junit, junit);
+	CHECK(system(cmd) == 0);
+	unlink(junit);
 	free(out);
 }
