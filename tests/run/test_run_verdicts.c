@@ -200,3 +200,42 @@ TEST(run_verbose_lists_every_failure_and_junit_escapes_what_xml_cannot_hold)
 	unlink(junit);
 	free(out);
 }
+
+ENGINE_DRIVER(chatty_drv, "run-chatty");
+
+/*
+ * Logs three hundred numbered lines, then draws two reports (a wrong-size
+ * unmap, then a double one): the log keeps its newest lines, the first
+ * report is the failure.
+ */
+DMAMAP_DRIVER_TEST(chatty_drv, logs_much_then_draws_two_reports)
+{
+	struct dmamap_platform *p = dmamap_device_platform(&pdev->dev);
+	void *buf = dmamap_kmalloc(p, 256, DMAMAP_GFP_DMA_ALIGN);
+	dma_addr_t h;
+
+	for (int i = 0; i < 300; i++)
+		dmamap_log_line(p, DMAMAP_LOG_INFO, "chatty line %03d, padded to be long enough to fill a log", i);
+	h = dma_map_single(&pdev->dev, buf, 256, DMA_TO_DEVICE);
+	DMAMAP_ASSERT(!dma_mapping_error(&pdev->dev, h));
+	dma_unmap_single(&pdev->dev, h, 128, DMA_TO_DEVICE);
+	dma_unmap_single(&pdev->dev, h, 256, DMA_TO_DEVICE);
+	dmamap_kfree(p, buf);
+}
+
+TEST(run_keeps_a_tests_newest_log_lines_and_its_first_report)
+{
+	struct dmamap_run_options o = { .device = "dma-nc", .board = "boards/default.dts", .jobs = 1 };
+	struct dmamap_run_summary sum;
+	char *out;
+
+	need_fdt();
+	CHECK(platform_driver_register(&chatty_drv) == 0);
+	CHECK_EQ(run_into(&o, &sum, &out), 1);
+	CHECK_MSG(strstr(out, "  test logs_much_then_draws_two_reports: checker: wrong-size on dma-nc: "), "%s", out);
+	CHECK_MSG(strstr(out, "  log (last lines):\n") && strstr(out, "chatty line 299,"), "%s", out);
+	CHECK_MSG(!strstr(out, "chatty line 000,"), "the oldest line is still there:\n%s", out);
+	/* A board from a file is replayed from the same file. */
+	CHECK_MSG(strstr(out, "replay: dmamap run --board boards/default.dts --device dma-nc --seeds 1 "), "%s", out);
+	free(out);
+}
