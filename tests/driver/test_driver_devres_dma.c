@@ -202,3 +202,36 @@ TEST(driver_devres_dmam_alloc_failing_keeps_nothing)
 	CHECK_EQ(stats_of(dev).frees, 1);
 	dmamap_platform_destroy(p);
 }
+
+TEST(driver_devres_dmam_pool_destroyed_early_leaves_nothing_for_release)
+{
+	struct dmamap_platform *p = tree_board(NULL);
+	struct dma_pool *plain;
+	int ret = 0;
+	struct device *dev;
+
+	REQUIRE(p);
+	dmamap_debug_enable(p, true);
+	dev = bind(p, NC, pool_body, &ret);
+	REQUIRE(dev && ret == 1);
+	CHECK_EQ(dmamap_devres_count(dev), 1);
+	dmam_pool_destroy(pool);
+	CHECK_EQ(dmamap_devres_count(dev), 0);
+	CHECK_EQ(stats_of(dev).frees, 1);
+	dmam_pool_destroy(NULL);
+	/* A pool dma_pool_create() made is destroyed, with a warning that it was not managed. */
+	plain = dma_pool_create("plain", dev, 64, 64, 0);
+	REQUIRE(plain);
+	logs.last[0] = '\0';
+	dmam_pool_destroy(plain);
+	CHECK_MSG(strstr(logs.last, "dmam_pool_destroy() of a pool dmam_pool_create() did not make"), "%s",
+		  logs.last);
+	device_release_driver(dev);
+	CHECK_EQ(dmamap_debug_live(dev, NULL), 0);
+	CHECK_EQ(reps.n, 0);
+	/* Unbound, the device has no managed resources to hold one: nothing is made. */
+	REQUIRE(lookup(p, COH));
+	CHECK(!dmam_pool_create("unbound", lookup(p, COH), 64, 64, 0));
+	CHECK(!dmam_alloc_coherent(dev, 4096, NULL, GFP_KERNEL));
+	dmamap_platform_destroy(p);
+}
