@@ -276,3 +276,42 @@ TEST(of_missing_size_cells_default_to_one)
 	CHECK_EQ(dmamap_bus_dma_limit(dev), 0x3ffffff);
 	dmamap_platform_destroy(p);
 }
+
+/* Two banks, 0x80000000 and 0x90000000, 64 MiB each, and a device on a bus with dma-ranges @r. */
+#define TWO_BANKS(r)                                                                          \
+	"/dts-v1/; / { #address-cells = <1>; #size-cells = <1>; "                             \
+	"memory@80000000 { device_type = \"memory\"; reg = <0x80000000 0x4000000 0x90000000 0x4000000>; }; " \
+	"soc { " SIMPLE_BUS " dma-ranges = <" r ">;"                                          \
+	"  dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; }; }; };"
+
+/* Whether the device of TWO_BANKS(@r) is addressing-limited (-1: no board). */
+static int limited(const char *dts)
+{
+	struct dmamap_platform *p;
+	struct device *dev = dts_device(dts, "dma@1", &p);
+	int ret = dev ? dma_addressing_limited(dev) : -1;
+
+	dmamap_platform_destroy(p);
+	return ret;
+}
+
+/*
+ * dma_addressing_limited() where the mask is no limit (the top of RAM sits
+ * at the top of a bus window, 0x1fffffff, so the bus limit equals the
+ * required mask): RAM that no window maps makes the device limited
+ * (dma_direct_all_ram_mapped()), however many windows share the rest.
+ * Linux rounds the required mask up to a power of two and compares the bus
+ * limit against it, so a window ending elsewhere is limited on that alone.
+ */
+TEST(of_dma_ranges_that_leave_ram_unmapped_limit_the_device)
+{
+	CHECK_EQ(limited(TWO_BANKS("0x1c000000 0x90000000 0x4000000")), 1);
+	CHECK_EQ(limited(TWO_BANKS("0x0 0x80000000 0x4000000 0x1c000000 0x90000000 0x4000000")), 0);
+	/* The first bank in two windows that meet in CPU space but not in bus space. */
+	CHECK_EQ(limited(TWO_BANKS("0x0 0x80000000 0x2000000 0x8000000 0x82000000 0x2000000 "
+				   "0x1c000000 0x90000000 0x4000000")), 0);
+	/* One page short of the first bank's end. */
+	CHECK_EQ(limited(TWO_BANKS("0x0 0x80000000 0x3fff000 0x1c000000 0x90000000 0x4000000")), 1);
+	/* All RAM mapped, but the window's end is not a mask: limited, as Linux says. */
+	CHECK_EQ(limited(TWO_BANKS("0x0 0x80000000 0x4000000 0x10000000 0x90000000 0x4000000")), 1);
+}
