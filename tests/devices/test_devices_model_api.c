@@ -8,7 +8,9 @@
  * and a doorbell on a disabled device are refused; a model registered
  * wrong, or whose probe fails, makes no device.
  */
+#include <dmamap/io.h>
 #include <dmamap/model.h>
+#include <dmamap/sim.h>
 #include <dmamap/hw/blk.h>
 #include <dmamap/hw/nic.h>
 #include "../helpers.h"
@@ -135,4 +137,94 @@ TEST(model_registered_wrong_or_failing_its_probe_makes_no_device)
 	CHECK_EQ(dmamap_mmio_write32(NULL, 0, 1), -EINVAL);
 	CHECK_EQ(dmamap_mmio_write32(lookup(p, "dma-coh"), 0x400, 1), -EINVAL);
 	dmamap_platform_destroy(p);
+}
+
+/* A block device, enabled, with a ring of four requests and a segment table in coherent memory. */
+struct blk_rig {
+	struct dmamap_platform *p;
+	struct device *dev;
+	struct blk_req *ring;
+	struct blk_seg *table;
+	uint8_t *data;
+	dma_addr_t ring_dma, table_dma, data_dma;
+	unsigned int tail;
+};
+
+static bool blk_rig(struct blk_rig *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->p = quiet_board();
+	r->dev = r->p ? lookup(r->p, "blk-coh") : NULL;
+	if (!r->dev)
+		return false;
+	r->ring = dma_alloc_coherent(r->dev, 4 * sizeof(*r->ring), &r->ring_dma, GFP_KERNEL);
+	r->table = dma_alloc_coherent(r->dev, 4 * sizeof(*r->table), &r->table_dma, GFP_KERNEL);
+	r->data = dma_alloc_coherent(r->dev, 8192, &r->data_dma, GFP_KERNEL);
+	if (!r->ring || !r->table || !r->data)
+		return false;
+	memset(r->ring, 0, 4 * sizeof(*r->ring));
+	dmamap_mmio_write32(r->dev, BLK_REG_RING_LO, (uint32_t)r->ring_dma);
+	dmamap_mmio_write32(r->dev, BLK_REG_RING_HI, (uint32_t)(r->ring_dma >> 32));
+	dmamap_mmio_write32(r->dev, BLK_REG_RING_SIZE, 4);
+	dmamap_mmio_write32(r->dev, BLK_REG_INT_MASK, BLK_INT_DONE);
+	return dmamap_mmio_write32(r->dev, BLK_REG_CTRL, BLK_CTRL_ENABLE) == 0;
+}
+
+/* Submit one request of @op at @sector over @nsegs entries of the table; its status. */
+static uint16_t blk_submit(struct blk_rig *r, uint16_t op, uint64_t sector, uint32_t nsegs)
+{
+	struct blk_req *q = &r->ring[r->tail % 4];
+
+	q->sector = sector;
+	q->table = r->table_dma;
+	q->nsegs = nsegs;
+	q->status = 0;
+	dma_wmb();
+	q->op = op;
+	r->tail++;
+	dmamap_mmio_write32(r->dev, BLK_REG_TAIL, r->tail); /* free-running, as HEAD */
+	dmamap_sim_run_devices(r->p, 100000);
+	return q->status;
+}
+
+/*
+ * Requests a disk would refuse: no VALID bit, no segments or too many, an
+ * unknown operation, a sector past the end, a segment that runs past it;
+ * each completes with ERROR and is counted. A table whose END mark comes
+ * early ends the request there.
+ */
+TEST(model_blk_refuses_bad_requests_and_believes_an_early_end_mark)
+{
+	struct blk_rig r;
+	uint32_t v;
+
+	REQUIRE(blk_rig(&r));
+	r.table[0] = (struct blk_seg){ r.data_dma, 4096, 0 };
+	r.table[1] = (struct blk_seg){ r.data_dma + 4096, 4096, BLK_SEG_END };
+	CHECK_EQ(blk_submit(&r, BLK_OP_READ | BLK_REQ_VALID, 0, 0), BLK_STATUS_DONE | BLK_STATUS_ERROR);
+	CHECK_EQ(blk_submit(&r, BLK_OP_READ | BLK_REQ_VALID, 0, BLK_MAX_SEGS + 1),
+		 BLK_STATUS_DONE | BLK_STATUS_ERROR);
+	CHECK_EQ(blk_submit(&r, 3 | BLK_REQ_VALID, 0, 2), BLK_STATUS_DONE | BLK_STATUS_ERROR);
+	CHECK_EQ(blk_submit(&r, BLK_OP_WRITE | BLK_REQ_VALID, BLK_CAPACITY_SECTORS, 2),
+		 BLK_STATUS_DONE | BLK_STATUS_ERROR);
+	CHECK_EQ(blk_submit(&r, BLK_OP_WRITE | BLK_REQ_VALID, BLK_CAPACITY_SECTORS - 8, 2),
+		 BLK_STATUS_DONE | BLK_STATUS_ERROR);
+	CHECK_EQ(dmamap_mmio_read32(r.dev, BLK_REG_ERRORS, &v), 0);
+	CHECK_EQ(v, 5);
+	/* Four segments said, the second marked END: two written, the request done. */
+	memset(r.data, 0x6c, 8192);
+	r.table[0].flags = 0;
+	CHECK_EQ(blk_submit(&r, BLK_OP_WRITE | BLK_REQ_VALID, 100, 4), BLK_STATUS_DONE);
+	{
+		uint8_t disk[8192];
+
+		CHECK_EQ(dmamap_blk_disk(r.dev, 100 * BLK_SECTOR_SIZE, disk, sizeof(disk), false), 0);
+		CHECK(all_bytes(disk, sizeof(disk), 0x6c));
+	}
+	CHECK_EQ(dmamap_mmio_read32(r.dev, BLK_REG_COMPLETED, &v), 0);
+	CHECK_EQ(v, 1); /* without error: the five that failed are ERRORS */
+	CHECK_EQ(dmamap_blk_disk(r.dev, 0, NULL, 1, false), -EINVAL);
+	CHECK_EQ(dmamap_blk_disk(lookup(r.p, "nic-coh"), 0, &v, 1, false), -EINVAL);
+	CHECK_EQ(dmamap_blk_disk(r.dev, (uint64_t)BLK_CAPACITY_SECTORS * BLK_SECTOR_SIZE, &v, 1, false), -EINVAL);
+	dmamap_platform_destroy(r.p);
 }

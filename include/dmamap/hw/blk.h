@@ -9,8 +9,10 @@
  * (coherent memory). Each names a scatter-gather table of blk_seg (an
  * ADMA2-like table, in coherent memory too: a dma_pool block, typically);
  * the last segment carries BLK_SEG_END. The driver fills a request and its
- * table, sets BLK_REQ_VALID last (after a dma_wmb()) and writes the index
- * after it to TAIL. The device fetches the request, then each segment
+ * table, sets BLK_REQ_VALID last (after a dma_wmb()) and writes the number
+ * of requests submitted so far to TAIL: TAIL and HEAD count without end
+ * (a request's slot is its number modulo RING_SIZE), and the device works
+ * while HEAD differs from TAIL. The device fetches the request, then each segment
  * descriptor, moves each segment in 4 KiB bursts, then writes the status
  * word (BLK_STATUS_DONE, with BLK_STATUS_ERROR for a bad request or an
  * unreachable buffer) and advances HEAD. INT_STATUS_DONE is set and line 0
@@ -28,12 +30,12 @@
 #define BLK_REG_RING_LO 0x08
 #define BLK_REG_RING_HI 0x0c
 #define BLK_REG_RING_SIZE 0x10 /* requests, a power of two up to 1024 */
-#define BLK_REG_TAIL 0x14      /* WO doorbell */
-#define BLK_REG_HEAD 0x18      /* RO: next request the device fetches */
+#define BLK_REG_TAIL 0x14      /* WO doorbell: requests submitted, counting on */
+#define BLK_REG_HEAD 0x18      /* RO: requests fetched, counting on */
 #define BLK_REG_INT_STATUS 0x1c /* RW1C: BLK_INT_DONE */
 #define BLK_REG_INT_MASK 0x20
 #define BLK_REG_CAPACITY 0x24  /* RO: sectors */
-#define BLK_REG_COMPLETED 0x28 /* RO: requests completed since reset */
+#define BLK_REG_COMPLETED 0x28 /* RO: requests completed without error since reset */
 #define BLK_REG_ERRORS 0x2c    /* RO: requests that failed since reset */
 
 #define BLK_ID 0x424c4b31u     /* "BLK1" */
