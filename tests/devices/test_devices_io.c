@@ -112,3 +112,39 @@ TEST(io_poll_elapsed_is_real_time_without_device_time)
 	udelay(3000);
 	CHECK(dmamap_poll_elapsed(&start, 0) >= e + 2900);
 }
+
+/* Without device time, ndelay(), usleep_range() and msleep() take real time (at least what they say). */
+TEST(io_delays_and_sleeps_take_real_time_without_device_time)
+{
+	struct timespec t0, t1;
+	long us;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ndelay(1500000);
+	usleep_range(2000, 4000);
+	msleep(3);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	us = (long)((t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000);
+	CHECK_MSG(us >= 6500, "1.5 + 2 + 3 ms took %ld us", us);
+}
+
+/* A register block whose device is gone: reads all ones, and both accesses are reported. */
+TEST(io_register_block_of_a_destroyed_device_is_refused)
+{
+	struct dmamap_platform *p = checked(quiet_board());
+	struct dmamap_device_desc d = { .name = "gone", .model = "memcpy" };
+	struct device *dev;
+	void __iomem *regs;
+	const char *said;
+
+	REQUIRE(p && (dev = dmamap_device_create(p, &d, NULL)) && (regs = dmamap_device_ioremap(dev)));
+	CHECK_EQ(readl(regs + MCE_REG_ID), MCE_ID);
+	dmamap_device_destroy(dev);
+	stderr_capture();
+	CHECK_EQ(readl(regs + MCE_REG_ID), 0xffffffffu);
+	writel(1, regs + MCE_REG_RING_LO);
+	said = stderr_text();
+	CHECK_MSG(strstr(said, "read at ") && strstr(said, "no device's register block is there (removed?)") &&
+		  strstr(said, "write at "), "%s", said);
+	dmamap_platform_destroy(p);
+}
