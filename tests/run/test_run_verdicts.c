@@ -239,3 +239,39 @@ TEST(run_keeps_a_tests_newest_log_lines_and_its_first_report)
 	CHECK_MSG(strstr(out, "replay: dmamap run --board boards/default.dts --device dma-nc --seeds 1 "), "%s", out);
 	free(out);
 }
+
+ENGINE_DRIVER(memeq_drv, "run-memeq");
+
+/* Equal bytes pass; the first byte that differs is named; a NULL buffer fails. */
+DMAMAP_DRIVER_TEST(memeq_drv, compares_bytes)
+{
+	static const uint8_t a[4] = { 1, 2, 3, 4 }, b[4] = { 1, 2, 9, 4 };
+
+	(void)pdev;
+	DMAMAP_EXPECT_MEMEQ(a, a, sizeof(a));
+	DMAMAP_EXPECT_MEMEQ(a, b, sizeof(a));
+	DMAMAP_ASSERT_MEMEQ(a, (const uint8_t *)NULL, sizeof(a));
+}
+
+TEST(run_memeq_names_the_first_differing_byte)
+{
+	struct dmamap_run_options o = { .device = "dma-nc", .jobs = 1, .verbose = true };
+	struct dmamap_run_summary sum;
+	static const struct dmamap_test nameless = { NULL, NULL, NULL, __FILE__, __LINE__ };
+	const char *said;
+	char *out;
+
+	need_fdt();
+	CHECK_EQ(dmamap_test_register(NULL), -EINVAL);
+	CHECK_EQ(dmamap_test_register(&nameless), -EINVAL);
+	CHECK(platform_driver_register(&memeq_drv) == 0);
+	CHECK_EQ(run_into(&o, &sum, &out), 1);
+	/* The test's first failure is the one said. */
+	CHECK_MSG(strstr(out, "a and b differ at byte 2 of 4: 0x03 vs 0x09"), "%s", out);
+	free(out);
+	/* Outside a test, a failure is only said. */
+	stderr_capture();
+	dmamap_test_fail("here.c", 7, 0, "outside %s", "any test");
+	said = stderr_text();
+	CHECK_MSG(strstr(said, "here.c:7: outside any test"), "%s", said);
+}
