@@ -5,7 +5,8 @@
  * node refuse the board and say which node and property; a pool its setup
  * refuses (a reusable restricted pool, one too many CMA areas, a pool not
  * in whole pages) is kept out of the devices' reach and says why; more
- * regions than a board keeps leave the rest unused, the board still built.
+ * regions than a board keeps leave the rest unused, the board still built;
+ * a /reserved-memory node unlike the root is ignored, as Linux ignores it.
  */
 #include "../helpers.h"
 
@@ -128,4 +129,47 @@ TEST(of_more_reserved_regions_than_a_board_keeps_leave_the_rest_unused)
 		CHECK_MSG(strstr(cap.all, "more than 64 reservations: the rest are not withheld"), "%s", cap.all);
 	}
 	dmamap_platform_destroy(p);
+}
+
+/*
+ * fdt_scan_reserved_mem() ignores a /reserved-memory node whose cells are
+ * not the root's or that has no ranges: none of its regions is reserved,
+ * the board builds and says why. A disabled region is skipped.
+ */
+TEST(of_reserved_memory_node_unlike_the_root_is_ignored)
+{
+	static const char *const bodies[] = {
+		"reserved-memory { #address-cells = <1>; #size-cells = <1>; "
+		"  s@81000000 { reg = <0x81000000 0x100000>; }; }; };",
+		"reserved-memory { #address-cells = <2>; #size-cells = <1>; ranges; "
+		"  s@81000000 { reg = <0 0x81000000 0x100000>; }; }; };",
+		"reserved-memory { #address-cells = <1>; ranges; s@81000000 { reg = <0x81000000 0x100000>; }; }; };",
+	};
+	struct dmamap_region_info r;
+
+	for (size_t i = 0; i < sizeof(bodies) / sizeof(bodies[0]); i++) {
+		static struct log_capture cap;
+		char dts[1024];
+		struct dmamap_platform *p;
+
+		snprintf(dts, sizeof(dts), "%s%s", HEAD, bodies[i]);
+		memset(&cap, 0, sizeof(cap));
+		dmamap_set_log_hook(NULL, capture_hook, &cap);
+		p = dts_board(dts);
+		dmamap_set_log_hook(NULL, NULL, NULL);
+		if (!p)
+			continue;
+		CHECK_MSG(dmamap_region_info(p, 0, &r) == -ENOENT, "body %zu: a region was kept", i);
+		CHECK_MSG(strstr(cap.all, "/reserved-memory: ignored: its #address-cells/#size-cells differ "
+					  "from the root's, or it has no ranges"), "body %zu: %s", i, cap.all);
+		dmamap_platform_destroy(p);
+	}
+	/* Disabled: not reserved either, and nothing to say. */
+	{
+		struct dmamap_platform *p = dts_board(RESV("s@81000000 { reg = <0x81000000 0x100000>; status = \"disabled\"; };") "};");
+
+		if (p)
+			CHECK_EQ(dmamap_region_info(p, 0, &r), -ENOENT);
+		dmamap_platform_destroy(p);
+	}
 }
