@@ -185,8 +185,9 @@ static int cma_place(struct dmamap_platform *p, const struct dmamap_board *board
 	size = PAGE_ALIGN(size);
 	if (start) {
 		if (!dmamap__port_is_ram(p, start, size) || (start & (PAGE_SIZE - 1))) {
-			dmamap__set_error(err, -EINVAL, "board %s: CMA area at 0x%llx is not RAM",
-					  p->name, (unsigned long long)start);
+			dmamap__set_error(err, -EINVAL, "board %s: CMA area at 0x%llx is %s", p->name,
+					  (unsigned long long)start,
+					  start & (PAGE_SIZE - 1) ? "not page aligned" : "not RAM");
 			return -EINVAL;
 		}
 		*out = (struct dmamap_ram_bank){ start, size };

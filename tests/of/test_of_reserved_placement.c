@@ -236,6 +236,28 @@ TEST(board_device_cma_area_must_be_one_of_the_boards)
 	b.cma_areas[1] = (struct dmamap_ram_bank){ 0x82200000ULL, 0x400000 };
 	CHECK(dmamap_platform_create(&b, &err) == NULL);
 	CHECK_MSG(strstr(err.msg, "CMA area 1") != NULL, "%s", err.msg);
+	/* An area over the default CMA area. */
+	b.nr_cma_areas = 1;
+	b.cma_size = 0x800000;
+	b.cma_start = 0x82000000ULL;
+	CHECK(dmamap_platform_create(&b, &err) == NULL);
+	CHECK_MSG(strstr(err.msg, "CMA area 0") != NULL, "%s", err.msg);
+	/* More areas than a board keeps. */
+	b.cma_size = 0;
+	b.cma_start = 0;
+	b.nr_cma_areas = DMAMAP_MAX_CMA + 1;
+	CHECK(dmamap_platform_create(&b, &err) == NULL);
+	CHECK_MSG(err.code == -EINVAL && strstr(err.msg, "board cma-areas: 9 CMA areas (at most 8)"), "%s", err.msg);
+	/* The default area where there is no RAM, or not on a page. */
+	b.nr_cma_areas = 0;
+	b.nr_devices = 0;
+	b.cma_size = 0x400000;
+	b.cma_start = 0x90000000ULL;
+	CHECK(dmamap_platform_create(&b, &err) == NULL);
+	CHECK_MSG(strstr(err.msg, "board cma-areas: CMA area at 0x90000000 is not RAM"), "%s", err.msg);
+	b.cma_start = 0x82000800ULL;
+	CHECK(dmamap_platform_create(&b, &err) == NULL);
+	CHECK_MSG(strstr(err.msg, "CMA area at 0x82000800 is not page aligned"), "%s", err.msg);
 }
 
 /* The boot allocations that come after /reserved-memory keep clear of it. */
