@@ -271,3 +271,31 @@ TEST(ownership_mode_finds_buffers_guarded_again_after_a_trap_elsewhere)
 	dmamap_free_pages(p, pg, 3);
 	dmamap_platform_destroy(p);
 }
+
+/* DMAMAP_OWNERSHIP=1 turns the mode on for every board made while it is set. */
+TEST(ownership_mode_from_the_environment)
+{
+	struct dmamap_platform *p;
+	struct device *dev;
+	struct page *pg;
+	volatile uint8_t *buf;
+	uint8_t seen;
+	dma_addr_t h;
+
+	setenv("DMAMAP_OWNERSHIP", "1", 1);
+	p = sim_board("default");
+	unsetenv("DMAMAP_OWNERSHIP");
+	REQUIRE(p && (dev = lookup(p, NC)) && (pg = dmamap_alloc_pages(p, 0, 0)));
+	buf = page_address(pg);
+	buf[0] = 0x33;
+	h = dma_map_single(dev, (void *)buf, PAGE_SIZE, DMA_FROM_DEVICE);
+	REQUIRE(!dma_mapping_error(dev, h));
+	rec_reset();
+	seen = buf[8];
+	(void)seen;
+	EXPECT_KINDS(DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS);
+	dma_unmap_single(dev, h, PAGE_SIZE, DMA_FROM_DEVICE);
+	stop_checking(p);
+	dmamap_free_pages(p, pg, 0);
+	dmamap_platform_destroy(p);
+}
