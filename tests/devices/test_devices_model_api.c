@@ -135,6 +135,7 @@ TEST(model_registered_wrong_or_failing_its_probe_makes_no_device)
 	CHECK_EQ(dmamap_mmio_read32(dev, 0, &v), -ENODEV);
 	CHECK_EQ(dmamap_mmio_read32(dev, 0, NULL), -EINVAL);
 	CHECK_EQ(dmamap_mmio_write32(NULL, 0, 1), -EINVAL);
+	REQUIRE(lookup(p, "dma-coh"));
 	CHECK_EQ(dmamap_mmio_write32(lookup(p, "dma-coh"), 0x400, 1), -EINVAL);
 	dmamap_platform_destroy(p);
 }
@@ -211,9 +212,10 @@ TEST(model_blk_refuses_bad_requests_and_believes_an_early_end_mark)
 		 BLK_STATUS_DONE | BLK_STATUS_ERROR);
 	CHECK_EQ(dmamap_mmio_read32(r.dev, BLK_REG_ERRORS, &v), 0);
 	CHECK_EQ(v, 5);
-	/* Four segments said, the second marked END: two written, the request done. */
+	/* Four segments said, the second marked END: two written, the request done; the third, out of reach, never read. */
 	memset(r.data, 0x6c, 8192);
 	r.table[0].flags = 0;
+	r.table[2] = (struct blk_seg){ 0xfff00000ULL, 4096, 0 };
 	CHECK_EQ(blk_submit(&r, BLK_OP_WRITE | BLK_REQ_VALID, 100, 4), BLK_STATUS_DONE);
 	{
 		uint8_t disk[8192];

@@ -232,6 +232,10 @@ TEST(driver_devres_dmam_pool_destroyed_early_leaves_nothing_for_release)
 	/* Unbound, the device has no managed resources to hold one: nothing is made. */
 	REQUIRE(lookup(p, COH));
 	CHECK(!dmam_pool_create("unbound", lookup(p, COH), 64, 64, 0));
-	CHECK(!dmam_alloc_coherent(dev, 4096, NULL, GFP_KERNEL));
+	{
+		dma_addr_t h;
+
+		CHECK(!dmam_alloc_coherent(dev, 4096, &h, GFP_KERNEL));
+	}
 	dmamap_platform_destroy(p);
 }

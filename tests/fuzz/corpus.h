@@ -5,6 +5,7 @@
  * file of fuzz/corpus/NAME/ goes through it, in name order, in one process
  * as libFuzzer would run them. A harness aborts when an invariant breaks,
  * which fails the test; the input it was on is the last line on stderr.
+ * An input that runs longer than INPUT_SECONDS fails it too.
  */
 #ifndef DMAMAP_TESTS_FUZZ_CORPUS_H
 #define DMAMAP_TESTS_FUZZ_CORPUS_H
@@ -13,7 +14,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include "../tap.h"
+
+/*
+ * No stored input takes a second in this build; one that takes this long
+ * has started to hang (the test's own timeout ends one that never returns).
+ */
+#define INPUT_SECONDS 20
 
 typedef int (*fuzz_one_fn)(const uint8_t *data, size_t size);
 
@@ -46,8 +54,14 @@ static inline unsigned int replay_corpus(const char *name, fuzz_one_fn one)
 		rewind(f);
 		data = malloc(len > 0 ? (size_t)len : 1);
 		if (data && len >= 0 && fread(data, 1, (size_t)len, f) == (size_t)len) {
+			struct timespec t0, t1;
+
 			fprintf(stderr, "replaying %s\n", path);
+			clock_gettime(CLOCK_MONOTONIC, &t0);
 			one(data, (size_t)len);
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			CHECK_MSG(t1.tv_sec - t0.tv_sec < INPUT_SECONDS, "%s took %ld s", path,
+				  (long)(t1.tv_sec - t0.tv_sec));
 			done++;
 		}
 		free(data);

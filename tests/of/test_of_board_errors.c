@@ -60,8 +60,7 @@ TEST(of_memory_entry_of_size_zero_is_a_placeholder)
 					      " reg = <0x0 0x0 0x80000000 0x4000000>; }; };");
 	struct dmamap_ram_bank b;
 
-	if (!p)
-		return;
+	REQUIRE(p);
 	CHECK(dmamap_ram_bank(p, 0, &b) == 0 && b.start == 0x80000000ULL && b.size == 0x4000000);
 	CHECK(dmamap_ram_bank(p, 1, &b) != 0);
 	dmamap_platform_destroy(p);

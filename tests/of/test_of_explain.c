@@ -127,8 +127,7 @@ static void odd(const char *path, const char *what)
 	size_t size;
 	int ret;
 
-	if (!p)
-		return;
+	REQUIRE(p);
 	blob = dmamap_platform_fdt(p, &size);
 	ret = dmamap_of_explain(blob, size, NULL, path, out, sizeof(out), &err);
 	dmamap_platform_destroy(p);

@@ -38,6 +38,7 @@ static bool board_explained(const char *dts, const char *path, struct dmamap_dev
 
 	memset(in, 0, sizeof(*in));
 	said[0] = '\0';
+	CHECK_MSG(p != NULL, "%s: the board was refused", path);
 	if (!p)
 		return false;
 	blob = dmamap_platform_fdt(p, &size);

@@ -60,7 +60,8 @@ TEST(of_restricted_pool_its_setup_refuses_serves_no_device)
 	/* Reusable: rmem_swiotlb_setup() refuses it, the memory goes back to RAM. */
 	dev = dts_device(RESV("r: r { compatible = \"restricted-dma-pool\"; reusable; size = <0x100000>; };")
 			 DEV("memory-region = <&r>;") "};", "dma@1", &p);
-	if (dev && region(p, 0, &r)) {
+	REQUIRE(dev);
+	if (region(p, 0, &r)) {
 		CHECK_MSG(!strcmp(r.use, "released"), "%s", r.use);
 		CHECK_MSG(strstr(r.how, "a restricted pool cannot be reusable, no-map or a default"), "%s", r.how);
 		CHECK(dmamap_device_info(dev, &in) == 0 && in.restricted_pool_size == 0);
@@ -70,7 +71,8 @@ TEST(of_restricted_pool_its_setup_refuses_serves_no_device)
 	/* Not in whole pages: still reserved, but no device's pool (dmamap's pools are paged). */
 	dev = dts_device(RESV("r: r@80100800 { compatible = \"restricted-dma-pool\"; reg = <0x80100800 0x100000>; };")
 			 DEV("memory-region = <&r>;") "};", "dma@1", &p);
-	if (dev && region(p, 0, &r)) {
+	REQUIRE(dev);
+	if (region(p, 0, &r)) {
 		CHECK_MSG(strstr(r.how, "not page aligned (a dmamap limit): no device uses it"), "%s", r.how);
 		CHECK(dmamap_device_info(dev, &in) == 0 && in.restricted_pool_size == 0);
 	}
@@ -91,7 +93,8 @@ TEST(of_more_cma_areas_than_a_board_keeps_release_the_rest)
 				      i, 0x80000000u + i * 0x400000u, 0x80000000u + i * 0x400000u);
 	snprintf(dts + n, sizeof(dts) - n, "}; };");
 	p = dts_board(dts);
-	if (p) {
+	REQUIRE(p);
+	{
 		for (unsigned int i = 0; i < DMAMAP_MAX_CMA; i++)
 			if (region(p, i, &r))
 				CHECK_MSG(strcmp(r.use, "released"), "region %u: %s (%s)", i, r.use, r.how);
@@ -120,7 +123,8 @@ TEST(of_more_reserved_regions_than_a_board_keeps_leave_the_rest_unused)
 	dmamap_set_log_hook(NULL, capture_hook, &cap);
 	p = dts_board(dts);
 	dmamap_set_log_hook(NULL, NULL, NULL);
-	if (p) {
+	REQUIRE(p);
+	{
 		CHECK(region(p, DMAMAP_MAX_RESERVED - 1, &r) &&
 		      r.start == 0x80000000u + (DMAMAP_MAX_RESERVED - 1) * 0x2000u);
 		CHECK_EQ(dmamap_region_info(p, DMAMAP_MAX_RESERVED, &r), -ENOENT);
@@ -157,6 +161,7 @@ TEST(of_reserved_memory_node_unlike_the_root_is_ignored)
 		dmamap_set_log_hook(NULL, capture_hook, &cap);
 		p = dts_board(dts);
 		dmamap_set_log_hook(NULL, NULL, NULL);
+		CHECK_MSG(p != NULL, "body %zu: the board was refused", i);
 		if (!p)
 			continue;
 		CHECK_MSG(dmamap_region_info(p, 0, &r) == -ENOENT, "body %zu: a region was kept", i);
@@ -168,8 +173,8 @@ TEST(of_reserved_memory_node_unlike_the_root_is_ignored)
 	{
 		struct dmamap_platform *p = dts_board(RESV("s@81000000 { reg = <0x81000000 0x100000>; status = \"disabled\"; };") "};");
 
-		if (p)
-			CHECK_EQ(dmamap_region_info(p, 0, &r), -ENOENT);
+		REQUIRE(p);
+		CHECK_EQ(dmamap_region_info(p, 0, &r), -ENOENT);
 		dmamap_platform_destroy(p);
 	}
 }

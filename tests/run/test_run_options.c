@@ -137,9 +137,11 @@ TEST(run_command_line_names_the_bad_argument)
 TEST(run_command_line_takes_every_option)
 {
 	char said[16384], json[] = "/tmp/dmamap-opt-trace-XXXXXX", text[] = "/tmp/dmamap-opt-ftrace-XXXXXX";
-	int a = mkstemp(json), b = mkstemp(text);
+	int a, b;
 
 	need_fdt();
+	a = mkstemp(json);
+	b = mkstemp(text);
 	CHECK(a >= 0 && b >= 0);
 	close(a);
 	close(b);

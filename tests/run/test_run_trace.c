@@ -31,11 +31,13 @@ TEST(run_trace_writes_a_chrome_trace_and_ftrace_lines)
 					.jobs = 2, .trace = json, .trace_text = text };
 	struct dmamap_run_summary sum;
 	char cmd[2048], *out;
-	int a = mkstemp(json), b = mkstemp(text);
+	int a, b;
 
 	need_fdt();
 	if (system("python3 -c 'import json' 2>/dev/null"))
 		SKIP("python3 is not installed");
+	a = mkstemp(json);
+	b = mkstemp(text);
 	CHECK(a >= 0 && b >= 0);
 	close(a);
 	close(b);
@@ -116,11 +118,13 @@ TEST(run_trace_follows_lists_and_tables_and_ends_a_crashed_run_with_why)
 					.jobs = 1, .trace = json, .trace_text = text };
 	struct dmamap_run_summary sum;
 	char cmd[2048], *out;
-	int fd = mkstemp(json), fd2 = mkstemp(text);
+	int fd, fd2;
 
 	need_fdt();
 	if (system("python3 -c 'import json' 2>/dev/null"))
 		SKIP("python3 is not installed");
+	fd = mkstemp(json);
+	fd2 = mkstemp(text);
 	CHECK(fd >= 0 && fd2 >= 0);
 	close(fd);
 	close(fd2);
@@ -214,11 +218,12 @@ TEST(run_trace_gives_every_buffer_a_track_that_ends_when_it_is_freed)
 					.jobs = 1, .trace = json };
 	struct dmamap_run_summary sum;
 	char cmd[2048], *out;
-	int fd = mkstemp(json);
+	int fd;
 
 	need_fdt();
 	if (system("python3 -c 'import json' 2>/dev/null"))
 		SKIP("python3 is not installed");
+	fd = mkstemp(json);
 	CHECK(fd >= 0);
 	close(fd);
 	CHECK(platform_driver_register(&trace_life_drv) == 0);
