@@ -180,8 +180,9 @@ FUZZ_CLI_OBJS := $(patsubst %.c,build-fuzz/obj/%.o,$(filter-out tools/dmamap.c,$
 	$(DRV_SRCS) $(BENCH_SRCS))
 FUZZ_EXTRA_cli_fuzz := $(FUZZ_CLI_OBJS)
 # The CLI prints; the reports go on where libFuzzer keeps its own stderr.
-# Its inputs are whole jobs: `demo --scale 2` takes 1.3 s instrumented, and
-# five times that on a loaded 2-core machine, so a hang is 30 s here.
+# Its inputs are whole jobs: the slowest stored one (`demo --scale 2`) takes
+# 2.8 s instrumented on an idle core and took 21 s beside a coverage build,
+# so a hang is 30 s here.
 FUZZ_RUN_cli_fuzz := -close_fd_mask=3 -timeout=30
 FUZZ_RUN_dts_fuzz := -max_len=8192
 -include $(shell find build-fuzz -name '*.d' 2>/dev/null)

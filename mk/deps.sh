@@ -22,10 +22,14 @@ if [ "$1" = check ]; then
 fi
 # `make fuzz` also needs clang's libFuzzer.
 [ "$1" = fuzz ] && ! command -v clang >/dev/null 2>&1 && need="$need clang"
-# `make test` builds the installed example with pkg-config, renders the SVG picture to PNG and lints the man pages.
-[ "$1" = test ] && ! command -v pkg-config >/dev/null 2>&1 && need="$need pkg-config"
-[ "$1" = test ] && ! command -v rsvg-convert >/dev/null 2>&1 && need="$need librsvg2-bin"
-[ "$1" = test ] && ! command -v mandoc >/dev/null 2>&1 && need="$need mandoc"
+# `make test` builds the installed example with pkg-config, renders the SVG picture to PNG and lints the man pages;
+# `make coverage` runs the same tests, and its floors count on none of them skipping.
+tests=false
+{ [ "$1" = test ] || [ "$1" = coverage ]; } && tests=true
+$tests && ! command -v pkg-config >/dev/null 2>&1 && need="$need pkg-config"
+$tests && ! command -v rsvg-convert >/dev/null 2>&1 && need="$need librsvg2-bin"
+$tests && ! command -v mandoc >/dev/null 2>&1 && need="$need mandoc"
+$tests && ! command -v python3 >/dev/null 2>&1 && need="$need python3"
 # `make coverage` reads the counters with gcovr.
 [ "$1" = coverage ] && ! command -v gcovr >/dev/null 2>&1 && need="$need gcovr"
 [ -z "$need" ] && exit 0

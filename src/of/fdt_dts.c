@@ -33,6 +33,9 @@ extern char **environ;
 #define TOOL_SECONDS 60
 #define TOOL_MEMORY (2ull << 30)
 #define TOOL_FILE_BYTES (256ull << 20) /* its output, and its messages */
+#define MAX_INCLUDES 16
+/* A tool's arguments: its fixed ones, and a pair per include directory. */
+#define MAX_TOOL_ARGS (16 + 2 * MAX_INCLUDES)
 
 static unsigned int tool_seconds(void)
 {
@@ -94,21 +97,25 @@ static int find_tool(const char *name, char *path, size_t len)
  * The child only makes system calls between fork() and execve(): the
  * caller may have threads.
  */
-static int run_tool(char *argv[], const char *errfile)
+static int run_tool(char *const argv[], const char *errfile)
 {
 	const struct rlimit mem = { TOOL_MEMORY, TOOL_MEMORY };
 	const struct rlimit file = { TOOL_FILE_BYTES, TOOL_FILE_BYTES };
 	const struct rlimit core = { 0, 0 };
 	unsigned int seconds = tool_seconds();
 	struct timespec start, now, nap = { 0, 1000000 };
-	char path[4096];
+	char path[4096], *args[MAX_TOOL_ARGS + 1];
 	pid_t pid, done;
 	int status, err, null;
+	size_t n = 0;
 
 	if (find_tool(argv[0], path, sizeof(path)))
 		return -ENOENT;
 	/* gcc's driver finds cc1 through its own argv[0]: a bare name only through PATH, which may not say. */
-	argv[0] = path;
+	args[n++] = path;
+	for (; n < MAX_TOOL_ARGS && argv[n]; n++)
+		args[n] = argv[n];
+	args[n] = NULL;
 	err = open(errfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (err < 0 || null < 0) {
@@ -126,7 +133,7 @@ static int run_tool(char *argv[], const char *errfile)
 		    setrlimit(RLIMIT_AS, &mem) || setrlimit(RLIMIT_FSIZE, &file) ||
 		    setrlimit(RLIMIT_CORE, &core))
 			_exit(126);
-		execve(path, argv, environ);
+		execve(path, args, environ);
 		_exit(127);
 	}
 	close(err);
@@ -193,7 +200,6 @@ static void include_hint(const char *said, char *out, size_t len)
 		snprintf(out, len, " (a kernel tree: -I its scripts/dtc/include-prefixes)");
 }
 
-#define MAX_INCLUDES 16
 
 int dmamap__of_mktemp(char *path, size_t len, const char *stem, const char *suffix)
 {
@@ -217,7 +223,7 @@ int dmamap__dts_compile(const char *path, const char *home, const char *dtb,
 	char pre[4096], errs[4096];
 	char dir[4096], said[900], hint[160];
 	const char *slash = strrchr(path, '/');
-	char *cpp[16 + 2 * MAX_INCLUDES], *dtc[16 + 2 * MAX_INCLUDES];
+	char *cpp[MAX_TOOL_ARGS + 1], *dtc[MAX_TOOL_ARGS + 1];
 	int fd1 = -1, fd2 = -1, ret = -ENOMEM, nc = 0, nd = 0;
 
 	if (nr_includes > MAX_INCLUDES) {

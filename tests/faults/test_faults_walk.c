@@ -282,6 +282,13 @@ static int scenario_host(void)
 		ret = coherent_and_pool(dev);
 	if (!ret)
 		ret = pages_and_noncontig(dev);
+	if (!ret && walk_host_bounce) {
+		struct dmamap_swiotlb_stats st;
+
+		/* Forced, the single and the list went through the pool. */
+		if (dmamap_swiotlb_stats(p, NULL, &st) || st.bounced_maps < 5)
+			ret = -EIO;
+	}
 	left_live += dmamap_debug_live(NULL, p);
 	dmamap_platform_destroy(p);
 	return ret;

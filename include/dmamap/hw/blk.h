@@ -31,7 +31,7 @@
 #define BLK_REG_RING_HI 0x0c
 #define BLK_REG_RING_SIZE 0x10 /* requests, a power of two up to 1024 */
 #define BLK_REG_TAIL 0x14      /* WO doorbell: requests submitted, counting on */
-#define BLK_REG_HEAD 0x18      /* RO: requests fetched, counting on */
+#define BLK_REG_HEAD 0x18      /* RO: requests finished (status written), counting on */
 #define BLK_REG_INT_STATUS 0x1c /* RW1C: BLK_INT_DONE */
 #define BLK_REG_INT_MASK 0x20
 #define BLK_REG_CAPACITY 0x24  /* RO: sectors */
