@@ -28,8 +28,9 @@ BUILD := $(BUILD)-nofdt
 endif
 
 OPT ?= -O2
+# 64-bit file offsets on 32-bit hosts too: simulated RAM is a memfd larger than 2 GiB.
 CFLAGS_BASE := -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
-	-Wno-missing-field-initializers -g $(OPT) -fPIC \
+	-Wno-missing-field-initializers -g $(OPT) -fPIC -D_FILE_OFFSET_BITS=64 \
 	-pthread -Iinclude $(SANFLAGS)
 override CFLAGS := $(CFLAGS_BASE) $(CFLAGS)
 LDLIBS = -pthread -lm -ldl $(FDT_LIB)

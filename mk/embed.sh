@@ -14,7 +14,8 @@ trap 'rm -f "$tmp"' EXIT
 	i=0
 	for dts in "$@"; do
 		dtc -q -I dts -O dtb -o "$tmp" "$dts"
-		echo "static const unsigned char board_$i[] = {"
+		# libfdt reads a blob only at 8-byte alignment; a byte array gets 1 (4 on armhf in practice).
+		echo "static const unsigned char board_$i[] __attribute__((aligned(8))) = {"
 		od -An -v -tx1 "$tmp" | awk '{ for (k = 1; k <= NF; k++) printf "0x%s,", $k; printf "\n" }'
 		echo "};"
 		i=$((i + 1))
