@@ -16,6 +16,7 @@
 #include "../base/report.h"
 #include "../platform/port.h"
 #include "hw.h"
+#include "arch_barrier.h"
 #include "../lib/mem.h"
 
 /* 4 KiB a block (every model's registers fit), 16,384 blocks in 64 MiB of address space. */
@@ -163,21 +164,14 @@ static void reg_write(struct device *dev, volatile void *addr, uint32_t off, uin
 		refused(dev, addr, off, true, ret);
 }
 
-#if defined(__SANITIZE_THREAD__)
-/* ThreadSanitizer does not model fences; an atomic read-modify-write it understands stands in. */
-static int fence_word;
-#define FENCE(order) __atomic_fetch_add(&fence_word, 0, __ATOMIC_SEQ_CST)
-#else
-#define FENCE(order) __atomic_thread_fence(order)
-#endif
-
+/* readl() orders what follows after the read, writel() what came before the write: Linux's __io_ar, __io_bw. */
 static void fence_for(bool ordered, bool read)
 {
 	if (ordered) {
 		if (read)
-			FENCE(__ATOMIC_ACQUIRE);
+			arch_io_ar();
 		else
-			FENCE(__ATOMIC_RELEASE);
+			arch_io_bw();
 	}
 }
 
@@ -267,29 +261,27 @@ void dmamap_barrier(enum dmamap_barrier kind)
 {
 	switch (kind) {
 	case DMAMAP_RMB:
-	case DMAMAP_DMA_RMB:
-		FENCE(__ATOMIC_ACQUIRE);
+		arch_rmb();
 		break;
 	case DMAMAP_WMB:
+		arch_wmb();
+		break;
+	case DMAMAP_DMA_MB:
+		arch_dma_mb();
+		break;
+	case DMAMAP_DMA_RMB:
+		arch_dma_rmb();
+		break;
 	case DMAMAP_DMA_WMB:
-		FENCE(__ATOMIC_RELEASE);
+		arch_dma_wmb();
 		break;
 	default:
-		FENCE(__ATOMIC_SEQ_CST);
+		arch_mb();
 	}
 	/* The devices step first, seeing memory as it was before the barrier: then it takes effect. */
 	dmamap__sched_barrier_all(kind == DMAMAP_RMB || kind == DMAMAP_DMA_RMB ? ORDER_RMB
 				  : kind == DMAMAP_WMB || kind == DMAMAP_DMA_WMB ? ORDER_WMB
 				  : ORDER_MB);
-}
-
-static void arch_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield" ::: "memory");
-#endif
 }
 
 void dmamap_cpu_relax(void)

@@ -1,0 +1,53 @@
+#!/bin/sh
+# mb(), rmb(), wmb(), dma_*mb() and cpu_relax() are the architecture's own
+# instructions, as Linux's asm/barrier.h defines them: read off the built
+# object (dmamap_barrier, dmamap_cpu_relax). OBJDUMP names a cross objdump
+# for another architecture's build.
+# $1: the build directory.
+set -eu
+build=${1:-build}
+obj=$build/src/hw/io.o
+objdump=${OBJDUMP:-objdump}
+fail() {
+	echo "barriers.sh: $*" >&2
+	exit 1
+}
+command -v "$objdump" >/dev/null 2>&1 || { echo "barriers.sh: skipped: no $objdump"; exit 0; }
+case "$build" in
+*tsan*) echo "barriers.sh: skipped: under TSan an atomic operation stands in for each fence"; exit 0 ;;
+esac
+[ -f "$obj" ] || fail "$obj: not built"
+arch=$("$objdump" -f "$obj" | sed -n 's/^architecture: \([^,]*\),.*/\1/p')
+body() {
+	"$objdump" -d --no-show-raw-insn "$obj" | awk -v f="<$1>:" 'index($0, f) { on = 1; next } on && /^$/ { exit } on'
+}
+# FUNCTION PATTERN...: each extended regular expression matches an instruction of FUNCTION.
+want() {
+	fn=$1
+	shift
+	text=$(body "$fn")
+	[ -n "$text" ] || fail "$arch: no $fn in $obj"
+	for p in "$@"; do
+		printf '%s\n' "$text" | grep -Eq "$p" || fail "$arch: $fn has no '$p':
+$text"
+	done
+}
+case "$arch" in
+i386:x86-64)
+	want dmamap_barrier '\smfence' '\slfence' '\ssfence'
+	want dmamap_cpu_relax '\spause' ;;
+aarch64)
+	want dmamap_barrier '\sdsb\s+sy' '\sdsb\s+ld' '\sdsb\s+st' '\sdmb\s+osh$' '\sdmb\s+oshld' '\sdmb\s+oshst'
+	want dmamap_cpu_relax '\syield' ;;
+arm)
+	want dmamap_barrier '\sdsb\s+(sy|$)' '\sdsb\s+st' '\sdmb\s+osh$' '\sdmb\s+oshst'
+	want dmamap_cpu_relax '\syield' ;;
+riscv:rv64)
+	want dmamap_barrier '\sfence\s+iorw,iorw' '\sfence\s+ir,ir' '\sfence\s+ow,ow' '\sfence\s+r,r' '\sfence\s+w,w'
+	want dmamap_cpu_relax '\s(pause|fence\s+w,0|\.word\s+0x0?100000f)' ;;
+i386)
+	want dmamap_barrier '\s(mfence|lock)'
+	want dmamap_cpu_relax '\spause' ;;
+*)
+	echo "barriers.sh: skipped: no expectation for $arch (the C11 fences stand in)" ;;
+esac
