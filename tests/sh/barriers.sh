@@ -19,7 +19,9 @@ esac
 [ -f "$obj" ] || fail "$obj: not built"
 arch=$("$objdump" -f "$obj" | sed -n 's/^architecture: \([^,]*\),.*/\1/p')
 body() {
-	"$objdump" -d --no-show-raw-insn "$obj" | awk -v f="<$1>:" 'index($0, f) { on = 1; next } on && /^$/ { exit } on'
+	# To the next function: local labels (<.L12>:) and the blank lines before them stay inside.
+	"$objdump" -d --no-show-raw-insn "$obj" |
+		awk -v f="<$1>:" 'index($0, f) { on = 1; next } on && /^[0-9a-f]+ <[^.]/ { exit } on'
 }
 # FUNCTION PATTERN...: each extended regular expression matches an instruction of FUNCTION.
 want() {
@@ -39,11 +41,11 @@ i386:x86-64)
 aarch64)
 	want dmamap_barrier '\sdsb\s+sy' '\sdsb\s+ld' '\sdsb\s+st' '\sdmb\s+osh$' '\sdmb\s+oshld' '\sdmb\s+oshst'
 	want dmamap_cpu_relax '\syield' ;;
-arm)
+arm | armv7*)
 	want dmamap_barrier '\sdsb\s+(sy|$)' '\sdsb\s+st' '\sdmb\s+osh$' '\sdmb\s+oshst'
 	want dmamap_cpu_relax '\syield' ;;
 riscv:rv64)
-	want dmamap_barrier '\sfence\s+iorw,iorw' '\sfence\s+ir,ir' '\sfence\s+ow,ow' '\sfence\s+r,r' '\sfence\s+w,w'
+	want dmamap_barrier '\sfence(\s+iorw,iorw)?$' '\sfence\s+ir,ir' '\sfence\s+ow,ow' '\sfence\s+r,r' '\sfence\s+w,w'
 	want dmamap_cpu_relax '\s(pause|fence\s+w,0|\.word\s+0x0?100000f)' ;;
 i386)
 	want dmamap_barrier '\s(mfence|lock)'
