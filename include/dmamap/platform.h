@@ -323,7 +323,8 @@ DMAMAP_API bool dmamap_platform_is_sim(const struct dmamap_platform *p);
  * dmamap_cache_line_size() - a platform's cache line (ARCH_DMA_MINALIGN)
  * @p: platform
  *
- * Return: bytes: the board's line size; 64 on the host and for a NULL @p.
+ * Return: bytes: the board's line size; on the host, the architecture's
+ * ARCH_DMA_MINALIGN (128 on arm64, 64 elsewhere); 64 for a NULL @p.
  */
 DMAMAP_API unsigned int dmamap_cache_line_size(const struct dmamap_platform *p);
 

@@ -31,8 +31,8 @@ int dmamap__port_init_board(struct dmamap_platform *p, const struct dmamap_board
 int dmamap__port_init_host(struct dmamap_platform *p, struct dmamap_error *err)
 {
 	p->mach.kind = MACHINE_HOST;
-	p->mach.line_size = 64;
-	p->mach.line_shift = 6;
+	p->mach.line_size = 1u << HOST_DMA_MINALIGN_SHIFT;
+	p->mach.line_shift = HOST_DMA_MINALIGN_SHIFT;
 	if (dmamap__host_init(p, HOST_ARENA_SIZE)) {
 		dmamap__set_error(err, -ENOMEM, "host: cannot create the coherent arena");
 		return -ENOMEM;

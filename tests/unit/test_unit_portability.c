@@ -28,3 +28,25 @@ TEST(portability_file_offsets_are_64_bits)
 {
 	CHECK_EQ(sizeof(off_t), 8);
 }
+
+/* On the host, DMA alignment is the architecture's ARCH_DMA_MINALIGN: what kmalloc's DMA-safe memory keeps. */
+TEST(portability_host_dma_alignment_is_the_architectures)
+{
+#if defined(__aarch64__)
+	const unsigned int want = 128;
+#else
+	const unsigned int want = 64;
+#endif
+	struct dmamap_platform *p = host_platform();
+	uint8_t *a, *b;
+
+	REQUIRE(p);
+	CHECK_EQ(dmamap_cache_line_size(p), want);
+	a = dmamap_kmalloc(p, 1, DMAMAP_GFP_DMA_ALIGN);
+	b = dmamap_kmalloc(p, 1, DMAMAP_GFP_DMA_ALIGN);
+	REQUIRE(a && b);
+	CHECK(((uintptr_t)a % want) == 0 && ((uintptr_t)b % want) == 0);
+	dmamap_kfree(p, a);
+	dmamap_kfree(p, b);
+	dmamap_platform_destroy(p);
+}

@@ -10,6 +10,17 @@
 
 #include "../../base/device.h"
 
+/*
+ * The smallest alignment at which DMA to a buffer cannot share a cache line
+ * with other data: Linux's ARCH_DMA_MINALIGN (arm64 sizes it for 128-byte
+ * lines; x86, 32-bit ARM and RISC-V for 64).
+ */
+#if defined(__aarch64__)
+#define HOST_DMA_MINALIGN_SHIFT 7
+#else
+#define HOST_DMA_MINALIGN_SHIFT 6
+#endif
+
 /* The arena, @size bytes, as the platform's one RAM bank. */
 int dmamap__host_init(struct dmamap_platform *p, u64 size);
 void dmamap__host_fini(struct dmamap_platform *p);
