@@ -160,6 +160,8 @@ void dmamap__dbg_synced(struct device *dev, dma_addr_t addr, u64 size, bool to_c
  * page @p guarded: reported against the mapping that holds it (ownership.c).
  */
 void dmamap__dbg_cpu_access_trapped(struct dmamap_platform *p, const void *addr, int write);
+/* From a SIGSEGV handler's context: 1 the access wrote, 0 it read, -1 the machine does not say. */
+int dmamap__fault_was_write(void *uc);
 /* The live streaming mapping of @p whose CPU buffer holds @addr, copied to @out (marked said). */
 bool dmamap__dbg_entry_of_cpu(struct dmamap_platform *p, const void *addr, struct dbg_entry *out);
 /* The mapping holding [@addr, +@size) starts with the CPU as its owner (allocated memory). */

@@ -21,17 +21,6 @@
 static struct sigaction earlier;
 static pthread_once_t handler_once = PTHREAD_ONCE_INIT;
 
-/* 1 a write, 0 a read, -1 where the machine does not say. */
-static int fault_was_write(void *uc)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	return (((ucontext_t *)uc)->uc_mcontext.gregs[REG_ERR] & 2) ? 1 : 0;
-#else
-	(void)uc;
-	return -1;
-#endif
-}
-
 /* Not one of ours: whoever handled SIGSEGV before us, or the default (the access faults again). */
 static void pass_on(int sig, siginfo_t *si, void *uc)
 {
@@ -54,7 +43,7 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 		pass_on(sig, si, uc);
 		return;
 	}
-	dmamap__dbg_cpu_access_trapped(p, si->si_addr, fault_was_write(uc));
+	dmamap__dbg_cpu_access_trapped(p, si->si_addr, dmamap__fault_was_write(uc));
 }
 
 static void install_handler(void)
