@@ -22,6 +22,7 @@ struct frame_record {
 #define ESR_EC(esr) (((esr) >> 26) & 0x3fu)
 #define ESR_EC_DABT_LOW 0x24u /* a data abort from user space */
 #define ESR_WNR (1u << 6)
+#define ESR_CM (1u << 8)
 
 static int from_syndrome(const mcontext_t *mc)
 {
@@ -36,8 +37,9 @@ static int from_syndrome(const mcontext_t *mc)
 			break;
 		if (r.magic == ESR_RECORD_MAGIC && r.size >= sizeof(r) + sizeof(esr)) {
 			memcpy(&esr, at + sizeof(r), sizeof(esr));
+			/* A cache maintenance fault sets WnR without writing (Linux's is_write_abort()). */
 			if (ESR_EC(esr) == ESR_EC_DABT_LOW)
-				return (esr & ESR_WNR) ? 1 : 0;
+				return (esr & ESR_WNR) && !(esr & ESR_CM) ? 1 : 0;
 			return -1;
 		}
 		at += r.size;
@@ -54,10 +56,17 @@ static int from_instruction(uint32_t insn)
 {
 	if ((insn & 0x0a000000u) != 0x08000000u)
 		return -1; /* not a load or a store */
+	if ((insn & 0x3fa00000u) == 0x08a00000u || (insn & 0xbfa00000u) == 0x08200000u)
+		return 1; /* CAS, CASP: bit 22 is acquire there, and they write */
+	if ((insn & 0x3ffffc00u) == 0x38bfc000u)
+		return 0; /* LDAPR, in the atomics' encoding space */
 	if ((insn & 0x3b200c00u) == 0x38200000u)
-		return 1; /* LDADD, SWP, CAS...: atomics write */
-	if ((insn & 0x38000000u) == 0x38000000u)
+		return 1; /* LDADD, SWP...: atomics write */
+	if ((insn & 0x38000000u) == 0x38000000u) {
+		if (insn & (1u << 26))
+			return (insn & (1u << 22)) ? 0 : 1; /* SIMD register: opc 10 stores a Q register */
 		return ((insn >> 22) & 3u) == 0 ? 1 : 0; /* single register */
+	}
 	return (insn & (1u << 22)) ? 0 : 1; /* pairs, exclusives, SIMD structures */
 }
 #endif
