@@ -437,6 +437,8 @@ struct dmamap_platform *from_dts(const char *dts, struct dmamap_error *err);
  * where this build cannot read trees; NULL, the reason said, if it does not.
  */
 struct dmamap_platform *dts_board(const char *dts);
+/* DTS text the reader must refuse with -EINVAL and a message holding @what. */
+void dts_refused(const char *dts, const char *what);
 /* The device @name of dts_board(@dts) (the board in *@p): NULL, said, if either is missing. */
 struct device *dts_device(const char *dts, const char *name, struct dmamap_platform **p);
 /* rpi4-like.dts compiled by dtc into @blob (@cap bytes); its size, 0 on failure. */

@@ -17,30 +17,28 @@
 #define DMAMAP_HW_ARCH_BARRIER_H
 
 #if defined(__SANITIZE_THREAD__)
-/* ThreadSanitizer does not model fences; an atomic read-modify-write it understands stands in. */
+/*
+ * ThreadSanitizer does not model fences: an atomic read-modify-write it
+ * understands stands in, on every architecture (the C11 branches below).
+ */
 static int fence_word;
 #define ARCH_FENCE_(order) ((void)__atomic_fetch_add(&fence_word, 0, __ATOMIC_SEQ_CST))
+#define ARCH_C11_ONLY_ 1
 #else
 #define ARCH_FENCE_(order) __atomic_thread_fence(order)
+#define ARCH_C11_ONLY_ 0
 #endif
 
 #define ARCH_COMPILER_BARRIER_() __asm__ __volatile__("" ::: "memory")
 
-#if defined(__SANITIZE_THREAD__)
-#define arch_mb() ARCH_FENCE_(__ATOMIC_SEQ_CST)
-#define arch_rmb() ARCH_FENCE_(__ATOMIC_ACQUIRE)
-#define arch_wmb() ARCH_FENCE_(__ATOMIC_RELEASE)
-#define arch_dma_mb() ARCH_FENCE_(__ATOMIC_SEQ_CST)
-#define arch_dma_rmb() ARCH_FENCE_(__ATOMIC_ACQUIRE)
-#define arch_dma_wmb() ARCH_FENCE_(__ATOMIC_RELEASE)
-#elif defined(__aarch64__)
+#if !ARCH_C11_ONLY_ && defined(__aarch64__)
 #define arch_mb() __asm__ __volatile__("dsb sy" ::: "memory")
 #define arch_rmb() __asm__ __volatile__("dsb ld" ::: "memory")
 #define arch_wmb() __asm__ __volatile__("dsb st" ::: "memory")
 #define arch_dma_mb() __asm__ __volatile__("dmb osh" ::: "memory")
 #define arch_dma_rmb() __asm__ __volatile__("dmb oshld" ::: "memory")
 #define arch_dma_wmb() __asm__ __volatile__("dmb oshst" ::: "memory")
-#elif defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 7
+#elif !ARCH_C11_ONLY_ && (defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 7)
 /* ARMv7 has no load-only DSB: rmb is a full one, as in Linux. */
 #define arch_mb() __asm__ __volatile__("dsb" ::: "memory")
 #define arch_rmb() __asm__ __volatile__("dsb" ::: "memory")
@@ -48,14 +46,14 @@ static int fence_word;
 #define arch_dma_mb() __asm__ __volatile__("dmb osh" ::: "memory")
 #define arch_dma_rmb() __asm__ __volatile__("dmb osh" ::: "memory")
 #define arch_dma_wmb() __asm__ __volatile__("dmb oshst" ::: "memory")
-#elif defined(__x86_64__) || (defined(__i386__) && defined(__SSE2__))
+#elif !ARCH_C11_ONLY_ && (defined(__x86_64__) || (defined(__i386__) && defined(__SSE2__)))
 #define arch_mb() __asm__ __volatile__("mfence" ::: "memory")
 #define arch_rmb() __asm__ __volatile__("lfence" ::: "memory")
 #define arch_wmb() __asm__ __volatile__("sfence" ::: "memory")
 #define arch_dma_mb() __asm__ __volatile__("mfence" ::: "memory")
 #define arch_dma_rmb() ARCH_COMPILER_BARRIER_()
 #define arch_dma_wmb() ARCH_COMPILER_BARRIER_()
-#elif defined(__i386__)
+#elif !ARCH_C11_ONLY_ && (defined(__i386__))
 /* Before SSE2 a locked add to the stack is the full barrier (Linux's alternative). */
 #define arch_mb() __asm__ __volatile__("lock; addl $0,-4(%%esp)" ::: "memory", "cc")
 #define arch_rmb() arch_mb()
@@ -63,7 +61,7 @@ static int fence_word;
 #define arch_dma_mb() arch_mb()
 #define arch_dma_rmb() ARCH_COMPILER_BARRIER_()
 #define arch_dma_wmb() ARCH_COMPILER_BARRIER_()
-#elif defined(__riscv)
+#elif !ARCH_C11_ONLY_ && (defined(__riscv))
 #define arch_mb() __asm__ __volatile__("fence iorw,iorw" ::: "memory")
 #define arch_rmb() __asm__ __volatile__("fence ir,ir" ::: "memory")
 #define arch_wmb() __asm__ __volatile__("fence ow,ow" ::: "memory")
@@ -80,13 +78,10 @@ static int fence_word;
 #endif
 
 /* readl()'s barrier after the read and writel()'s before the write: Linux's __io_ar() and __io_bw(). */
-#if defined(__SANITIZE_THREAD__)
-#define arch_io_ar() ARCH_FENCE_(__ATOMIC_ACQUIRE)
-#define arch_io_bw() ARCH_FENCE_(__ATOMIC_RELEASE)
-#elif defined(__arm__) && !defined(__aarch64__)
+#if !ARCH_C11_ONLY_ && defined(__arm__) && !defined(__aarch64__)
 #define arch_io_ar() arch_rmb()
 #define arch_io_bw() arch_wmb()
-#elif defined(__riscv)
+#elif !ARCH_C11_ONLY_ && defined(__riscv)
 #define arch_io_ar() __asm__ __volatile__("fence i,ir" ::: "memory")
 #define arch_io_bw() __asm__ __volatile__("fence w,o" ::: "memory")
 #else

@@ -229,6 +229,20 @@ static int pages_and_noncontig(struct device *dev)
 	return ret;
 }
 
+/* Every way of mapping there is, on @dev of @p: 0, or the first error. */
+static int every_way(struct device *dev, struct dmamap_platform *p)
+{
+	int ret = singles(dev, p);
+
+	if (!ret)
+		ret = list(dev, p);
+	if (!ret)
+		ret = coherent_and_pool(dev);
+	if (!ret)
+		ret = pages_and_noncontig(dev);
+	return ret;
+}
+
 /* A fresh @board_name, and on device @dev_name every way of mapping there is. */
 static int on_device(const char *board_name, const char *dev_name, bool lazy)
 {
@@ -239,13 +253,7 @@ static int on_device(const char *board_name, const char *dev_name, bool lazy)
 	if (!ret && lazy)
 		ret = dmamap_iommu_set_flush(dev, DMAMAP_IOMMU_LAZY);
 	if (!ret)
-		ret = singles(dev, p);
-	if (!ret)
-		ret = list(dev, p);
-	if (!ret)
-		ret = coherent_and_pool(dev);
-	if (!ret)
-		ret = pages_and_noncontig(dev);
+		ret = every_way(dev, p);
 	if (lazy && dev)
 		dmamap_iommu_flush(dev);
 	if (p)
@@ -275,13 +283,7 @@ static int scenario_host(void)
 	if (!ret && walk_host_bounce)
 		ret = dmamap_swiotlb_set_mode(p, DMAMAP_SWIOTLB_FORCE);
 	if (!ret)
-		ret = singles(dev, p);
-	if (!ret)
-		ret = list(dev, p);
-	if (!ret)
-		ret = coherent_and_pool(dev);
-	if (!ret)
-		ret = pages_and_noncontig(dev);
+		ret = every_way(dev, p);
 	if (!ret && walk_host_bounce) {
 		struct dmamap_swiotlb_stats st;
 

@@ -50,6 +50,18 @@ struct dmamap_platform *dts_board(const char *dts)
 	return p;
 }
 
+void dts_refused(const char *dts, const char *what)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = from_dts(dts, &err);
+
+	SKIP_WITHOUT_FDT(err);
+	CHECK_MSG(!p, "built, though it should fail with \"%s\"", what);
+	CHECK_MSG(err.code == -EINVAL && strstr(err.msg, what), "%d %s (want \"%s\")", err.code,
+		  err.msg, what);
+	dmamap_platform_destroy(p);
+}
+
 struct device *dts_device(const char *dts, const char *name, struct dmamap_platform **p)
 {
 	*p = dts_board(dts);

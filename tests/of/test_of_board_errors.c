@@ -12,17 +12,6 @@
 #define RAM "memory@80000000 { device_type = \"memory\"; reg = <0x80000000 0x4000000>; }; "
 #define DEV(props) "dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; " props " }; "
 
-static void refused(const char *dts, const char *what)
-{
-	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = from_dts(dts, &err);
-
-	SKIP_WITHOUT_FDT(err);
-	CHECK_MSG(!p && err.code == -EINVAL && strstr(err.msg, what), "%d %s (want \"%s\")", err.code,
-		  err.msg, what);
-	dmamap_platform_destroy(p);
-}
-
 TEST(of_board_property_written_wrong_is_refused_by_node_and_property)
 {
 	static const struct {
@@ -51,7 +40,7 @@ TEST(of_board_property_written_wrong_is_refused_by_node_and_property)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		refused(cases[i].dts, cases[i].what);
+		dts_refused(cases[i].dts, cases[i].what);
 }
 
 TEST(of_memory_entry_of_size_zero_is_a_placeholder)
@@ -75,5 +64,5 @@ TEST(of_more_dma_masters_than_a_tree_may_hold_is_refused)
 		n += (size_t)snprintf(dts + n, sizeof(dts) - n,
 				      "dma@%x { compatible = \"dmamap,memcpy\"; reg = <0x%x 0x1>; }; ", i + 1, i + 1);
 	snprintf(dts + n, sizeof(dts) - n, "};");
-	refused(dts, "more than 1024 DMA masters");
+	dts_refused(dts, "more than 1024 DMA masters");
 }

@@ -58,17 +58,6 @@ static bool says(const char *what)
 	return yes;
 }
 
-static void refused(const char *dts, const char *what)
-{
-	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = from_dts(dts, &err);
-
-	SKIP_WITHOUT_FDT(err);
-	CHECK_MSG(!p && err.code == -EINVAL && strstr(err.msg, what), "%d %s (want \"%s\")", err.code,
-		  err.msg, what);
-	dmamap_platform_destroy(p);
-}
-
 TEST(of_pci_iommu_map_that_misses_the_function_leaves_it_without_an_iommu)
 {
 	struct dmamap_device_info in;
@@ -91,9 +80,9 @@ TEST(of_pci_iommu_map_that_misses_the_function_leaves_it_without_an_iommu)
 
 TEST(of_pci_iommu_map_written_wrong_is_refused)
 {
-	refused(PCI("iommu-map = <0x0 &smmu 0x1000>;"),
+	dts_refused(PCI("iommu-map = <0x0 &smmu 0x1000>;"),
 		"/pcie@40000000:iommu-map: length 12 is not a multiple of 4 cells");
-	refused(PCI("iommu-map = <0x0 0x4242 0x1000 0x10000>;"),
+	dts_refused(PCI("iommu-map = <0x0 0x4242 0x1000 0x10000>;"),
 		"/pcie@40000000:iommu-map: unknown phandle 0x4242");
 }
 
@@ -134,8 +123,8 @@ TEST(of_iommus_written_wrong_is_refused_and_too_many_ids_are_cut)
 	size_t n = strlen(dts) - strlen(" }; };");
 	bool ok;
 
-	refused(DEV("iommus = <&smmu2 0x5>;"), "/dma@1:iommus: fewer cells than the IOMMU's #iommu-cells (2)");
-	refused(DEV("iommus = <0x4242 0x5>;"), "/dma@1:iommus: unknown phandle 0x4242");
+	dts_refused(DEV("iommus = <&smmu2 0x5>;"), "/dma@1:iommus: fewer cells than the IOMMU's #iommu-cells (2)");
+	dts_refused(DEV("iommus = <0x4242 0x5>;"), "/dma@1:iommus: unknown phandle 0x4242");
 	for (unsigned int i = 0; i <= DMAMAP_MAX_IOMMU_IDS; i++)
 		n += (size_t)snprintf(dts + n, sizeof(dts) - n, "%s<&smmu 0x%x>", i ? ", " : "", 0x40 + i);
 	snprintf(dts + n, sizeof(dts) - n, "; }; };");
@@ -175,6 +164,6 @@ TEST(of_dma_ranges_entry_of_size_zero_is_skipped_and_too_many_refused)
 			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s0x%x 0x%x 0x100000", i ? " " : "",
 					      i * 0x200000u, 0x80000000u + i * 0x200000u);
 		snprintf(at, sizeof(dts) - (size_t)(at - dts), "%s%s", list, tail);
-		refused(dts, "/soc:dma-ranges: more than 8 regions");
+		dts_refused(dts, "/soc:dma-ranges: more than 8 regions");
 	}
 }

@@ -12,33 +12,20 @@
 
 #define DEV(props) "dma@1 { compatible = \"dmamap,memcpy\"; reg = <0x1 0x1>; " props " };"
 
-/* @dts must be refused with a message holding @what. */
-static void refused(const char *dts, const char *what)
-{
-	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = from_dts(dts, &err);
-
-	SKIP_WITHOUT_FDT(err);
-	CHECK_MSG(!p, "built, though it should fail with \"%s\"", what);
-	CHECK_MSG(err.code == -EINVAL && strstr(err.msg, what), "%d %s (want \"%s\")", err.code,
-		  err.msg, what);
-	dmamap_platform_destroy(p);
-}
-
 TEST(of_reserved_region_written_wrong_is_refused_by_node_and_property)
 {
-	refused(RESV("s@81000000 { reg = <0x81000000 0x100000 0x5>; };") "};",
+	dts_refused(RESV("s@81000000 { reg = <0x81000000 0x100000 0x5>; };") "};",
 		"/reserved-memory/s@81000000:reg: 12 bytes are not whole <1 1> entries");
-	refused(RESV("r { compatible = \"restricted-dma-pool\"; size = <0>; };") "};",
+	dts_refused(RESV("r { compatible = \"restricted-dma-pool\"; size = <0>; };") "};",
 		"/reserved-memory/r:size: zero");
-	refused(RESV("r { compatible = \"restricted-dma-pool\"; size = <0 0x100000>; };") "};",
+	dts_refused(RESV("r { compatible = \"restricted-dma-pool\"; size = <0 0x100000>; };") "};",
 		"/reserved-memory/r:size: 8 bytes, not the root's 1 cells");
-	refused(RESV("r { compatible = \"restricted-dma-pool\"; size = <0x100000>; alignment = <0x3000>; };") "};",
+	dts_refused(RESV("r { compatible = \"restricted-dma-pool\"; size = <0x100000>; alignment = <0x3000>; };") "};",
 		"/reserved-memory/r:alignment: 0x3000 is not a power of two");
-	refused(RESV("r { compatible = \"restricted-dma-pool\"; size = <0x100000>;"
+	dts_refused(RESV("r { compatible = \"restricted-dma-pool\"; size = <0x100000>;"
 		     " alloc-ranges = <0x80000000 0x1000000 0x82000000>; };") "};",
 		"/reserved-memory/r:alloc-ranges: 12 bytes are not whole <1 1> entries");
-	refused(HEAD DEV("memory-region = <0x4242>;") "};", "/dma@1:memory-region: unknown phandle 0x4242");
+	dts_refused(HEAD DEV("memory-region = <0x4242>;") "};", "/dma@1:memory-region: unknown phandle 0x4242");
 }
 
 /* The region @i of @p: its use and how it got it, as `info` shows them. */
