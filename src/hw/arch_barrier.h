@@ -39,11 +39,14 @@ static int fence_word;
 #define arch_dma_rmb() __asm__ __volatile__("dmb oshld" ::: "memory")
 #define arch_dma_wmb() __asm__ __volatile__("dmb oshst" ::: "memory")
 #elif !ARCH_C11_ONLY_ && (defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 7)
-/* ARMv7 has no load-only DSB: rmb is a full one, as in Linux. */
+/*
+ * ARMv7 has no load-only DSB: rmb is a full one. Linux gives ARMv7 no
+ * dma_mb of its own, so it falls back to mb: a DSB, not a DMB.
+ */
 #define arch_mb() __asm__ __volatile__("dsb" ::: "memory")
 #define arch_rmb() __asm__ __volatile__("dsb" ::: "memory")
 #define arch_wmb() __asm__ __volatile__("dsb st" ::: "memory")
-#define arch_dma_mb() __asm__ __volatile__("dmb osh" ::: "memory")
+#define arch_dma_mb() arch_mb()
 #define arch_dma_rmb() __asm__ __volatile__("dmb osh" ::: "memory")
 #define arch_dma_wmb() __asm__ __volatile__("dmb oshst" ::: "memory")
 #elif !ARCH_C11_ONLY_ && (defined(__x86_64__) || (defined(__i386__) && defined(__SSE2__)))
@@ -62,12 +65,16 @@ static int fence_word;
 #define arch_dma_rmb() ARCH_COMPILER_BARRIER_()
 #define arch_dma_wmb() ARCH_COMPILER_BARRIER_()
 #elif !ARCH_C11_ONLY_ && (defined(__riscv))
+/*
+ * RISC-V Linux defines no dma_* barriers of its own: they are mb/rmb/wmb,
+ * whose I/O bits also order a device's view of memory against MMIO.
+ */
 #define arch_mb() __asm__ __volatile__("fence iorw,iorw" ::: "memory")
 #define arch_rmb() __asm__ __volatile__("fence ir,ir" ::: "memory")
 #define arch_wmb() __asm__ __volatile__("fence ow,ow" ::: "memory")
-#define arch_dma_mb() __asm__ __volatile__("fence iorw,iorw" ::: "memory")
-#define arch_dma_rmb() __asm__ __volatile__("fence r,r" ::: "memory")
-#define arch_dma_wmb() __asm__ __volatile__("fence w,w" ::: "memory")
+#define arch_dma_mb() arch_mb()
+#define arch_dma_rmb() arch_rmb()
+#define arch_dma_wmb() arch_wmb()
 #else
 #define arch_mb() ARCH_FENCE_(__ATOMIC_SEQ_CST)
 #define arch_rmb() ARCH_FENCE_(__ATOMIC_ACQUIRE)
@@ -77,15 +84,29 @@ static int fence_word;
 #define arch_dma_wmb() ARCH_FENCE_(__ATOMIC_RELEASE)
 #endif
 
-/* readl()'s barrier after the read and writel()'s before the write: Linux's __io_ar() and __io_bw(). */
-#if !ARCH_C11_ONLY_ && defined(__arm__) && !defined(__aarch64__)
-#define arch_io_ar() arch_rmb()
+/*
+ * readl()'s barrier after the read of @v and writel()'s before the write:
+ * Linux's __io_ar() and __io_bw(). On arm64 the DMB alone lets a later
+ * counter read (a delay loop's) run ahead of the MMIO read, so a branch
+ * that depends on the value read, and is never taken, holds it back.
+ */
+#if !ARCH_C11_ONLY_ && defined(__aarch64__)
+#define arch_io_ar(v)                                                                    \
+	do {                                                                             \
+		unsigned long io_ar_tmp_;                                                \
+		arch_dma_rmb();                                                          \
+		__asm__ __volatile__("eor %0, %1, %1\n\tcbnz %0, ."                    \
+				     : "=r"(io_ar_tmp_) : "r"((unsigned long)(v)) : "memory"); \
+	} while (0)
+#define arch_io_bw() arch_dma_wmb()
+#elif !ARCH_C11_ONLY_ && defined(__arm__)
+#define arch_io_ar(v) do { (void)(v); arch_rmb(); } while (0)
 #define arch_io_bw() arch_wmb()
 #elif !ARCH_C11_ONLY_ && defined(__riscv)
-#define arch_io_ar() __asm__ __volatile__("fence i,ir" ::: "memory")
+#define arch_io_ar(v) do { (void)(v); __asm__ __volatile__("fence i,ir" ::: "memory"); } while (0)
 #define arch_io_bw() __asm__ __volatile__("fence w,o" ::: "memory")
 #else
-#define arch_io_ar() arch_dma_rmb()
+#define arch_io_ar(v) do { (void)(v); arch_dma_rmb(); } while (0)
 #define arch_io_bw() arch_dma_wmb()
 #endif
 
@@ -93,6 +114,7 @@ static int fence_word;
 #if defined(__x86_64__) || defined(__i386__)
 #define arch_relax() __asm__ __volatile__("pause" ::: "memory")
 #elif defined(__aarch64__) || (defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 7)
+/* ARMv7 Linux spins on a compiler barrier; YIELD is the hint the architecture has (a NOP without threads). */
 #define arch_relax() __asm__ __volatile__("yield" ::: "memory")
 #elif defined(__riscv)
 /* Zihintpause's PAUSE, encoded so that an assembler without the extension takes it (a hint: a no-op where absent). */

@@ -165,14 +165,16 @@ static void reg_write(struct device *dev, volatile void *addr, uint32_t off, uin
 }
 
 /* readl() orders what follows after the read, writel() what came before the write: Linux's __io_ar, __io_bw. */
-static void fence_for(bool ordered, bool read)
+static void fence_after_read(bool ordered, uint64_t v)
 {
-	if (ordered) {
-		if (read)
-			arch_io_ar();
-		else
-			arch_io_bw();
-	}
+	if (ordered)
+		arch_io_ar(v);
+}
+
+static void fence_before_write(bool ordered)
+{
+	if (ordered)
+		arch_io_bw();
 }
 
 uint64_t dmamap_io_read(const volatile void __iomem *addr, unsigned int size, bool ordered)
@@ -189,7 +191,7 @@ uint64_t dmamap_io_read(const volatile void __iomem *addr, unsigned int size, bo
 		case 8: v = *(const volatile uint64_t *)addr; break;
 		default: return ~0ULL;
 		}
-		fence_for(ordered, true);
+		fence_after_read(ordered, v);
 		return v;
 	}
 	switch (size) {
@@ -210,7 +212,7 @@ uint64_t dmamap_io_read(const volatile void __iomem *addr, unsigned int size, bo
 		refused(dev, addr, off, false, -EINVAL);
 		return ~0ULL;
 	}
-	fence_for(ordered, true);
+	fence_after_read(ordered, v);
 	return v;
 }
 
@@ -220,7 +222,7 @@ void dmamap_io_write(volatile void __iomem *addr, uint64_t val, unsigned int siz
 	struct device *dev = NULL;
 	uint32_t off = 0;
 
-	fence_for(ordered, false);
+	fence_before_write(ordered);
 	if (!in_blocks(addr, &dev, &off)) {
 		switch (size) {
 		case 1: *(volatile uint8_t *)addr = (uint8_t)val; break;

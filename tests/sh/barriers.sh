@@ -40,12 +40,16 @@ i386:x86-64)
 	want dmamap_cpu_relax '\spause' ;;
 aarch64)
 	want dmamap_barrier '\sdsb\s+sy' '\sdsb\s+ld' '\sdsb\s+st' '\sdmb\s+osh$' '\sdmb\s+oshld' '\sdmb\s+oshst'
+	# readl: the DMB and the never-taken branch on the value read.
+	want dmamap_io_read '\sdmb\s+oshld' '\seor\s+x[0-9]+, (x[0-9]+), \1$' '\scbnz'
 	want dmamap_cpu_relax '\syield' ;;
 arm | armv7*)
 	want dmamap_barrier '\sdsb\s+(sy|$)' '\sdsb\s+st' '\sdmb\s+osh$' '\sdmb\s+oshst'
 	want dmamap_cpu_relax '\syield' ;;
 riscv:rv64)
-	want dmamap_barrier '\sfence(\s+iorw,iorw)?$' '\sfence\s+ir,ir' '\sfence\s+ow,ow' '\sfence\s+r,r' '\sfence\s+w,w'
+	want dmamap_barrier '\sfence(\s+iorw,iorw)?$' '\sfence\s+ir,ir' '\sfence\s+ow,ow'
+	want dmamap_io_read '\sfence\s+i,ir'
+	want dmamap_io_write '\sfence\s+w,o'
 	want dmamap_cpu_relax '\s(pause|fence\s+w,0|\.word\s+0x0?100000f)' ;;
 i386)
 	want dmamap_barrier '\s(mfence|lock)'
