@@ -35,7 +35,13 @@ struct dmamap_platform;
 #define PAGE_SHIFT 12
 #endif
 #define PAGE_SIZE (1UL << PAGE_SHIFT)
-#define PAGE_MASK (~(PAGE_SIZE - 1))
+/*
+ * Signed, so that it widens with ones: phys & PAGE_MASK keeps the upper
+ * half of a 64-bit physical or DMA address on a 32-bit host, where an
+ * unsigned long mask would clear it (Linux's 32-bit x86 needs a separate
+ * PHYSICAL_PAGE_MASK for this).
+ */
+#define PAGE_MASK (~(long)(PAGE_SIZE - 1))
 #define PAGE_ALIGN(x) (((x) + PAGE_SIZE - 1) & PAGE_MASK)
 
 /* Allocation flags, kernel names. Zone modifiers select where pages come from. */

@@ -50,3 +50,16 @@ TEST(portability_host_dma_alignment_is_the_architectures)
 	dmamap_kfree(p, b);
 	dmamap_platform_destroy(p);
 }
+
+/* A 64-bit address masked to its page keeps its upper half, whatever the width of unsigned long. */
+TEST(portability_page_mask_keeps_64_bit_addresses)
+{
+	phys_addr_t phys = 0x880001234ULL;
+	dma_addr_t dma = 0xfedcba9876543abcULL;
+
+	CHECK_EQ(phys & PAGE_MASK, 0x880001000ULL);
+	CHECK_EQ(dma & PAGE_MASK, 0xfedcba9876543000ULL);
+	CHECK_EQ(PAGE_ALIGN(phys), 0x880002000ULL);
+	/* And a pointer-sized value stays pointer-sized. */
+	CHECK_EQ((uintptr_t)0x12345 & PAGE_MASK, (uintptr_t)0x12000);
+}
