@@ -441,8 +441,17 @@ struct dmamap_platform *dts_board(const char *dts);
 void dts_refused(const char *dts, const char *what);
 /* The device @name of dts_board(@dts) (the board in *@p): NULL, said, if either is missing. */
 struct device *dts_device(const char *dts, const char *name, struct dmamap_platform **p);
-/* rpi4-like.dts compiled by dtc into @blob (@cap bytes); its size, 0 on failure. */
+/*
+ * A board's .dts compiled by dtc into @blob (@cap bytes): rpi4-like's, or
+ * on a 32-bit host (which cannot simulate its 1 GiB) arm64-server's. Its
+ * size, 0 on failure.
+ */
 size_t board_blob(uint8_t *blob, size_t cap);
+/*
+ * True, said on a "#" line, if this host cannot simulate the built-in
+ * board @name: more RAM than a 32-bit process maps (DMAMAP_SIM_RAM_MAX).
+ */
+bool board_too_big_for_host(const char *name);
 
 /* After a call that would have read a tree: skip if the build has no libfdt. */
 #define SKIP_WITHOUT_FDT(err)                                                \

@@ -63,9 +63,9 @@ static int check_board(const struct dmamap_board *board,
 	for (unsigned int i = 0; i < board->nr_banks; i++) {
 		const struct dmamap_ram_bank *b = &board->banks[i];
 
+		/* DMAMAP_SIM_RAM_MAX, below, keeps a bank within what size_t counts. */
 		if (!b->size || (b->start | b->size) & (PAGE_SIZE - 1) ||
-		    b->start + b->size < b->start ||
-		    b->size > ((u64)SIZE_MAX >> 3)) {
+		    b->start + b->size < b->start) {
 			dmamap__set_error(err, -EINVAL,
 					  "board %s: RAM bank %u (0x%llx+0x%llx) is empty, unaligned or too large",
 					  name, i, (unsigned long long)b->start,
@@ -73,10 +73,11 @@ static int check_board(const struct dmamap_board *board,
 			return -EINVAL;
 		}
 		total += b->size;
-		if (total > DMAMAP_SIM_RAM_MAX) {
+		if (b->size > DMAMAP_SIM_RAM_MAX || total > DMAMAP_SIM_RAM_MAX) {
 			dmamap__set_error(err, -EINVAL,
-					  "board %s: more than %llu MiB of RAM to simulate",
-					  name, (unsigned long long)(DMAMAP_SIM_RAM_MAX >> 20));
+					  "board %s: more than %llu MiB of RAM to simulate on a %u-bit host",
+					  name, (unsigned long long)(DMAMAP_SIM_RAM_MAX >> 20),
+					  (unsigned int)(sizeof(void *) * 8));
 			return -EINVAL;
 		}
 		for (unsigned int j = 0; j < i; j++) {

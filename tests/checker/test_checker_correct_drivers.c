@@ -296,8 +296,11 @@ TEST(checker_correct_every_builtin_board)
 	const char *const *names = dmamap_platform_builtin_names();
 
 	for (unsigned int i = 0; names && names[i]; i++) {
-		struct dmamap_platform *p = sim_board(names[i]);
+		struct dmamap_platform *p;
 
+		if (board_too_big_for_host(names[i]))
+			continue;
+		p = sim_board(names[i]);
 		REQUIRE(p);
 		correct_board(p);
 		DESTROY_CLEAN(p);

@@ -56,6 +56,8 @@ TEST(devices_every_driver_on_every_builtin_board)
 
 	/* default and armv5: 6 engines, 4 NICs, 4 disks each; the others at least one of each. */
 	for (unsigned int b = 0; names[b]; b++) {
+		if (board_too_big_for_host(names[b]))
+			continue;
 		every_device(names[b], &ran);
 		want += !strcmp(names[b], "default") || !strcmp(names[b], "armv5") ? 14 : 3;
 	}

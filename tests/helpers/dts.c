@@ -80,14 +80,29 @@ size_t board_blob(uint8_t *blob, size_t cap)
 	if (fd < 0)
 		return 0;
 	close(fd);
-	snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o %s boards/rpi4-like.dts 2>/dev/null",
-		 path);
+	snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o %s boards/%s.dts 2>/dev/null", path,
+		 sizeof(void *) >= 8 ? "rpi4-like" : "arm64-server");
 	if (system(cmd) == 0 && (f = fopen(path, "rb"))) {
 		n = fread(blob, 1, cap, f);
 		fclose(f);
 	}
 	unlink(path);
 	if (!n)
-		printf("#   dtc did not compile boards/rpi4-like.dts\n");
+		printf("#   dtc did not compile the board's .dts\n");
 	return n;
+}
+
+bool board_too_big_for_host(const char *name)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p;
+
+	if (sizeof(void *) >= 8)
+		return false;
+	p = dmamap_platform_builtin(name, &err);
+	dmamap_platform_destroy(p);
+	if (p || err.code != -EINVAL || !strstr(err.msg, "RAM to simulate on a 32-bit host"))
+		return false;
+	printf("#   board %s not simulated here: %s\n", name, err.msg);
+	return true;
 }

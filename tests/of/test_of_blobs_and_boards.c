@@ -200,10 +200,13 @@ TEST(of_old_format_versions_refused)
 TEST(of_builtin_boards_from_embedded_dts)
 {
 	struct dmamap_error err = { 0 };
-	struct dmamap_platform *p = dmamap_platform_builtin("rpi4-like", &err);
+	struct dmamap_platform *p;
 	bool listed = false;
 	struct device *dev;
 
+	if (board_too_big_for_host("rpi4-like"))
+		SKIP("rpi4-like's 1 GiB is more RAM than this host simulates");
+	p = dmamap_platform_builtin("rpi4-like", &err);
 	SKIP_WITHOUT_FDT(err);
 	if (!p && err.code == -ENOENT)
 		SKIP("built without the embedded boards");
