@@ -4,7 +4,9 @@
  * frame holds. x86 says it in the page-fault error code. arm64 says it in
  * the data abort's syndrome (ESR_EL1.WnR), which the kernel puts in the
  * frame's ESR record; where there is none (qemu-user gives none), the
- * faulting instruction itself says: its class and its load bit.
+ * faulting instruction itself says: its class and its load bit. RISC-V
+ * gives no cause in the frame at all: the instruction at the PC says,
+ * whether it is a full-size or a compressed one.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -71,6 +73,38 @@ static int from_instruction(uint32_t insn)
 }
 #endif
 
+#if defined(__riscv)
+/* 1 for a store or an atomic, 0 for a load, -1 for anything else (a fault from something else). */
+static int from_riscv_instruction(const uint16_t *pc)
+{
+	uint16_t lo = pc[0];
+
+	if ((lo & 3u) == 3u) {
+		switch (lo & 0x7fu) {
+		case 0x03: /* LOAD */
+		case 0x07: /* LOAD-FP */
+			return 0;
+		case 0x23: /* STORE */
+		case 0x27: /* STORE-FP */
+		case 0x2f: /* AMO, LR/SC: LR only reads */
+			return ((lo & 0x7fu) == 0x2f && (pc[1] >> 11) == 0x02) ? 0 : 1;
+		default:
+			return -1;
+		}
+	}
+	/* Compressed: quadrant 0 (register-based) and 2 (stack-pointer-based); funct3 1..3 load, 5..7 store. */
+	if ((lo & 3u) == 0 || (lo & 3u) == 2) {
+		unsigned int funct3 = lo >> 13;
+
+		if (funct3 >= 1 && funct3 <= 3)
+			return 0;
+		if (funct3 >= 5)
+			return 1;
+	}
+	return -1;
+}
+#endif
+
 int dmamap__fault_was_write(void *uc)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -84,6 +118,10 @@ int dmamap__fault_was_write(void *uc)
 		return w;
 	memcpy(&insn, (const void *)(uintptr_t)mc->pc, sizeof(insn));
 	return from_instruction(insn);
+#elif defined(__riscv)
+	const mcontext_t *mc = &((ucontext_t *)uc)->uc_mcontext;
+
+	return from_riscv_instruction((const uint16_t *)(uintptr_t)mc->__gregs[REG_PC]);
 #else
 	(void)uc;
 	return -1;

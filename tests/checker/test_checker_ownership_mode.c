@@ -55,6 +55,15 @@ static void owned_end(struct owned *o)
 	dmamap_platform_destroy(o->p);
 }
 
+/* Where the trap cannot tell a read from a write (32-bit ARM: no decoder yet), the report says "touched". */
+#if defined(__arm__)
+#define READ_WORD "touched"
+#define WRITE_WORD "touched"
+#else
+#define READ_WORD "read"
+#define WRITE_WORD "wrote"
+#endif
+
 TEST(ownership_mode_traps_cpu_reads_and_writes)
 {
 	uint8_t dev_data[2 * PAGE_SIZE];
@@ -69,12 +78,12 @@ TEST(ownership_mode_traps_cpu_reads_and_writes)
 	CHECK_EQ(seen, 0x11);
 	CHECK_EQ(rec.r[0].addr, o.h);
 	CHECK(rec.r[0].mapped_at != NULL); /* where it was mapped */
-	CHECK_MSG(text_has(0, "read") && text_has(0, "+100"), "%s", rec.r[0].text);
+	CHECK_MSG(text_has(0, READ_WORD) && text_has(0, "+100"), "%s", rec.r[0].text);
 	/* A write to the other page. */
 	rec_reset();
 	o.buf[PAGE_SIZE + 5] = 0x22;
 	EXPECT_KINDS(DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS);
-	CHECK_MSG(text_has(0, "wrote"), "%s", rec.r[0].text);
+	CHECK_MSG(text_has(0, WRITE_WORD), "%s", rec.r[0].text);
 	/* Once said, the page is the CPU's again: no second trap for the same page. */
 	rec_reset();
 	seen = o.buf[200];

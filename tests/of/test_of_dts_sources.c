@@ -6,7 +6,9 @@
  */
 #include <dirent.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "../helpers.h"
@@ -188,6 +190,27 @@ TEST(of_dts_a_runaway_preprocessor_is_stopped)
  * (cc1) has them too, and with nothing on standard input: a stand-in cpp
  * early on PATH says what it got.
  */
+/*
+ * Whether an address-space limit set here holds: qemu-user accepts
+ * setrlimit(RLIMIT_AS) and keeps the host's, since the emulator itself
+ * needs the space. Asked in a child, which exits 0 if the limit held.
+ */
+static bool address_limit_holds(void)
+{
+	pid_t pid = fork();
+	int status = 0;
+
+	if (pid == 0) {
+		struct rlimit r = { (rlim_t)1 << 30, (rlim_t)1 << 30 };
+		struct rlimit back;
+
+		_exit(setrlimit(RLIMIT_AS, &r) == 0 && getrlimit(RLIMIT_AS, &back) == 0 &&
+		      back.rlim_cur == r.rlim_cur ? 0 : 1);
+	}
+	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0;
+}
+
 TEST(of_dts_tools_start_limited_and_without_input)
 {
 	struct dmamap_error err = { 0 };
@@ -213,7 +236,12 @@ TEST(of_dts_tools_start_limited_and_without_input)
 		setenv("PATH", saved, 1);
 	free(saved);
 	/* 2 GiB of address space in KiB, 256 MiB of file in 512-byte blocks. */
-	CHECK_MSG(strstr(err.msg, "as=2097152 fsize=524288 core=0 input=none") != NULL, "%s", err.msg);
+	if (address_limit_holds())
+		CHECK_MSG(strstr(err.msg, "as=2097152 fsize=524288 core=0 input=none") != NULL, "%s",
+			  err.msg);
+	else
+		printf("# this process's address-space limits do not hold (qemu-user): as= not checked\n");
+	CHECK_MSG(strstr(err.msg, " fsize=524288 core=0 input=none") != NULL, "%s", err.msg);
 	clean();
 }
 
