@@ -55,7 +55,7 @@ struct dmamap_device_desc {
 	const char *model; /* device model ("memcpy"), or NULL for none */
 	u64 dma_mask;      /* 0: platform default (32-bit sim, 64-bit host) */
 	u64 coherent_dma_mask; /* 0: same as dma_mask */
-	bool coherent;     /* snoops the CPU cache (always true on the host) */
+	bool coherent;     /* snoops the CPU cache (ignored on the host: see host_noncoherent) */
 	unsigned int nr_ranges; /* 0: identity, no window */
 	struct dmamap_dma_range ranges[DMAMAP_MAX_RANGES];
 	u64 bus_dma_limit; /* 0: highest DMA address of the ranges, or none */
@@ -102,6 +102,18 @@ struct dmamap_device_desc {
 	 */
 	const char *bus;
 	const char *dma_master;
+	/*
+	 * On the host only: the device does not snoop the CPU's caches (a
+	 * user-space driver's device on an ARM SoC, through UIO or a
+	 * u-dma-buf-style buffer). Each dma_sync and each map and unmap then
+	 * maintain the real caches line by line: arm64 "dc cvac" to clean
+	 * for the device, "dc civac" for the CPU (user space has no
+	 * invalidate-only operation); x86 "clflush" for both. The host has
+	 * no uncached memory to give: dma_alloc_coherent() and
+	 * dma_alloc_attrs() fail for such a device (use
+	 * dma_alloc_noncoherent() and the syncs). Ignored on a board.
+	 */
+	bool host_noncoherent;
 };
 
 /* How the simulated cache maintains lines (docs/cache-model.md). */
@@ -283,7 +295,8 @@ DMAMAP_API const char *const *dmamap_platform_builtin_names(void);
  * @err: receives the reason on failure (may be NULL)
  *
  * Devices created on it are coherent software devices that reach host
- * memory with identity addresses; coherent allocations come from a
+ * memory with identity addresses (or, with host_noncoherent, devices the
+ * library maintains the real data cache for); coherent allocations come from a
  * memfd-backed arena so that dma_mmap_attrs() works. It has an 8 MiB
  * bounce pool in the arena and no CMA area.
  *
@@ -351,6 +364,9 @@ DMAMAP_API unsigned int dmamap_cache_line_size(const struct dmamap_platform *p);
  *   dmabounce_small above a non-zero dmabounce_large; dmabounce or a
  *   restricted pool on a device behind an IOMMU; a model with more than 8
  *   interrupt lines;
+ * - -EOPNOTSUPP: host_noncoherent on a host architecture whose user space
+ *   cannot maintain the data cache to the point of coherency (32-bit ARM,
+ *   RISC-V, others than arm64 and x86);
  * - -EEXIST: the name is taken on @p;
  * - -ENOMEM: out of memory, or an injected DMAMAP_FAULT_ALLOC, for the
  *   device, its coherent pool or its dmabounce state, the board's device

@@ -111,6 +111,23 @@ static void order_follow(struct device *dev, void *cpu, size_t size, dma_addr_t 
 	}
 }
 
+/*
+ * A device that does not snoop needs uncached memory for a coherent
+ * buffer; the host has none to give (user space cannot change a page's
+ * memory type). Said, and refused, rather than handing out memory whose
+ * CPU writes the device would not see.
+ */
+static bool no_uncached_memory(struct device *dev, const char *func, size_t size)
+{
+	if (likely(dev->coherent || dmamap__port_has_uncached(dev->plat)))
+		return false;
+	dmamap__stat_add(dev, ST_ERR0 + DMAMAP_ERRK_NOMEM, 1);
+	dmamap__report(dev->plat, dev, DMAMAP_DBG_ALLOC_FAILED,
+		       "%s: %zu bytes: the host has no uncached memory for a device that does not snoop: use dma_alloc_noncoherent() and the dma_sync_* calls",
+		       func, size);
+	return true;
+}
+
 /* The device's own pool first, then its table, as the kernel; NULL if neither has memory. */
 static void *alloc_backend(struct device *dev, size_t size, dma_addr_t *dma_handle,
 			   gfp_t gfp, unsigned long attrs)
@@ -161,6 +178,8 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle
 	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC))
 		return alloc_failed(dev, "dma_alloc_attrs", size, gfp | __GFP_NOWARN,
 				    attrs);
+	if (no_uncached_memory(dev, "dma_alloc_attrs", size))
+		return NULL;
 	cpu = alloc_backend(dev, size, dma_handle, gfp, attrs);
 	cpu = alloc_result(dev, "dma_alloc_attrs", cpu, size, gfp, attrs,
 			   DBG_COHERENT, dma_handle, DMA_BIDIRECTIONAL, caller);
@@ -178,6 +197,8 @@ void *dmamap__alloc_untracked(struct device *dev, size_t size, dma_addr_t *dma_h
 	gfp &= ~(__GFP_DMA | __GFP_DMA32 | __GFP_HIGHMEM | __GFP_ZERO);
 	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC))
 		return alloc_failed(dev, func, size, gfp | __GFP_NOWARN, 0);
+	if (no_uncached_memory(dev, func, size))
+		return NULL;
 	cpu = alloc_backend(dev, size, dma_handle, gfp, 0);
 	cpu = alloc_counted(dev, func, cpu, size, gfp, 0);
 	/* A pool's chunk: the kernel's dma_pool takes it with dma_alloc_coherent(), traced so. */

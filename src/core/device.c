@@ -77,6 +77,12 @@ static int check_desc(struct dmamap_platform *p,
 				  d->name, d->model);
 		return -EINVAL;
 	}
+	if (dmamap__port_coherent(p) && d->host_noncoherent && !dmamap__port_noncoherent_ok(p)) {
+		dmamap__set_error(err, -EOPNOTSUPP,
+				  "device %s: this architecture's user space cannot clean the data cache for a device that does not snoop",
+				  d->name);
+		return -EOPNOTSUPP;
+	}
 	if (dmamap_device_lookup(p, d->name)) {
 		dmamap__set_error(err, -EEXIST, "device %s: name already used", d->name);
 		return -EEXIST;
@@ -95,8 +101,8 @@ static void describe(struct device *dev, struct dmamap_platform *p,
 	dev->dma_mask_store = d->dma_mask ? d->dma_mask : p->default_mask;
 	dev->coherent_dma_mask = d->coherent_dma_mask ? d->coherent_dma_mask :
 							 dev->dma_mask_store;
-	/* On a machine where everything snoops, so does every device. */
-	dev->coherent = dmamap__port_coherent(p) || d->coherent;
+	/* On the host every device snoops but the ones said not to; on a board, the ones said to. */
+	dev->coherent = dmamap__port_coherent(p) ? !d->host_noncoherent : d->coherent;
 	dev->bus_master = true;
 	dev->nr_ranges = d->nr_ranges;
 	memcpy(dev->ranges, d->ranges, sizeof(d->ranges[0]) * d->nr_ranges);

@@ -158,26 +158,48 @@ int dmamap__device_transfer(struct device *dev, phys_addr_t dst, phys_addr_t src
 	return 0;
 }
 
-/* The arch hooks: only a device that does not snoop, on the simulated SoC, has lines to keep. */
+/*
+ * The arch hooks: only a device that does not snoop has lines to keep, in
+ * the simulated cache or, on the host, the real one (host/cache.c). Like
+ * arm64 Linux: clean for the device whatever the direction; for the CPU,
+ * nothing after DMA_TO_DEVICE, else invalidate (on the host a clean and
+ * invalidate, the only one user space has).
+ */
 void dmamap_arch_sync_dma_for_device(struct device *dev, phys_addr_t phys,
 				     size_t size, enum dma_data_direction dir)
 {
-	if (dev && size && !dev->coherent && dev->plat->mach.kind == MACHINE_SIM) {
-		DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_CACHE_CLEAN, .dev = dev, .phys_addr = phys,
-			      .size = size, .dir = dir);
+	if (!dev || !size || dev->coherent)
+		return;
+	DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_CACHE_CLEAN, .dev = dev, .phys_addr = phys,
+		      .size = size, .dir = dir);
+	if (dev->plat->mach.kind == MACHINE_SIM)
 		dmamap__sim_sync_for_device(dev, phys, size, dir);
-	}
+	else
+		dmamap__stat_add(dev, ST_CLEANED,
+				 (u64)dmamap__host_clean((uintptr_t)phys, size) * dmamap__host_cache_line());
 }
 
 void dmamap_arch_sync_dma_for_cpu(struct device *dev, phys_addr_t phys,
 				  size_t size, enum dma_data_direction dir)
 {
-	if (dev && size && !dev->coherent && dev->plat->mach.kind == MACHINE_SIM) {
+	if (!dev || !size || dev->coherent)
+		return;
+	if (dev->plat->mach.kind == MACHINE_SIM) {
 		if (dir != DMA_TO_DEVICE)
 			DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_CACHE_INVALIDATE, .dev = dev,
 				      .phys_addr = phys, .size = size, .dir = dir);
 		dmamap__sim_sync_for_cpu(dev, phys, size, dir);
+	} else if (dir != DMA_TO_DEVICE) {
+		DMAMAP__TRACE(dev->plat, .id = DMAMAP_TRACE_CACHE_INVALIDATE, .dev = dev,
+			      .phys_addr = phys, .size = size, .dir = dir);
+		dmamap__stat_add(dev, ST_INVALIDATED,
+				 (u64)dmamap__host_flush((uintptr_t)phys, size) * dmamap__host_cache_line());
 	}
+}
+
+bool dmamap__port_noncoherent_ok(const struct dmamap_platform *p)
+{
+	return p->mach.kind == MACHINE_SIM || dmamap__host_can_maintain_cache();
 }
 
 bool dmamap_platform_is_sim(const struct dmamap_platform *p)

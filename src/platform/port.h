@@ -25,10 +25,22 @@ int dmamap__port_init_board(struct dmamap_platform *p, const struct dmamap_board
 int dmamap__port_init_host(struct dmamap_platform *p, struct dmamap_error *err);
 void dmamap__port_fini(struct dmamap_platform *p);
 
-/* Whether every bus master snoops the CPU's cache: no maintenance ever (the host). */
+/* Whether bus masters snoop the CPU's cache unless told otherwise (the host). */
 static inline bool dmamap__port_coherent(const struct dmamap_platform *p)
 {
 	return p->mach.kind == MACHINE_HOST;
+}
+
+/*
+ * Whether a device that does not snoop can be served: always on a board;
+ * on the host where user space can maintain the data cache (arm64, x86).
+ */
+bool dmamap__port_noncoherent_ok(const struct dmamap_platform *p);
+
+/* Whether the machine has uncached aliases of its memory to give for coherent allocations (not the host). */
+static inline bool dmamap__port_has_uncached(const struct dmamap_platform *p)
+{
+	return p->mach.kind == MACHINE_SIM;
 }
 
 /*

@@ -1,8 +1,10 @@
 #!/bin/sh
 # mb(), rmb(), wmb(), dma_*mb() and cpu_relax() are the architecture's own
-# instructions, as Linux's asm/barrier.h defines them: read off the built
-# object (dmamap_barrier, dmamap_cpu_relax). OBJDUMP names a cross objdump
-# for another architecture's build.
+# instructions, as Linux's asm/barrier.h defines them, and the host's cache
+# maintenance for a device that does not snoop is the real one: read off
+# the built objects (dmamap_barrier, dmamap_cpu_relax, readl/writel,
+# src/platform/host/cache.o). OBJDUMP names a cross objdump for another
+# architecture's build.
 # $1: the build directory.
 set -eu
 build=${1:-build}
@@ -34,12 +36,27 @@ want() {
 $text"
 	done
 }
+# OBJECT PATTERN...: each extended regular expression matches an instruction somewhere in OBJECT.
+want_in() {
+	o=$build/$1
+	shift
+	[ -f "$o" ] || fail "$o: not built"
+	text=$("$objdump" -d --no-show-raw-insn "$o")
+	for p in "$@"; do
+		printf '%s\n' "$text" | grep -Eq "$p" || fail "$arch: $o has no '$p'"
+	done
+}
+# The host's real cache maintenance for a device that does not snoop (src/platform/host/cache.c).
+host_cache=src/platform/host/cache.o
 case "$arch" in
 i386:x86-64)
+	want_in "$host_cache" '\sclflush\s' '\scpuid'
+	want_in "$host_cache" '\smfence'
 	want dmamap_barrier '\smfence' '\slfence' '\ssfence'
 	want dmamap_cpu_relax '\spause' ;;
 aarch64)
 	want dmamap_barrier '\sdsb\s+sy' '\sdsb\s+ld' '\sdsb\s+st' '\sdmb\s+osh$' '\sdmb\s+oshld' '\sdmb\s+oshst'
+	want_in "$host_cache" '\sdc\s+cvac,' '\sdc\s+civac,' '\smrs\s+x[0-9]+, ctr_el0' '\sdsb\s+sy'
 	# readl: the DMB and the never-taken branch on the value read.
 	want dmamap_io_read '\sdmb\s+oshld' '\seor\s+x[0-9]+, (x[0-9]+), \1$' '\scbnz'
 	want dmamap_cpu_relax '\syield' ;;
@@ -52,6 +69,7 @@ riscv:rv64)
 	want dmamap_io_write '\sfence\s+w,o'
 	want dmamap_cpu_relax '\s(pause|fence\s+w,0|\.word\s+0x0?100000f)' ;;
 i386)
+	want_in "$host_cache" '\sclflush\s'
 	want dmamap_barrier '\s(mfence|lock)'
 	want dmamap_cpu_relax '\spause' ;;
 *)

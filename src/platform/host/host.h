@@ -21,6 +21,17 @@
 #define HOST_DMA_MINALIGN_SHIFT 6
 #endif
 
+/*
+ * The real data cache, for a device that does not snoop it (cache.c).
+ * Whether this architecture's user space can maintain it to the point of
+ * coherency; the line the operations step by (0: cannot); clean, and
+ * clean+invalidate, every line of a range: how many lines.
+ */
+bool dmamap__host_can_maintain_cache(void);
+unsigned int dmamap__host_cache_line(void);
+unsigned long dmamap__host_clean(uintptr_t addr, size_t size);
+unsigned long dmamap__host_flush(uintptr_t addr, size_t size);
+
 /* The arena, @size bytes, as the platform's one RAM bank. */
 int dmamap__host_init(struct dmamap_platform *p, u64 size);
 void dmamap__host_fini(struct dmamap_platform *p);
