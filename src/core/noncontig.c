@@ -126,8 +126,9 @@ static int take_pages(struct noncontig *nc, unsigned long attrs, gfp_t gfp)
 	nc->orders = dmamap__malloc(nc->npages * sizeof(*nc->orders));
 	if (!nc->pages || !nc->phys || !nc->orders)
 		return -ENOMEM;
+	/* Single pages are host pages where the host maps nothing smaller (dma_vmap, dma_mmap). */
 	while (i < nc->npages) {
-		unsigned int order = 0;
+		unsigned int min_order = dmamap__port_map_order(), order = min_order;
 		struct page *run = NULL;
 
 		if (!(attrs & DMA_ATTR_ALLOC_SINGLE_PAGES))
@@ -135,7 +136,7 @@ static int take_pages(struct noncontig *nc, unsigned long attrs, gfp_t gfp)
 				order++;
 		for (;; order--) {
 			run = dmamap_alloc_pages(p, order, gfp & ~__GFP_ZERO);
-			if (run || !order)
+			if (run || order == min_order)
 				break;
 		}
 		if (!run)
@@ -255,7 +256,7 @@ struct sg_table *dma_alloc_noncontiguous(struct device *dev, size_t size,
 	nc->dev = dev;
 	nc->size = size;
 	nc->dir = dir;
-	nc->npages = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	nc->npages = dmamap__port_map_size(size) >> PAGE_SHIFT;
 	nc->iommu = dmamap__iommu_in_use(dev);
 	ret = nc->iommu ? alloc_iommu(nc, attrs, gfp)
 			: alloc_single(nc, gfp, __builtin_return_address(0));

@@ -46,9 +46,24 @@ char *dmamap__strdup(const char *s)
 	return injected() ? NULL : strdup(s);
 }
 
+unsigned int dmamap__host_page_shift(void)
+{
+	static unsigned int shift;
+	unsigned int s = __atomic_load_n(&shift, __ATOMIC_RELAXED);
+
+	if (!s) {
+		long page = sysconf(_SC_PAGESIZE);
+
+		/* No answer, or not a power of two: the smallest page any Linux has. */
+		s = page > 0 && !(page & (page - 1)) ? (unsigned int)__builtin_ctzl((unsigned long)page) : 12;
+		__atomic_store_n(&shift, s, __ATOMIC_RELAXED);
+	}
+	return s;
+}
+
 static size_t pages_of(size_t len)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t page = dmamap__host_page_size();
 
 	return (len + page - 1) & ~(page - 1);
 }

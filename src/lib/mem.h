@@ -35,6 +35,17 @@ int dmamap__munmap(void *addr, size_t len);
 int dmamap__memfd_create(const char *name, unsigned int flags);
 int dmamap__memfd_close(int fd);
 
+/*
+ * The host's mmap granularity (sysconf(_SC_PAGESIZE)), which is not the
+ * simulated PAGE_SIZE: 16 or 64 KiB on some arm64 hosts. Anything the
+ * library maps, remaps or protects goes in these units. Its log2.
+ */
+unsigned int dmamap__host_page_shift(void);
+static inline size_t dmamap__host_page_size(void)
+{
+	return (size_t)1 << dmamap__host_page_shift();
+}
+
 /* What the ledger holds now: bytes mapped and memfds open through the calls above. */
 struct dmamap__ledger {
 	long long mapped_bytes;

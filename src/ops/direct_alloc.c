@@ -80,7 +80,7 @@ void *dmamap__direct_alloc(struct device *dev, size_t size,
 	enum dmamap_view view;
 	phys_addr_t phys;
 
-	size = PAGE_ALIGN(size);
+	size = dmamap__port_map_size(size);
 	/* A device restricted to its pool gets its coherent memory there too. */
 	if (dev->dma_io_tlb_mem)
 		return dmamap__swiotlb_alloc(dev, size, dma_handle);
@@ -133,7 +133,7 @@ void dmamap__direct_free(struct device *dev, size_t size, void *cpu_addr,
 	if (dmamap__swiotlb_free(dev, cpu_addr))
 		return;
 	phys = dmamap__addr_to_phys(p, cpu_addr, &view);
-	size = PAGE_ALIGN(size);
+	size = dmamap__port_map_size(size);
 	if (phys == PHYS_NONE || view != expected_view(dev, attrs) ||
 	    dmamap_phys_to_dma(dev, phys) != dma_handle) {
 		dmamap__api_error(dev, "dma_free_attrs", DMAMAP_ERRK_BAD_HANDLE,
@@ -200,7 +200,7 @@ void *dmamap__direct_alloc_noncoherent(struct device *dev, size_t size,
 
 	(void)dir;
 	(void)gfp;
-	size = PAGE_ALIGN(size);
+	size = dmamap__port_map_size(size);
 	phys = alloc_reachable(dev, size, *dev->dma_mask);
 	if (phys == PHYS_NONE)
 		return NULL;
@@ -219,7 +219,7 @@ void dmamap__direct_free_noncoherent(struct device *dev, size_t size,
 
 	(void)dir;
 	if (phys == PHYS_NONE || dmamap_phys_to_dma(dev, phys) != dma_handle ||
-	    dmamap__pages_free(dev->plat, phys, dmamap__get_order(PAGE_ALIGN(size))))
+	    dmamap__pages_free(dev->plat, phys, dmamap__get_order(dmamap__port_map_size(size))))
 		dmamap__api_error(dev, "dma_free_noncoherent", DMAMAP_ERRK_BAD_HANDLE,
 				  DMAMAP_DBG_FREE_INVALID,
 				  "frees memory it did not allocate so [cpu=%p] [device address=0x%llx] [size=%zu]",

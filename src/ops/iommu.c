@@ -478,7 +478,8 @@ static void *alloc_scattered(struct device *dev, size_t size, dma_addr_t *dma_ha
 			     unsigned long attrs)
 {
 	struct dmamap_iommu_domain *d = dev->iommu_domain;
-	unsigned long n = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	unsigned long n = dmamap__port_map_size(size) >> PAGE_SHIFT;
+	unsigned int min_order = dmamap__port_map_order();
 	struct iommu_buf *b;
 
 	/* More than the device can address, or a size whose rounding wraps: no pages to ask for. */
@@ -496,8 +497,9 @@ static void *alloc_scattered(struct device *dev, size_t size, dma_addr_t *dma_ha
 	 * allocator prefers, or single pages when asked: fewer IOTLB entries
 	 * against less pressure on large blocks.
 	 */
+	/* Single pages are host pages where the host maps nothing smaller (a CPU remap follows). */
 	for (unsigned long i = 0; i < n;) {
-		unsigned int order = 0;
+		unsigned int order = min_order;
 		phys_addr_t run;
 
 		if (!(attrs & DMA_ATTR_ALLOC_SINGLE_PAGES))
@@ -505,7 +507,7 @@ static void *alloc_scattered(struct device *dev, size_t size, dma_addr_t *dma_ha
 				order++;
 		for (;; order--) {
 			run = dmamap__pages_alloc(dev->plat, order, ZONE_NORMAL_IDX);
-			if (run != PHYS_NONE || !order)
+			if (run != PHYS_NONE || order == min_order)
 				break;
 		}
 		if (run == PHYS_NONE)
@@ -572,7 +574,7 @@ static void *iommu_alloc_contiguous(struct device *dev, size_t size,
 	void *cpu;
 	u64 iova;
 
-	size = PAGE_ALIGN(size);
+	size = dmamap__port_map_size(size);
 	if (dmamap__wants_cma(dev, size, gfp, attrs)) {
 		if (dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC))
 			return NULL;
@@ -636,14 +638,14 @@ static bool allocation_gone(struct device *dev, dma_addr_t dma, size_t size, con
 	const void *want = phys == PHYS_NONE ? NULL : dmamap__phys_to_view(dev->plat, phys, view);
 
 	if (phys == PHYS_NONE || (dma & (PAGE_SIZE - 1)) ||
-	    !dmamap__is_contiguous(dev->plat, phys, size) || (cpu != want &&
+	    !dmamap__is_contiguous(dev->plat, phys, dmamap__port_map_size(size)) || (cpu != want &&
 							      cpu != (void *)virt_to_page(want))) {
 		dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_HANDLE, DMAMAP_DBG_FREE_INVALID,
 				  "[IOVA=0x%llx] [size=%zu] [cpu=%p] is not an allocation of this size mapped in the IOMMU",
 				  (unsigned long long)dma, size, cpu);
 		return false;
 	}
-	unmap_now(d, dma, PAGE_ALIGN(size) >> PAGE_SHIFT);
+	unmap_now(d, dma, dmamap__port_map_size(size) >> PAGE_SHIFT);
 	*physp = phys;
 	return true;
 }
@@ -652,7 +654,7 @@ static void iommu_free(struct device *dev, size_t size, void *cpu,
 		       dma_addr_t dma, unsigned long attrs)
 {
 	struct dmamap_iommu_domain *d = dev->iommu_domain;
-	u64 npages = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	u64 npages = dmamap__port_map_size(size) >> PAGE_SHIFT;
 	struct iommu_buf *b = buf_find(d, dma, false);
 	phys_addr_t phys;
 
@@ -672,8 +674,8 @@ static void iommu_free(struct device *dev, size_t size, void *cpu,
 	if (allocation_gone(dev, dma, size, cpu, coherent_view(dev, attrs), &phys,
 			    "dma_free_attrs")) {
 		/* The model forgets what the uncached alias did before the pages go back. */
-		dmamap__reset_range(dev->plat, phys, PAGE_ALIGN(size), false);
-		dmamap__free_contiguous(dev->plat, phys, size);
+		dmamap__reset_range(dev->plat, phys, dmamap__port_map_size(size), false);
+		dmamap__free_contiguous(dev->plat, phys, dmamap__port_map_size(size));
 	}
 }
 
@@ -688,7 +690,7 @@ static void *iommu_alloc_noncoherent(struct device *dev, size_t size,
 	u64 iova;
 
 	(void)gfp;
-	size = PAGE_ALIGN(size);
+	size = dmamap__port_map_size(size);
 	phys = dmamap__pages_alloc(p, dmamap__get_order(size), ZONE_NORMAL_IDX);
 	if (phys == PHYS_NONE)
 		return NULL;
@@ -711,7 +713,7 @@ static void iommu_free_noncoherent(struct device *dev, size_t size, void *cpu,
 
 	(void)dir;
 	if (allocation_gone(dev, dma, size, cpu, VIEW_CPU, &phys, "dma_free_noncoherent"))
-		dmamap__free_contiguous(dev->plat, phys, size);
+		dmamap__free_contiguous(dev->plat, phys, dmamap__port_map_size(size));
 }
 
 /* Cache maintenance for a list, from its CPU side: the device segments may be merged. */

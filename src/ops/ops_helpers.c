@@ -14,24 +14,34 @@ int dmamap__vma_prot(const struct vm_area_struct *vma)
 int dmamap__common_mmap(struct device *dev, struct vm_area_struct *vma, phys_addr_t phys,
 			size_t size, enum dmamap_view view)
 {
-	unsigned long npages = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	unsigned long npages = dmamap__port_map_size(size) >> PAGE_SHIFT;
 	unsigned long len = vma->vm_end - vma->vm_start;
+	size_t host_page = dmamap__host_page_size();
 	int flags = MAP_SHARED, fd;
 	u64 off;
 	void *m;
 
 	if (phys == PHYS_NONE || !len || (len & (PAGE_SIZE - 1)) ||
-	    (vma->vm_start & (PAGE_SIZE - 1)))
+	    (vma->vm_start & (host_page - 1)))
 		return -EINVAL;
 	if (vma->vm_pgoff >= npages || (len >> PAGE_SHIFT) > npages - vma->vm_pgoff)
 		return -ENXIO;
 	fd = dmamap__view_fd(dev->plat, phys, view, &off);
 	if (fd < 0)
 		return -ENXIO;
+	/*
+	 * The host maps whole host pages: the offset must start one, and the
+	 * length rounded up to one must stay inside the allocation (which
+	 * dmamap__port_map_size() rounded so), or other memory would show.
+	 */
+	off += (u64)vma->vm_pgoff << PAGE_SHIFT;
+	if ((off & (host_page - 1)) ||
+	    ((((u64)vma->vm_pgoff << PAGE_SHIFT) + len + host_page - 1) & ~(u64)(host_page - 1)) >
+		    (u64)npages << PAGE_SHIFT)
+		return -EINVAL;
 	if (vma->vm_start)
 		flags |= MAP_FIXED_NOREPLACE;
-	m = dmamap__mmap((void *)vma->vm_start, len, dmamap__vma_prot(vma), flags, fd,
-		 (off_t)(off + ((u64)vma->vm_pgoff << PAGE_SHIFT)));
+	m = dmamap__mmap((void *)vma->vm_start, len, dmamap__vma_prot(vma), flags, fd, (off_t)off);
 	if (m == MAP_FAILED)
 		return -ENOMEM;
 	vma->vm_start = (unsigned long)m;

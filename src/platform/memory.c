@@ -93,20 +93,42 @@ int dmamap__view_fd(struct dmamap_platform *p, phys_addr_t phys,
 	return view == VIEW_CPU ? b->fd_cpu : b->fd_mem;
 }
 
+/*
+ * Whether simulated pages @phys[0..@k) are one host page: consecutive,
+ * from a host-page boundary of their bank's file. *@off: that offset.
+ */
+static int host_unit_fd(struct dmamap_platform *p, const phys_addr_t *phys, unsigned long k,
+			enum dmamap_view view, u64 *off)
+{
+	int fd = dmamap__view_fd(p, phys[0], view, off);
+
+	if (fd < 0 || (*off & (dmamap__host_page_size() - 1)))
+		return -1;
+	for (unsigned long j = 1; j < k; j++)
+		if (phys[j] != phys[0] + j * PAGE_SIZE)
+			return -1;
+	return fd;
+}
+
 void *dmamap__port_remap(struct dmamap_platform *p, const phys_addr_t *phys, unsigned long n,
 			 unsigned long at, int prot, enum dmamap_view view)
 {
-	uint8_t *va = dmamap__mmap((void *)at, n * PAGE_SIZE, PROT_NONE,
-			   MAP_PRIVATE | MAP_ANONYMOUS | (at ? MAP_FIXED_NOREPLACE : 0), -1, 0);
+	/* Host pages, each a run of simulated ones: mmap maps nothing smaller. */
+	unsigned long k = 1UL << dmamap__port_map_order();
+	uint8_t *va;
 
+	if (n % k || (at & (dmamap__host_page_size() - 1)))
+		return NULL;
+	va = dmamap__mmap((void *)at, n * PAGE_SIZE, PROT_NONE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | (at ? MAP_FIXED_NOREPLACE : 0), -1, 0);
 	if (va == MAP_FAILED)
 		return NULL;
-	for (unsigned long i = 0; i < n; i++) {
+	for (unsigned long i = 0; i < n; i += k) {
 		u64 off;
-		int fd = dmamap__view_fd(p, phys[i], view, &off);
+		int fd = host_unit_fd(p, phys + i, k, view, &off);
 
-		if (fd < 0 || dmamap__mmap(va + i * PAGE_SIZE, PAGE_SIZE, prot, MAP_SHARED | MAP_FIXED, fd,
-				   (off_t)off) == MAP_FAILED) {
+		if (fd < 0 || dmamap__mmap(va + i * PAGE_SIZE, k * PAGE_SIZE, prot, MAP_SHARED | MAP_FIXED,
+					   fd, (off_t)off) == MAP_FAILED) {
 			dmamap__munmap(va, n * PAGE_SIZE);
 			return NULL;
 		}

@@ -15,6 +15,7 @@
 
 #include "../lib/lib.h"
 #include "../base/device.h"
+#include "../lib/mem.h"
 
 /* ---- machines ------------------------------------------------------------ */
 
@@ -29,6 +30,27 @@ void dmamap__port_fini(struct dmamap_platform *p);
 static inline bool dmamap__port_coherent(const struct dmamap_platform *p)
 {
 	return p->mach.kind == MACHINE_HOST;
+}
+
+/*
+ * What the host maps, remaps and protects at once: its page, which on a
+ * 16K or 64K-page host holds several simulated ones (PAGE_SIZE is the
+ * board's). Memory that may be mapped into a process again (coherent and
+ * non-coherent allocations, their scattered runs) comes in these units, so
+ * that each unit lies at a file offset mmap takes.
+ */
+static inline unsigned int dmamap__port_map_order(void)
+{
+	unsigned int host = dmamap__host_page_shift();
+
+	return host > PAGE_SHIFT ? host - PAGE_SHIFT : 0;
+}
+
+static inline size_t dmamap__port_map_size(size_t size)
+{
+	size_t unit = (size_t)PAGE_SIZE << dmamap__port_map_order();
+
+	return (size + unit - 1) & ~(unit - 1);
 }
 
 /*

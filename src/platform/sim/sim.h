@@ -27,8 +27,9 @@ struct sim_bank {
 	uint8_t *snap;          /* per-byte state at the last fill or clean */
 	uint16_t *line_writer;  /* last device id + 1 that wrote each line */
 	uint8_t *line_flags;    /* LINE_* */
-	uint8_t *guard;         /* per page: mappings that took the CPU's access (guard.c) */
+	uint8_t *guard;         /* per host page: mappings that took the CPU's access (guard.c) */
 	size_t nlines, npages;  /* entries of line_writer/line_flags, and of guard */
+	unsigned int guard_shift; /* log2 of a guard's unit: the host's page, at least PAGE_SIZE */
 };
 
 struct dmamap_sim {
@@ -102,9 +103,13 @@ int dmamap__sim_guard(struct dmamap_platform *p, const void *cpu, size_t size, b
 /* A CPU access trapped at @addr: true, its page given back, if @p guarded it. */
 bool dmamap__sim_unguard_fault(struct dmamap_platform *p, const void *addr);
 
+/*
+ * Guards are counted per host page (mprotect's unit, dmamap__host_page_shift()),
+ * a simulated page or several.
+ */
 static inline bool sim_page_guarded(const struct sim_bank *sb, u64 off)
 {
-	return __atomic_load_n(&sb->guard[off >> PAGE_SHIFT], __ATOMIC_RELAXED) != 0;
+	return __atomic_load_n(&sb->guard[off >> sb->guard_shift], __ATOMIC_RELAXED) != 0;
 }
 
 /*
