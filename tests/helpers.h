@@ -84,6 +84,13 @@ struct dmamap_platform *quiet(struct dmamap_platform *p);
 struct dmamap_platform *default_board(void);
 /* default_board(), quiet. */
 struct dmamap_platform *quiet_board(void);
+/*
+ * The host's page (what mmap maps and mprotect protects), at least a
+ * simulated PAGE_SIZE: 16 or 64 KiB on some arm64 hosts. Its order in
+ * simulated pages.
+ */
+size_t host_page(void);
+unsigned int host_page_order(void);
 /* A built-in board by name, quiet; the checker as the environment says. */
 struct dmamap_platform *builtin_board(const char *name);
 /*

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
@@ -715,7 +716,38 @@ static bool shares_lines(struct dmamap_platform *p, phys_addr_t phys, u64 size)
 
 static __thread struct {
 	uintptr_t lo, size;
+	bool learned; /* asked once, whatever the answer: never again on every map */
 } my_stack __attribute__((tls_model("initial-exec")));
+
+#if defined(__GLIBC__)
+/* Where the main thread's stack began, as the dynamic loader saw it. */
+extern void *__libc_stack_end;
+#endif
+
+/*
+ * When the C library cannot say (it reads the main thread's stack from
+ * /proc/self/maps, which a sandbox or an emulator may not show): the main
+ * thread's stack runs down from where it began, as far as RLIMIT_STACK
+ * lets it. Any other thread's bounds come from its own descriptor and do
+ * not fail.
+ */
+static void guess_main_stack(void)
+{
+#if defined(__GLIBC__)
+	struct rlimit r;
+	uintptr_t top = (uintptr_t)__libc_stack_end, here = (uintptr_t)&r, size;
+
+	if (!top || here > top || getrlimit(RLIMIT_STACK, &r))
+		return;
+	size = r.rlim_cur == RLIM_INFINITY || r.rlim_cur > ((rlim_t)1 << 30) ? (uintptr_t)1 << 26
+									  : (uintptr_t)r.rlim_cur;
+	top = (top + 4095) & ~(uintptr_t)4095;
+	if (top - here >= size)
+		return;
+	my_stack.lo = top - size;
+	my_stack.size = size;
+#endif
+}
 
 static __attribute__((noinline)) void learn_my_stack(void)
 {
@@ -723,8 +755,11 @@ static __attribute__((noinline)) void learn_my_stack(void)
 	void *lo;
 	size_t sz;
 
-	if (pthread_getattr_np(pthread_self(), &attr))
+	my_stack.learned = true;
+	if (pthread_getattr_np(pthread_self(), &attr)) {
+		guess_main_stack();
 		return;
+	}
 	if (!pthread_attr_getstack(&attr, &lo, &sz)) {
 		my_stack.lo = (uintptr_t)lo;
 		my_stack.size = sz;
@@ -735,7 +770,7 @@ static __attribute__((noinline)) void learn_my_stack(void)
 /* Inline and one compare once the bounds are known: it runs on every map. */
 static inline bool on_my_stack(const void *ptr)
 {
-	if (unlikely(!my_stack.size))
+	if (unlikely(!my_stack.learned))
 		learn_my_stack();
 	return (uintptr_t)ptr - my_stack.lo < my_stack.size;
 }

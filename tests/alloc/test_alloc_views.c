@@ -34,7 +34,8 @@ static bool is_mapped(unsigned long addr, size_t len)
 /* Allocate with @attrs, mmap it with the matching call, and check all three views agree. */
 static void mmap_roundtrip(struct device *dev, unsigned long attrs)
 {
-	const size_t npages = 3, size = npages * PAGE_SIZE;
+	/* Three host pages (mmap's unit: on a 4K host three simulated pages). */
+	const size_t unit = host_page(), npages = 3 * (unit / PAGE_SIZE), size = npages * PAGE_SIZE;
 	struct vm_area_struct vma = { 0 };
 	uint8_t *pat = malloc(size), *user, *cpu;
 	dma_addr_t h;
@@ -76,18 +77,24 @@ static void mmap_roundtrip(struct device *dev, unsigned long attrs)
 	CHECK(!is_mapped((unsigned long)user, size));
 	CHECK_EQ(vma.vm_start, 0);
 
-	/* A window: pages 1..2 only. */
+	/* A window: host pages 1..2 only. */
 	vma.vm_start = 0;
-	vma.vm_end = 2 * PAGE_SIZE;
-	vma.vm_pgoff = 1;
+	vma.vm_end = 2 * unit;
+	vma.vm_pgoff = unit / PAGE_SIZE;
 	vma.vm_page_prot = DMAMAP_PROT_READ | DMAMAP_PROT_WRITE;
 	CHECK_EQ(dma_mmap_attrs(dev, &vma, cpu, h, size, attrs), 0);
 	user = (uint8_t *)vma.vm_start;
-	memset(user, 0x3c, 2 * PAGE_SIZE);
-	CHECK(all_bytes(cpu + PAGE_SIZE, 2 * PAGE_SIZE, 0x3c));
-	CHECK(!all_bytes(cpu, PAGE_SIZE, 0x3c));
+	memset(user, 0x3c, 2 * unit);
+	CHECK(all_bytes(cpu + unit, 2 * unit, 0x3c));
+	CHECK(!all_bytes(cpu, unit, 0x3c));
 	CHECK_EQ(dmamap_munmap(&vma), 0);
-	CHECK(!is_mapped((unsigned long)user, 2 * PAGE_SIZE));
+	CHECK(!is_mapped((unsigned long)user, 2 * unit));
+	/* A window no whole host page starts: refused, not mapped short (a 4K host has none). */
+	if (unit > PAGE_SIZE) {
+		vma = (struct vm_area_struct){ 0, unit, 1, DMAMAP_PROT_READ };
+		CHECK_ERRK(dev, DMAMAP_ERRK_BAD_ARG,
+			   dma_mmap_attrs(dev, &vma, cpu, h, size, attrs) == -EINVAL);
+	}
 
 	/* More than the buffer holds: refused and counted. */
 	vma = (struct vm_area_struct){ 0, PAGE_SIZE, npages, DMAMAP_PROT_READ };

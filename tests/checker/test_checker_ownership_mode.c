@@ -9,6 +9,12 @@
 #include "../../drivers/memcpy_dma.h"
 #include "../helpers.h"
 
+/*
+ * The unit the CPU's access is taken in: a page of the host (mprotect's),
+ * which on a 16K or 64K-page host holds several simulated ones.
+ */
+#define GP host_page()
+
 static struct dmamap_platform *owned_board(void)
 {
 	struct dmamap_platform *p = sim_board("default");
@@ -36,11 +42,11 @@ static bool owned_map(struct owned *o, unsigned int order, enum dma_data_directi
 {
 	o->p = owned_board();
 	o->dev = o->p ? lookup(o->p, NC) : NULL;
-	o->pg = o->dev ? dmamap_alloc_pages(o->p, order, 0) : NULL;
+	o->pg = o->dev ? dmamap_alloc_pages(o->p, order + host_page_order(), 0) : NULL;
 	if (!o->pg)
 		return false;
 	o->order = order;
-	o->len = PAGE_SIZE << order;
+	o->len = GP << order;
 	o->buf = page_address(o->pg);
 	if (fill >= 0)
 		memset((void *)o->buf, fill, o->len);
@@ -51,7 +57,7 @@ static bool owned_map(struct owned *o, unsigned int order, enum dma_data_directi
 static void owned_end(struct owned *o)
 {
 	stop_checking(o->p);
-	dmamap_free_pages(o->p, o->pg, o->order);
+	dmamap_free_pages(o->p, o->pg, o->order + host_page_order());
 	dmamap_platform_destroy(o->p);
 }
 
@@ -66,7 +72,7 @@ static void owned_end(struct owned *o)
 
 TEST(ownership_mode_traps_cpu_reads_and_writes)
 {
-	uint8_t dev_data[2 * PAGE_SIZE];
+	uint8_t dev_data[2 * GP];
 	struct owned o;
 	uint8_t seen;
 
@@ -81,7 +87,7 @@ TEST(ownership_mode_traps_cpu_reads_and_writes)
 	CHECK_MSG(text_has(0, READ_WORD) && text_has(0, "+100"), "%s", rec.r[0].text);
 	/* A write to the other page. */
 	rec_reset();
-	o.buf[PAGE_SIZE + 5] = 0x22;
+	o.buf[GP + 5] = 0x22;
 	EXPECT_KINDS(DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS);
 	CHECK_MSG(text_has(0, WRITE_WORD), "%s", rec.r[0].text);
 	/* Once said, the page is the CPU's again: no second trap for the same page. */
@@ -107,17 +113,17 @@ TEST(ownership_mode_follows_the_syncs)
 	REQUIRE(owned_map(&o, 0, DMA_BIDIRECTIONAL, -1));
 	rec_reset();
 	/* Handed to the CPU: its access is back. */
-	dma_sync_single_for_cpu(o.dev, o.h, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_cpu(o.dev, o.h, GP, DMA_BIDIRECTIONAL);
 	o.buf[0] = 1;
 	(void)o.buf[1];
 	/* Handed back: taken again. */
-	dma_sync_single_for_device(o.dev, o.h, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_device(o.dev, o.h, GP, DMA_BIDIRECTIONAL);
 	EXPECT_NO_REPORTS();
 	o.buf[2] = 2;
 	EXPECT_KINDS(DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS);
 	/* The unmap's invalidate then drops that write, as hardware would: said too. */
 	rec_reset();
-	dma_unmap_single(o.dev, o.h, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	dma_unmap_single(o.dev, o.h, GP, DMA_BIDIRECTIONAL);
 	EXPECT_KINDS(DMAMAP_DBG_CPU_DATA_LOST);
 	/* Unmapped: the CPU's, no trap. */
 	rec_reset();
@@ -131,13 +137,13 @@ TEST(ownership_mode_correct_driver_moves_every_byte_and_hears_nothing)
 	struct dmamap_platform *p = owned_board();
 	struct device *dev;
 	struct mcdma m = { 0 };
-	uint8_t *src, *dst, fill[3 * PAGE_SIZE], seen[3 * PAGE_SIZE];
+	uint8_t *src, *dst, fill[3 * GP], seen[3 * GP];
 
 	REQUIRE(p);
 	dev = lookup(p, NC);
 	REQUIRE(dev && !mcdma_probe(&m, dev, 16));
-	src = page_address(dmamap_alloc_pages(p, 2, 0));
-	dst = page_address(dmamap_alloc_pages(p, 2, 0));
+	src = page_address(dmamap_alloc_pages(p, 2 + host_page_order(), 0));
+	dst = page_address(dmamap_alloc_pages(p, 2 + host_page_order(), 0));
 	for (int round = 0; round < 4; round++) {
 		pattern(fill, sizeof(fill), (unsigned int)round + 80);
 		CHECK_EQ(mcdma_copy_buf(&m, dst, src, sizeof(fill), fill, seen, MCDMA_BUG_NONE), 0);
@@ -188,16 +194,16 @@ TEST(ownership_mode_stops_guarding_a_partially_synced_buffer)
 	struct owned o;
 
 	REQUIRE(owned_map(&o, 1, DMA_BIDIRECTIONAL, -1));
-	dma_sync_single_for_cpu(o.dev, o.h, 2 * PAGE_SIZE, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_cpu(o.dev, o.h, 2 * GP, DMA_BIDIRECTIONAL);
 	o.buf[0] = 1;
-	o.buf[PAGE_SIZE] = 2;
+	o.buf[GP] = 2;
 	/* The first page back to the device; the second is still the CPU's to write. */
-	dma_sync_single_range_for_device(o.dev, o.h, 0, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	dma_sync_single_range_for_device(o.dev, o.h, 0, GP, DMA_BIDIRECTIONAL);
 	rec_reset();
-	o.buf[PAGE_SIZE + 1] = 3;
+	o.buf[GP + 1] = 3;
 	EXPECT_NO_REPORTS();
-	dma_sync_single_range_for_device(o.dev, o.h, PAGE_SIZE, PAGE_SIZE, DMA_BIDIRECTIONAL);
-	dma_unmap_single(o.dev, o.h, 2 * PAGE_SIZE, DMA_BIDIRECTIONAL);
+	dma_sync_single_range_for_device(o.dev, o.h, GP, GP, DMA_BIDIRECTIONAL);
+	dma_unmap_single(o.dev, o.h, 2 * GP, DMA_BIDIRECTIONAL);
 	EXPECT_NO_REPORTS();
 	owned_end(&o);
 }
@@ -208,29 +214,29 @@ TEST(ownership_mode_one_buffer_two_devices)
 	struct dmamap_platform *p = owned_board();
 	struct device *nc, *d32;
 	struct page *pg;
-	uint8_t *buf, want[PAGE_SIZE];
+	uint8_t *buf, want[GP];
 	dma_addr_t h1, h2;
 
 	REQUIRE(p);
 	nc = lookup(p, NC);
 	d32 = lookup(p, "dma-32");
-	pg = dmamap_alloc_pages(p, 0, 0);
+	pg = dmamap_alloc_pages(p, host_page_order(), 0);
 	REQUIRE(nc && d32 && pg);
 	buf = page_address(pg);
 	pattern(want, sizeof(want), 95);
 	memcpy(buf, want, sizeof(want));
 	rec_reset();
-	h1 = dma_map_single(nc, buf, PAGE_SIZE, DMA_TO_DEVICE);
-	h2 = dma_map_single(d32, buf, PAGE_SIZE, DMA_TO_DEVICE);
+	h1 = dma_map_single(nc, buf, GP, DMA_TO_DEVICE);
+	h2 = dma_map_single(d32, buf, GP, DMA_TO_DEVICE);
 	REQUIRE(!dma_mapping_error(nc, h1) && !dma_mapping_error(d32, h2));
 	CHECK(dev_reads(nc, h1, want, sizeof(want)));
 	CHECK(dev_reads(d32, h2, want, sizeof(want)));
-	dma_unmap_single(nc, h1, PAGE_SIZE, DMA_TO_DEVICE);
-	dma_unmap_single(d32, h2, PAGE_SIZE, DMA_TO_DEVICE);
+	dma_unmap_single(nc, h1, GP, DMA_TO_DEVICE);
+	dma_unmap_single(d32, h2, GP, DMA_TO_DEVICE);
 	EXPECT_NO_REPORTS();
 	CHECK_MEM(buf, want, sizeof(want));
 	stop_checking(p);
-	dmamap_free_pages(p, pg, 0);
+	dmamap_free_pages(p, pg, host_page_order());
 	dmamap_platform_destroy(p);
 }
 
@@ -250,34 +256,34 @@ TEST(ownership_mode_finds_buffers_guarded_again_after_a_trap_elsewhere)
 
 	REQUIRE(p);
 	nc = lookup(p, NC);
-	pg = dmamap_alloc_pages(p, 3, 0);
+	pg = dmamap_alloc_pages(p, 3 + host_page_order(), 0);
 	REQUIRE(nc && pg);
 	buf = page_address(pg);
 	for (int i = 0; i < N; i++) {
-		h[i] = dma_map_single(nc, buf + i * PAGE_SIZE, PAGE_SIZE, DMA_BIDIRECTIONAL);
+		h[i] = dma_map_single(nc, buf + i * GP, GP, DMA_BIDIRECTIONAL);
 		REQUIRE(!dma_mapping_error(nc, h[i]));
-		dma_sync_single_for_cpu(nc, h[i], PAGE_SIZE, DMA_BIDIRECTIONAL);
+		dma_sync_single_for_cpu(nc, h[i], GP, DMA_BIDIRECTIONAL);
 	}
 	/* The last one the device's again, and touched: the others' places are looked at and forgotten. */
-	dma_sync_single_for_device(nc, h[N - 1], PAGE_SIZE, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_device(nc, h[N - 1], GP, DMA_BIDIRECTIONAL);
 	rec_reset();
-	((volatile uint8_t *)buf)[(N - 1) * PAGE_SIZE] = 1;
+	((volatile uint8_t *)buf)[(N - 1) * GP] = 1;
 	EXPECT_KINDS(DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS);
 	CHECK_EQ(rec.r[0].addr, h[N - 1]);
 	for (int i = 0; i < N - 1; i++) {
-		dma_sync_single_for_device(nc, h[i], PAGE_SIZE, DMA_BIDIRECTIONAL);
+		dma_sync_single_for_device(nc, h[i], GP, DMA_BIDIRECTIONAL);
 		rec_reset();
-		((volatile uint8_t *)buf)[i * PAGE_SIZE + 1] = 2;
+		((volatile uint8_t *)buf)[i * GP + 1] = 2;
 		EXPECT_KINDS(DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS);
 		CHECK_EQ(rec.r[0].addr, h[i]);
 		CHECK_MSG(text_has(0, "+1 into the buffer"), "%s", rec.r[0].text);
 	}
 	for (int i = 0; i < N; i++) {
-		dma_sync_single_for_cpu(nc, h[i], PAGE_SIZE, DMA_BIDIRECTIONAL);
-		dma_unmap_single(nc, h[i], PAGE_SIZE, DMA_BIDIRECTIONAL);
+		dma_sync_single_for_cpu(nc, h[i], GP, DMA_BIDIRECTIONAL);
+		dma_unmap_single(nc, h[i], GP, DMA_BIDIRECTIONAL);
 	}
 	stop_checking(p);
-	dmamap_free_pages(p, pg, 3);
+	dmamap_free_pages(p, pg, 3 + host_page_order());
 	dmamap_platform_destroy(p);
 }
 
@@ -294,17 +300,17 @@ TEST(ownership_mode_from_the_environment)
 	setenv("DMAMAP_OWNERSHIP", "1", 1);
 	p = sim_board("default");
 	unsetenv("DMAMAP_OWNERSHIP");
-	REQUIRE(p && (dev = lookup(p, NC)) && (pg = dmamap_alloc_pages(p, 0, 0)));
+	REQUIRE(p && (dev = lookup(p, NC)) && (pg = dmamap_alloc_pages(p, host_page_order(), 0)));
 	buf = page_address(pg);
 	buf[0] = 0x33;
-	h = dma_map_single(dev, (void *)buf, PAGE_SIZE, DMA_FROM_DEVICE);
+	h = dma_map_single(dev, (void *)buf, GP, DMA_FROM_DEVICE);
 	REQUIRE(!dma_mapping_error(dev, h));
 	rec_reset();
 	seen = buf[8];
 	(void)seen;
 	EXPECT_KINDS(DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS);
-	dma_unmap_single(dev, h, PAGE_SIZE, DMA_FROM_DEVICE);
+	dma_unmap_single(dev, h, GP, DMA_FROM_DEVICE);
 	stop_checking(p);
-	dmamap_free_pages(p, pg, 0);
+	dmamap_free_pages(p, pg, host_page_order());
 	dmamap_platform_destroy(p);
 }

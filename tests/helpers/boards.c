@@ -77,6 +77,18 @@ struct dmamap_platform *quiet_board(void)
 	return quiet(default_board());
 }
 
+size_t host_page(void)
+{
+	long s = sysconf(_SC_PAGESIZE);
+
+	return s > (long)PAGE_SIZE ? (size_t)s : PAGE_SIZE;
+}
+
+unsigned int host_page_order(void)
+{
+	return (unsigned int)__builtin_ctzl((unsigned long)(host_page() / PAGE_SIZE));
+}
+
 struct dmamap_platform *builtin_board(const char *name)
 {
 	struct dmamap_error err = { 0 };
