@@ -1,15 +1,18 @@
 #!/bin/sh
 # Build dmamap for another architecture with Debian's cross compiler and
 # check that build: warning-free (-Werror), the architecture's own barriers
-# in the object (tests/sh/barriers.sh), the layering, and the test binary
-# run under qemu-user (i686 natively, when the kernel runs 32-bit programs).
+# in the object (tests/sh/barriers.sh), the layering, and the tests: with
+# no prefix every one make test runs (the binary, then the shell tests,
+# which run the build's programs through binfmt_misc and qemu-user; i686
+# natively, when the kernel runs 32-bit programs), else the binary's tests
+# starting with each prefix.
 # libfdt for the target comes from Debian's libfdt-dev for that
 # architecture, unpacked into a sysroot beside the build directory (not
 # installed): the static library is linked in. Where it cannot be fetched
 # the build is NO_FDT=1 and the device tree tests skip.
 # Installs the cross compiler and qemu-user when root; else says what is
 # missing and stops without failing.
-# usage: cross.sh TRIPLET [TEST-PREFIX...]   (none: every test of the binary)
+# usage: cross.sh TRIPLET [TEST-PREFIX...]   (none: every test, binary and shell)
 set -eu
 triplet=$1
 shift
@@ -75,19 +78,50 @@ if [ -z "$lib" ] && command -v apt-get >/dev/null 2>&1; then
 		echo "cross.sh: libfdt-dev:$debarch from $suite could not be fetched (see $apt/log)"
 	fi
 fi
+# The test binary, and for the shell tests the CLI and the shared library.
 if [ -n "$lib" ]; then
 	build=build-x-$triplet
 	make -s -j"$jobs" --no-print-directory NO_FDT=0 BUILD="$build" CC="$triplet-gcc" \
-		CFLAGS="-isystem $sysroot/usr/include -L$(dirname "$lib")" "$build/dmamap-tests"
+		CFLAGS="-isystem $sysroot/usr/include -L$(dirname "$lib")" \
+		"$build/dmamap-tests" "$build/dmamap" "$build/libdmamap.so.0"
+	# Programs the shell tests build against the library find the target's libfdt
+	# (a cross compiler ignores LIBRARY_PATH).
+	test_cc="$triplet-gcc -L$PWD/$(dirname "$lib")"
 else
 	build=build-x-$triplet-nofdt
+	test_cc=$triplet-gcc
 	echo "cross.sh: no libfdt for $triplet: NO_FDT=1, the device tree tests skip"
 	make -s -j"$jobs" --no-print-directory NO_FDT=1 BUILD="$build" CC="$triplet-gcc" \
-		"$build/dmamap-tests"
+		"$build/dmamap-tests" "$build/dmamap" "$build/libdmamap.so.0"
 fi
 OBJDUMP=$triplet-objdump sh tests/sh/barriers.sh "$build"
 sh tests/sh/layers.sh "$build"
-if [ $# = 0 ]; then
+# The shell tests run the build's programs by name: the kernel must hand a
+# foreign one to qemu (binfmt_misc, from Debian's qemu-user-binfmt rules,
+# registered here when root), and qemu must find the target's C library.
+binfmt=false
+if [ -z "$run" ]; then
+	binfmt=true
+else
+	reg=/proc/sys/fs/binfmt_misc
+	if [ ! -f "/usr/lib/binfmt.d/$qemu.conf" ] && $root; then
+		DEBIAN_FRONTEND=noninteractive apt-get install -y qemu-user-binfmt >/dev/null 2>&1 || true
+	fi
+	if [ ! -e "$reg/register" ] && [ "$(id -u)" = 0 ]; then
+		mount -t binfmt_misc binfmt_misc "$reg" 2>/dev/null || true
+	fi
+	if [ ! -e "$reg/$qemu" ] && [ -w "$reg/register" ] && [ -f "/usr/lib/binfmt.d/$qemu.conf" ]; then
+		cat "/usr/lib/binfmt.d/$qemu.conf" >"$reg/register" 2>/dev/null || true
+	fi
+	[ -e "$reg/$qemu" ] && grep -q '^enabled' "$reg/$qemu" && binfmt=true
+	QEMU_LD_PREFIX=/usr/$triplet
+	export QEMU_LD_PREFIX
+fi
+if [ $# = 0 ] && $binfmt; then
+	# Everything make test runs: the binary, then every shell test, on this build.
+	CC=$test_cc OBJDUMP=$triplet-objdump sh tests/run.sh "$build"
+elif [ $# = 0 ]; then
+	echo "cross.sh: the kernel does not run $triplet programs by itself (no binfmt_misc): the shell tests skip"
 	$run "$build/dmamap-tests"
 else
 	out=$build/tests.log
