@@ -149,8 +149,11 @@ static int take_pages(struct noncontig *nc, unsigned long attrs, gfp_t gfp)
 		}
 		i += 1UL << order;
 	}
+	/* Where pages come in host pages the table lists them whole, as a kernel with such pages would. */
 	return sg_alloc_table_from_pages(&nc->sgt, nc->pages, (unsigned int)nc->npages, 0,
-					 nc->size, gfp);
+					 dmamap__port_map_order() ? (size_t)nc->npages << PAGE_SHIFT
+								  : nc->size,
+					 gfp);
 }
 
 /* Behind an IOMMU: scattered pages, one IOVA range, mapped by the IOMMU's own map_sg. */
@@ -348,6 +351,9 @@ int dma_mmap_noncontiguous(struct device *dev, struct vm_area_struct *vma, size_
 		return -EINVAL;
 	if (vma->vm_pgoff >= nc->npages || n > nc->npages - vma->vm_pgoff)
 		return -ENXIO;
+	n = dmamap__port_map_pages(n, vma->vm_pgoff, nc->npages);
+	if (!n)
+		return -EINVAL;
 	va = dmamap__port_remap(dev->plat, nc->phys + vma->vm_pgoff, n, vma->vm_start,
 				dmamap__vma_prot(vma), VIEW_CPU);
 	if (!va)

@@ -80,13 +80,16 @@ void *dmamap__direct_alloc(struct device *dev, size_t size,
 	enum dmamap_view view;
 	phys_addr_t phys;
 
+	/* CMA's rule is the kernel's, on the size asked for: a single page never comes from it. */
+	bool cma = dmamap__wants_cma(dev, size, gfp, attrs);
+
 	size = dmamap__port_map_size(size);
 	/* A device restricted to its pool gets its coherent memory there too. */
 	if (dev->dma_io_tlb_mem)
 		return dmamap__swiotlb_alloc(dev, size, dma_handle);
 	phys = PHYS_NONE;
 	/* Large blocking allocations, and contiguous-by-request ones, come from CMA. */
-	if (dmamap__wants_cma(dev, size, gfp, attrs)) {
+	if (cma) {
 		if (dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC))
 			return NULL;
 		phys = dmamap__alloc_from_cma(dev, size);

@@ -574,8 +574,11 @@ static void *iommu_alloc_contiguous(struct device *dev, size_t size,
 	void *cpu;
 	u64 iova;
 
+	/* CMA's rule is the kernel's, on the size asked for: a single page never comes from it. */
+	bool cma = dmamap__wants_cma(dev, size, gfp, attrs);
+
 	size = dmamap__port_map_size(size);
-	if (dmamap__wants_cma(dev, size, gfp, attrs)) {
+	if (cma) {
 		if (dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC))
 			return NULL;
 		phys = dmamap__alloc_from_cma(dev, size);
@@ -771,6 +774,9 @@ static int iommu_mmap(struct device *dev, struct vm_area_struct *vma, void *cpu,
 		return -EINVAL;
 	if (vma->vm_pgoff >= b->npages || n > b->npages - vma->vm_pgoff)
 		return -ENXIO;
+	n = dmamap__port_map_pages(n, vma->vm_pgoff, b->npages);
+	if (!n)
+		return -EINVAL;
 	va = dmamap__port_remap(dev->plat, b->phys + vma->vm_pgoff, n, vma->vm_start,
 				dmamap__vma_prot(vma), cpu_view(dev));
 	if (!va)

@@ -54,6 +54,21 @@ static inline size_t dmamap__port_map_size(size_t size)
 }
 
 /*
+ * A user mapping of @n simulated pages from page @pgoff of @npages: the
+ * whole host pages that covers (more than @n where a host page holds
+ * several; the caller's vma keeps its length), or 0 when it starts off a
+ * host page or would reach past @npages.
+ */
+static inline unsigned long dmamap__port_map_pages(unsigned long n, unsigned long pgoff,
+						   unsigned long npages)
+{
+	unsigned long k = 1UL << dmamap__port_map_order();
+	unsigned long whole = (n + k - 1) & ~(k - 1);
+
+	return (pgoff & (k - 1)) || whole > npages - pgoff ? 0 : whole;
+}
+
+/*
  * Whether a device that does not snoop can be served: always on a board;
  * on the host where user space can maintain the data cache (arm64, x86).
  */

@@ -214,42 +214,52 @@ TEST(api_free_coherent_wrong_address)
 	dmamap_platform_destroy(p);
 }
 
+/*
+ * Coherent memory comes in host pages (several simulated ones on a 16K or
+ * 64K-page host): a size is wrong only when it names another number of
+ * them, so the sizes here are counted in host pages.
+ */
+#define PG host_page()
+#define PG_MAX 65536
+
 TEST(api_free_coherent_wrong_size)
 {
 	struct dmamap_platform *p = default_board();
 	struct device *dev;
 	dma_addr_t h, h2;
-	uint8_t pat[4 * PAGE_SIZE];
+	static uint8_t pat_buf[4 * PG_MAX];
+	uint8_t *pat = pat_buf;
+	const size_t len = 4 * PG;
 	void *cpu, *cpu2;
 
 	REQUIRE(p);
 	dev = dmamap_device_lookup(p, "dma-nc");
 	REQUIRE(dev);
-	cpu = dma_alloc_coherent(dev, 4 * PAGE_SIZE, &h, GFP_KERNEL);
+	cpu = dma_alloc_coherent(dev, len, &h, GFP_KERNEL);
 	REQUIRE(cpu);
-	fill_pattern(pat, sizeof(pat), 5);
-	memcpy(cpu, pat, sizeof(pat));
+	fill_pattern(pat, len, 5);
+	memcpy(cpu, pat, len);
 
 	/* Smaller than allocated: the allocator does not know that block. */
 	CHECK_ERRK(dev, DMAMAP_ERRK_BAD_HANDLE,
-		   VOIDCALL(dma_free_coherent(dev, PAGE_SIZE, cpu, h)));
+		   VOIDCALL(dma_free_coherent(dev, PG, cpu, h)));
 	CHECK_ERRK(dev, DMAMAP_ERRK_BAD_HANDLE,
-		   VOIDCALL(dma_free_coherent(dev, 2 * PAGE_SIZE, cpu, h)));
+		   VOIDCALL(dma_free_coherent(dev, 2 * PG, cpu, h)));
 	CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_FREE_INVALID), 2);
 
 	/* Not corrupted: the bytes are there, the block is still allocated,
 	 * and allocating goes on working around it. */
-	CHECK_MEM(cpu, pat, sizeof(pat));
+	CHECK_MEM(cpu, pat, len);
 	for (int i = 0; i < 4; i++) {
-		cpu2 = dma_alloc_coherent(dev, PAGE_SIZE, &h2, GFP_KERNEL);
+		cpu2 = dma_alloc_coherent(dev, PG, &h2, GFP_KERNEL);
 		REQUIRE(cpu2);
-		CHECK(h2 + PAGE_SIZE <= h || h + 4 * PAGE_SIZE <= h2);
-		memset(cpu2, 0xee, PAGE_SIZE);
-		dma_free_coherent(dev, PAGE_SIZE, cpu2, h2);
+		CHECK(h2 + PG <= h || h + len <= h2);
+		memset(cpu2, 0xee, PG);
+		dma_free_coherent(dev, PG, cpu2, h2);
 	}
-	CHECK_MEM(cpu, pat, sizeof(pat));
+	CHECK_MEM(cpu, pat, len);
 	/* The right size frees it, without a report. */
-	dma_free_coherent(dev, 4 * PAGE_SIZE, cpu, h);
+	dma_free_coherent(dev, len, cpu, h);
 	CHECK_EQ(dmamap_report_count(p, DMAMAP_DBG_FREE_INVALID), 2);
 	dmamap_platform_destroy(p);
 }

@@ -88,6 +88,18 @@ static void expect(const struct gallery_bug *bug, const struct outcome *o, unsig
 		  d->g.r.lost, d->g.r.wrong_bytes);
 }
 
+/*
+ * A CPU read before the sync for the CPU is named only by ownership mode's
+ * trap, which takes whole host pages: on a 16K or 64K-page host the NIC
+ * driver's one-page receive buffers are smaller than one, and are not
+ * guarded (docs/portability.md).
+ */
+static bool unguardable(const struct gallery_bug *bug, const struct outcome *o)
+{
+	return host_page() > NICDRV_RX_BUF && !strcmp(bug->name, "missing-sync-for-cpu") &&
+	       !strncmp(o->name, "nic", 3);
+}
+
 TEST(gallery_every_broken_device_is_named_by_the_checker)
 {
 	struct outcome o[32];
@@ -101,7 +113,10 @@ TEST(gallery_every_broken_device_is_named_by_the_checker)
 				continue;
 			applied++;
 			broke += o[i].broke;
-			if (o[i].broke)
+			if (o[i].broke && !o[i].named && unguardable(b, &o[i]))
+				printf("# %s broke %s, not named here: its %d-byte buffers are smaller than this host's %zu-byte page, the unit ownership mode guards\n",
+				       b->name, o[i].name, NICDRV_RX_BUF, host_page());
+			else if (o[i].broke)
 				CHECK_MSG(o[i].named, "%s broke %s and the checker did not name it",
 					  b->name, o[i].name);
 		}
