@@ -12,7 +12,7 @@
 # the build is NO_FDT=1 and the device tree tests skip.
 # Installs the cross compiler and qemu-user when root; else says what is
 # missing and stops without failing.
-# usage: cross.sh TRIPLET [TEST-PREFIX...]   (none: every test, binary and shell)
+# usage: cross.sh TRIPLET [TEST-PREFIX... | --prepare]   (none: every test, binary and shell)
 set -eu
 triplet=$1
 shift
@@ -26,17 +26,22 @@ i686-linux-gnu) qemu=qemu-i386 debarch=i386 suite=bookworm ;;
 *) echo "cross.sh: no rule for $triplet" >&2; exit 2 ;;
 esac
 jobs=$(nproc 2>/dev/null || echo 2)
+# DMAMAP_CROSS_STRICT=1 (CI): what would be skipped for want of a package,
+# libfdt or binfmt_misc fails instead.
+strict=false
+[ "${DMAMAP_CROSS_STRICT:-0}" = 1 ] && strict=true
 root=false
 [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && root=true
 # PROGRAM PACKAGE: install PACKAGE when PROGRAM is missing (root), else say so and stop.
 need() {
 	command -v "$1" >/dev/null 2>&1 && return 0
 	if $root; then
-		DEBIAN_FRONTEND=noninteractive apt-get install -y "$2" >/dev/null 2>&1 ||
+		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y "$2" >/dev/null 2>&1 ||
 			{ apt-get update >/dev/null 2>&1 &&
-			  DEBIAN_FRONTEND=noninteractive apt-get install -y "$2" >/dev/null; }
+			  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y "$2" >/dev/null; }
 	else
 		echo "cross.sh: $triplet skipped: no $1 (sudo apt-get install -y $2)"
+		$strict && exit 1
 		exit 0
 	fi
 }
@@ -76,7 +81,34 @@ if [ -z "$lib" ] && command -v apt-get >/dev/null 2>&1; then
 		lib=$(find "$sysroot" -name libfdt.a | head -n 1)
 	else
 		echo "cross.sh: libfdt-dev:$debarch from $suite could not be fetched (see $apt/log)"
+		$strict && exit 1
 	fi
+fi
+# The shell tests run the build's programs by name: the kernel must hand a
+# foreign one to qemu (binfmt_misc, from Debian's qemu-user-binfmt rules,
+# registered here when root), and qemu must find the target's C library.
+binfmt=false
+if [ -z "$run" ]; then
+	binfmt=true
+else
+	reg=/proc/sys/fs/binfmt_misc
+	if [ ! -f "/usr/lib/binfmt.d/$qemu.conf" ] && $root; then
+		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y qemu-user-binfmt \
+			>/dev/null 2>&1 || true
+	fi
+	if [ ! -e "$reg/register" ] && [ "$(id -u)" = 0 ]; then
+		mount -t binfmt_misc binfmt_misc "$reg" 2>/dev/null || true
+	fi
+	if [ ! -e "$reg/$qemu" ] && [ -w "$reg/register" ] && [ -f "/usr/lib/binfmt.d/$qemu.conf" ]; then
+		cat "/usr/lib/binfmt.d/$qemu.conf" >"$reg/register" 2>/dev/null || true
+	fi
+	[ -e "$reg/$qemu" ] && grep -q '^enabled' "$reg/$qemu" && binfmt=true
+	QEMU_LD_PREFIX=/usr/$triplet
+	export QEMU_LD_PREFIX
+fi
+if [ "${1:-}" = --prepare ]; then
+	echo "cross.sh: $triplet prepared (libfdt: ${lib:-none}, binfmt: $binfmt)"
+	exit 0
 fi
 # The test binary, and for the shell tests the CLI and the shared library.
 if [ -n "$lib" ]; then
@@ -96,32 +128,12 @@ else
 fi
 OBJDUMP=$triplet-objdump sh tests/sh/barriers.sh "$build"
 sh tests/sh/layers.sh "$build"
-# The shell tests run the build's programs by name: the kernel must hand a
-# foreign one to qemu (binfmt_misc, from Debian's qemu-user-binfmt rules,
-# registered here when root), and qemu must find the target's C library.
-binfmt=false
-if [ -z "$run" ]; then
-	binfmt=true
-else
-	reg=/proc/sys/fs/binfmt_misc
-	if [ ! -f "/usr/lib/binfmt.d/$qemu.conf" ] && $root; then
-		DEBIAN_FRONTEND=noninteractive apt-get install -y qemu-user-binfmt >/dev/null 2>&1 || true
-	fi
-	if [ ! -e "$reg/register" ] && [ "$(id -u)" = 0 ]; then
-		mount -t binfmt_misc binfmt_misc "$reg" 2>/dev/null || true
-	fi
-	if [ ! -e "$reg/$qemu" ] && [ -w "$reg/register" ] && [ -f "/usr/lib/binfmt.d/$qemu.conf" ]; then
-		cat "/usr/lib/binfmt.d/$qemu.conf" >"$reg/register" 2>/dev/null || true
-	fi
-	[ -e "$reg/$qemu" ] && grep -q '^enabled' "$reg/$qemu" && binfmt=true
-	QEMU_LD_PREFIX=/usr/$triplet
-	export QEMU_LD_PREFIX
-fi
 if [ $# = 0 ] && $binfmt; then
 	# Everything make test runs: the binary, then every shell test, on this build.
 	CC=$test_cc OBJDUMP=$triplet-objdump sh tests/run.sh "$build"
 elif [ $# = 0 ]; then
 	echo "cross.sh: the kernel does not run $triplet programs by itself (no binfmt_misc): the shell tests skip"
+	$strict && exit 1
 	$run "$build/dmamap-tests"
 else
 	out=$build/tests.log

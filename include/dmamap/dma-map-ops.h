@@ -143,9 +143,11 @@ DMAMAP_API u64 dmamap_bus_dma_limit(const struct device *dev);
  * @dir: direction of the mapping
  *
  * No maintenance is done, and nothing reported, for a NULL @dev, a zero
- * @size, a coherent device, the host, or a range that is not inside one
- * RAM bank. Maintenance that loses bytes is reported (CPU_DATA_LOST,
- * DEVICE_DATA_LOST).
+ * @size, a coherent device, or a range that is not inside one RAM bank
+ * (on the host: not all mapped in the process). On the host, a device
+ * created with host_noncoherent has the real data cache cleaned by line
+ * (docs/portability.md). Maintenance that loses bytes is reported
+ * (CPU_DATA_LOST, DEVICE_DATA_LOST).
  */
 DMAMAP_API void dmamap_arch_sync_dma_for_device(struct device *dev,
 						phys_addr_t phys, size_t size,

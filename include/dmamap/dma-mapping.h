@@ -610,7 +610,8 @@ DMAMAP_API void dma_sync_sgtable_for_device(struct device *dev,
 /**
  * dma_alloc_attrs() - allocate memory both CPU and device may use at once
  * @dev: device
- * @size: bytes (rounded up to pages)
+ * @size: bytes (rounded up to pages: the host's, where those are larger
+ *        than a board's 4 KiB, so that dma_mmap_attrs() can map them)
  * @dma_handle: receives the device address
  * @gfp: GFP_KERNEL, GFP_ATOMIC... (zone modifiers are ignored: the
  *       coherent mask decides the zone); the memory is always zeroed
@@ -644,7 +645,9 @@ DMAMAP_API void dma_sync_sgtable_for_device(struct device *dev,
  * - no memory fits: the zones the coherent mask reaches are full, the
  *   restricted pool is full, the table has no alloc (ALLOC_FAILED/NOMEM);
  * - behind an IOMMU, no IOVA range, as for dma_map_page_attrs(): reported
- *   and counted twice (ALLOC_FAILED/NOMEM, then ALLOC_FAILED/NOMEM).
+ *   and counted twice (ALLOC_FAILED/NOMEM, then ALLOC_FAILED/NOMEM);
+ * - a host device created with host_noncoherent: the host has no uncached
+ *   memory to give (ALLOC_FAILED/NOMEM).
  *
  * __GFP_NOWARN or DMA_ATTR_NO_WARN leaves the call's own ALLOC_FAILED
  * unreported.
@@ -775,7 +778,9 @@ DMAMAP_API void dma_free_wc(struct device *dev, size_t size, void *cpu_addr,
  * - -EINVAL: a NULL @dev (NULL_DEVICE), a NULL @vma
  *   (INVALID_ARGUMENT/NULL_ARG), a zero @size (ZERO_SIZE/ZERO_SIZE), a
  *   NULL @cpu_addr or an empty @vma (INVALID_ARGUMENT/BAD_ARG); a length
- *   or vm_start that is not page aligned, a @dma_addr outside the
+ *   that is not page aligned, a vm_start or vm_pgoff that is not on a
+ *   host page (mmap's unit, 16 or 64 KiB on some arm64 hosts), a length
+ *   that rounded up to a host page reaches past the allocation, a @dma_addr outside the
  *   device's windows or not mapped in its IOMMU (INVALID_ARGUMENT/BAD_ARG);
  *   with the checker on, a @dma_addr inside a live streaming mapping
  *   (WRONG_TYPE/BAD_HANDLE: only allocations have this view);

@@ -117,14 +117,16 @@ static void order_follow(struct device *dev, void *cpu, size_t size, dma_addr_t 
  * memory type). Said, and refused, rather than handing out memory whose
  * CPU writes the device would not see.
  */
-static bool no_uncached_memory(struct device *dev, const char *func, size_t size)
+static bool no_uncached_memory(struct device *dev, const char *func, size_t size, gfp_t gfp,
+			       unsigned long attrs)
 {
 	if (likely(dev->coherent || dmamap__port_has_uncached(dev->plat)))
 		return false;
 	dmamap__stat_add(dev, ST_ERR0 + DMAMAP_ERRK_NOMEM, 1);
-	dmamap__report(dev->plat, dev, DMAMAP_DBG_ALLOC_FAILED,
-		       "%s: %zu bytes: the host has no uncached memory for a device that does not snoop: use dma_alloc_noncoherent() and the dma_sync_* calls",
-		       func, size);
+	if (!(gfp & __GFP_NOWARN) && !(attrs & DMA_ATTR_NO_WARN))
+		dmamap__report(dev->plat, dev, DMAMAP_DBG_ALLOC_FAILED,
+			       "%s: %zu bytes: the host has no uncached memory for a device that does not snoop: use dma_alloc_noncoherent() and the dma_sync_* calls",
+			       func, size);
 	return true;
 }
 
@@ -170,7 +172,7 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle
 	if (bad_alloc_args(dev, dma_handle, size, "dma_alloc_attrs"))
 		return NULL;
 	/* A size whose page rounding wraps is more than any memory: the backends would see a few bytes. */
-	if (unlikely(PAGE_ALIGN(size) < size))
+	if (unlikely(PAGE_ALIGN(size) < size || dmamap__port_map_size(size) < size))
 		return alloc_failed(dev, "dma_alloc_attrs", size, gfp, attrs);
 	dmamap__api_yield(dev);
 	/* Zones come from the coherent mask, never from the caller. */
@@ -178,7 +180,7 @@ static void *alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle
 	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC))
 		return alloc_failed(dev, "dma_alloc_attrs", size, gfp | __GFP_NOWARN,
 				    attrs);
-	if (no_uncached_memory(dev, "dma_alloc_attrs", size))
+	if (no_uncached_memory(dev, "dma_alloc_attrs", size, gfp, attrs))
 		return NULL;
 	cpu = alloc_backend(dev, size, dma_handle, gfp, attrs);
 	cpu = alloc_result(dev, "dma_alloc_attrs", cpu, size, gfp, attrs,
@@ -197,7 +199,7 @@ void *dmamap__alloc_untracked(struct device *dev, size_t size, dma_addr_t *dma_h
 	gfp &= ~(__GFP_DMA | __GFP_DMA32 | __GFP_HIGHMEM | __GFP_ZERO);
 	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC))
 		return alloc_failed(dev, func, size, gfp | __GFP_NOWARN, 0);
-	if (no_uncached_memory(dev, func, size))
+	if (no_uncached_memory(dev, func, size, gfp, 0))
 		return NULL;
 	cpu = alloc_backend(dev, size, dma_handle, gfp, 0);
 	cpu = alloc_counted(dev, func, cpu, size, gfp, 0);
@@ -359,6 +361,9 @@ void *dmamap__alloc_noncoherent(struct device *dev, size_t size, dma_addr_t *dma
 
 	if (bad_alloc_args(dev, dma_handle, size, func))
 		return NULL;
+	/* A size whose rounding to (host) pages wraps is more than any memory. */
+	if (unlikely(dmamap__port_map_size(size) < size))
+		return alloc_failed(dev, func, size, gfp, 0);
 	dmamap__api_yield(dev);
 	if (!valid_dma_direction(dir)) {
 		dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_DIR,

@@ -67,7 +67,7 @@ static int check_board(const struct dmamap_board *board,
 		if (!b->size || (b->start | b->size) & (PAGE_SIZE - 1) ||
 		    b->start + b->size < b->start) {
 			dmamap__set_error(err, -EINVAL,
-					  "board %s: RAM bank %u (0x%llx+0x%llx) is empty, unaligned or too large",
+					  "board %s: RAM bank %u (0x%llx+0x%llx) is empty, unaligned or wraps",
 					  name, i, (unsigned long long)b->start,
 					  (unsigned long long)b->size);
 			return -EINVAL;

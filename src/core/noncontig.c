@@ -253,6 +253,9 @@ struct sg_table *dma_alloc_noncontiguous(struct device *dev, size_t size,
 				  dir, attrs);
 		return NULL;
 	}
+	/* A size whose rounding to (host) pages wraps is more than any memory. */
+	if (dmamap__port_map_size(size) < size)
+		return NULL;
 	if (dmamap__fault(&dev->plat->fault, DMAMAP_FAULT_ALLOC) ||
 	    !(nc = dmamap__calloc(1, sizeof(*nc))))
 		return NULL;
@@ -347,7 +350,7 @@ int dma_mmap_noncontiguous(struct device *dev, struct vm_area_struct *vma, size_
 		return dma_mmap_pages(dev, vma, size, sg_page(nc->sgt.sgl));
 	len = vma->vm_end - vma->vm_start;
 	n = len >> PAGE_SHIFT;
-	if (!len || (len & (PAGE_SIZE - 1)) || (vma->vm_start & (PAGE_SIZE - 1)))
+	if (!len || (len & (PAGE_SIZE - 1)) || (vma->vm_start & (dmamap__host_page_size() - 1)))
 		return -EINVAL;
 	if (vma->vm_pgoff >= nc->npages || n > nc->npages - vma->vm_pgoff)
 		return -ENXIO;

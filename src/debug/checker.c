@@ -243,9 +243,13 @@ static bool wants_guard(const struct device *dev, const struct dbg_entry *e)
 	       (e->type == DBG_SINGLE || e->type == DBG_PAGE || e->type == DBG_SG);
 }
 
+/*
+ * Guarded only if a whole host page of it is: a smaller buffer keeps the
+ * device-read checks that a guard would make needless.
+ */
 static void guard(struct device *dev, struct dbg_entry *e)
 {
-	if (dmamap__port_guard(dev->plat, e->cpu, (size_t)e->size, true) >= 0)
+	if (dmamap__port_guard(dev->plat, e->cpu, (size_t)e->size, true) > 0)
 		e->guarded = 1;
 }
 
@@ -741,7 +745,7 @@ static void guess_main_stack(void)
 		return;
 	size = r.rlim_cur == RLIM_INFINITY || r.rlim_cur > ((rlim_t)1 << 30) ? (uintptr_t)1 << 26
 									  : (uintptr_t)r.rlim_cur;
-	top = (top + 4095) & ~(uintptr_t)4095;
+	top = (top + dmamap__host_page_size() - 1) & ~(uintptr_t)(dmamap__host_page_size() - 1);
 	if (top - here >= size)
 		return;
 	my_stack.lo = top - size;

@@ -91,7 +91,8 @@ int dma_declare_coherent_memory(struct device *dev, phys_addr_t phys_addr,
 void *dmamap__pool_alloc(struct device *dev, size_t size, dma_addr_t *dma)
 {
 	struct dmamap_coherent_pool *pool = dev->dma_mem;
-	unsigned int order = dmamap__get_order(size);
+	/* In host pages, aligned to them from the pool's start: a user mapping shows only this run. */
+	unsigned int order = dmamap__get_order(dmamap__port_map_size(size));
 	unsigned long run = 1UL << order;
 	void *ret = NULL;
 
@@ -122,7 +123,7 @@ int dmamap__pool_free(struct device *dev, size_t size, void *vaddr)
 	struct dmamap_coherent_pool *pool = dev->dma_mem;
 	uintptr_t off;
 	unsigned long i;
-	unsigned int order = dmamap__get_order(size);
+	unsigned int order = dmamap__get_order(dmamap__port_map_size(size));
 
 	if (!pool || (uintptr_t)vaddr < (uintptr_t)pool->cpu ||
 	    (off = (uintptr_t)vaddr - (uintptr_t)pool->cpu) >= pool->size)

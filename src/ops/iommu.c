@@ -770,7 +770,7 @@ static int iommu_mmap(struct device *dev, struct vm_area_struct *vma, void *cpu,
 					   dmamap__iopt_walk(&dev->iommu_domain->pt, dma), size,
 					   dev->coherent ? VIEW_CPU : VIEW_MEM);
 	n = len >> PAGE_SHIFT;
-	if (!len || (len & (PAGE_SIZE - 1)) || (vma->vm_start & (PAGE_SIZE - 1)))
+	if (!len || (len & (PAGE_SIZE - 1)) || (vma->vm_start & (dmamap__host_page_size() - 1)))
 		return -EINVAL;
 	if (vma->vm_pgoff >= b->npages || n > b->npages - vma->vm_pgoff)
 		return -ENXIO;

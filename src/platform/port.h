@@ -181,8 +181,9 @@ bool dmamap__port_in_image(const void *addr, size_t size, uintptr_t *gap_lo, uin
 
 /*
  * The checker's ownership mode: take (@on) or give back the CPU's access
- * to the whole pages of the linear-map range [@cpu, +@size), counted per
- * page. Returns how many pages changed; -EOPNOTSUPP where the CPU has no
+ * to the whole host pages of the linear-map range [@cpu, +@size), counted
+ * per page. Returns how many pages the range covers (0: none whole, so
+ * nothing is guarded and the caller must not count on a trap); -EOPNOTSUPP where the CPU has no
  * view of its own to take away (the host, where devices read the CPU's
  * memory itself).
  */

@@ -163,3 +163,32 @@ TEST(host_coherent_device_maintains_nothing)
 	CHECK_EQ(s.cache_bytes_invalidated, 0);
 	dmamap_platform_destroy(p);
 }
+
+/* An address the process has not mapped is never maintained: no fault in a cache instruction. */
+TEST(host_noncoherent_unmapped_addresses_are_not_touched)
+{
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p = quiet(host_platform());
+	struct dmamap_device_stats s;
+	void *hole = (void *)(uintptr_t)0x1000; /* below any mapping Linux allows */
+	struct device *dev;
+	dma_addr_t h;
+
+	REQUIRE(p);
+	dev = nc_device(p, &err);
+	if (!dev) {
+		CHECK(!CAN_MAINTAIN);
+		dmamap_platform_destroy(p);
+		return;
+	}
+	dmamap_arch_sync_dma_for_device(dev, 0x1000, 4096, DMA_TO_DEVICE);
+	dmamap_arch_sync_dma_for_cpu(dev, 0x1000, 4096, DMA_FROM_DEVICE);
+	h = dma_map_single(dev, hole, 4096, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_cpu(dev, 0x1000, 4096, DMA_BIDIRECTIONAL);
+	if (!dma_mapping_error(dev, h))
+		dma_unmap_single(dev, h, 4096, DMA_BIDIRECTIONAL);
+	REQUIRE(dmamap_device_stats(dev, &s) == 0);
+	CHECK_EQ(s.cache_bytes_cleaned, 0);
+	CHECK_EQ(s.cache_bytes_invalidated, 0);
+	dmamap_platform_destroy(p);
+}

@@ -8,7 +8,9 @@
  * has only the cacheflush system call, which stops at the point of
  * unification; RISC-V's Zicbom is not generally enabled for user space.
  */
+#include <sys/mman.h>
 #include "host.h"
+#include "../../lib/mem.h"
 
 #if defined(__aarch64__)
 #define HOST_CAN_MAINTAIN 1
@@ -77,7 +79,14 @@ static inline void maintenance_done(void)
 
 bool dmamap__host_can_maintain_cache(void)
 {
+#if defined(__i386__)
+	/* CPUID.01:EDX[19]: a 32-bit x86 may predate CLFLUSH. */
+	unsigned int a, b, c, d;
+
+	return __get_cpuid(1, &a, &b, &c, &d) && (d & (1u << 19));
+#else
 	return HOST_CAN_MAINTAIN;
+#endif
 }
 
 unsigned int dmamap__host_cache_line(void)
@@ -100,6 +109,19 @@ unsigned int dmamap__host_cache_line(void)
 }
 
 #if HOST_CAN_MAINTAIN
+/*
+ * Whether all of [@addr, +@size) is mapped in this process: a bad handle
+ * or pointer must give an error report, not a fault in a cache
+ * instruction. One system call; the lines that follow cost more.
+ */
+static bool mapped(uintptr_t addr, size_t size)
+{
+	uintptr_t page = dmamap__host_page_size();
+	uintptr_t lo = addr & ~(page - 1), hi = addr + size;
+
+	return hi > addr && msync((void *)lo, hi - lo, MS_ASYNC) == 0;
+}
+
 /* Every line of [@addr, +@size), cleaned or (@flush) cleaned and invalidated; how many lines. */
 static unsigned long each_line(uintptr_t addr, size_t size, bool flush)
 {
@@ -121,7 +143,7 @@ static unsigned long each_line(uintptr_t addr, size_t size, bool flush)
 unsigned long dmamap__host_clean(uintptr_t addr, size_t size)
 {
 #if HOST_CAN_MAINTAIN
-	return size ? each_line(addr, size, false) : 0;
+	return size && mapped(addr, size) ? each_line(addr, size, false) : 0;
 #else
 	(void)addr;
 	(void)size;
@@ -132,7 +154,7 @@ unsigned long dmamap__host_clean(uintptr_t addr, size_t size)
 unsigned long dmamap__host_flush(uintptr_t addr, size_t size)
 {
 #if HOST_CAN_MAINTAIN
-	return size ? each_line(addr, size, true) : 0;
+	return size && mapped(addr, size) ? each_line(addr, size, true) : 0;
 #else
 	(void)addr;
 	(void)size;

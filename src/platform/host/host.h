@@ -25,7 +25,8 @@
  * The real data cache, for a device that does not snoop it (cache.c).
  * Whether this architecture's user space can maintain it to the point of
  * coherency; the line the operations step by (0: cannot); clean, and
- * clean+invalidate, every line of a range: how many lines.
+ * clean+invalidate, every line of a range: how many lines (0, nothing
+ * touched, for a range not all mapped in the process).
  */
 bool dmamap__host_can_maintain_cache(void);
 unsigned int dmamap__host_cache_line(void);

@@ -39,7 +39,7 @@ int dmamap__sim_guard(struct dmamap_platform *p, const void *cpu, size_t size, b
 	uintptr_t unit = unit_size(p);
 	uintptr_t lo = ((uintptr_t)cpu + unit - 1) & ~(unit - 1);
 	uintptr_t hi = ((uintptr_t)cpu + size) & ~(unit - 1);
-	int changed = 0;
+	int covered = 0;
 
 	for (uintptr_t at = lo; at < hi && at >= lo; at += unit) {
 		size_t u;
@@ -56,14 +56,13 @@ int dmamap__sim_guard(struct dmamap_platform *p, const void *cpu, size_t size, b
 			/* Saturated: the unit stays guarded until the counts all go. */
 		} else if (on && sb->guard[u]++ == 0) {
 			mprotect((void *)at, unit, PROT_NONE);
-			changed++;
 		} else if (!on && sb->guard[u] && --sb->guard[u] == 0) {
 			mprotect((void *)at, unit, PROT_READ | PROT_WRITE);
-			changed++;
 		}
 		pthread_mutex_unlock(lock);
+		covered++;
 	}
-	return changed;
+	return covered;
 }
 
 bool dmamap__sim_unguard_fault(struct dmamap_platform *p, const void *addr)
