@@ -780,7 +780,8 @@ DMAMAP_API void dma_free_wc(struct device *dev, size_t size, void *cpu_addr,
  *   NULL @cpu_addr or an empty @vma (INVALID_ARGUMENT/BAD_ARG); a length
  *   that is not page aligned, a vm_start or vm_pgoff that is not on a
  *   host page (mmap's unit, 16 or 64 KiB on some arm64 hosts), a length
- *   that rounded up to a host page reaches past the allocation, a @dma_addr outside the
+ *   that rounded up to a host page reaches past the allocation, memory
+ *   of a declared pool where a host page holds several 4 KiB ones, a @dma_addr outside the
  *   device's windows or not mapped in its IOMMU (INVALID_ARGUMENT/BAD_ARG);
  *   with the checker on, a @dma_addr inside a live streaming mapping
  *   (WRONG_TYPE/BAD_HANDLE: only allocations have this view);

@@ -91,8 +91,7 @@ int dma_declare_coherent_memory(struct device *dev, phys_addr_t phys_addr,
 void *dmamap__pool_alloc(struct device *dev, size_t size, dma_addr_t *dma)
 {
 	struct dmamap_coherent_pool *pool = dev->dma_mem;
-	/* In host pages, aligned to them from the pool's start: a user mapping shows only this run. */
-	unsigned int order = dmamap__get_order(dmamap__port_map_size(size));
+	unsigned int order = dmamap__get_order(size);
 	unsigned long run = 1UL << order;
 	void *ret = NULL;
 
@@ -123,7 +122,7 @@ int dmamap__pool_free(struct device *dev, size_t size, void *vaddr)
 	struct dmamap_coherent_pool *pool = dev->dma_mem;
 	uintptr_t off;
 	unsigned long i;
-	unsigned int order = dmamap__get_order(dmamap__port_map_size(size));
+	unsigned int order = dmamap__get_order(size);
 
 	if (!pool || (uintptr_t)vaddr < (uintptr_t)pool->cpu ||
 	    (off = (uintptr_t)vaddr - (uintptr_t)pool->cpu) >= pool->size)

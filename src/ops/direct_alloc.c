@@ -179,6 +179,13 @@ int dmamap__direct_mmap(struct device *dev, struct vm_area_struct *vma,
 
 	(void)cpu_addr;
 	(void)attrs;
+	/*
+	 * A declared pool hands out runs of simulated pages: where a host
+	 * page holds several, it may hold another allocation too, and a user
+	 * mapping of it would show that one.
+	 */
+	if (in_pool && dmamap__port_map_order())
+		return -EINVAL;
 	/* Memory a non-coherent device shares, and pool memory, is reached uncached. */
 	return dmamap__common_mmap(dev, vma, dmamap__bus_to_phys(dev, dma_addr, size), size,
 				   dev->coherent && !in_pool ? VIEW_CPU : VIEW_MEM);

@@ -143,3 +143,41 @@ TEST(alloc_declared_pool_on_a_coherent_device)
 	dma_free_coherent(dev, PAGE_SIZE, cpu, h);
 	dmamap_platform_destroy(p);
 }
+
+/*
+ * A user mapping of pool memory: a 4 KiB run on a 4 KiB host maps; where
+ * a host page holds several runs (16 or 64 KiB hosts) it would show the
+ * others too, and is refused.
+ */
+TEST(alloc_declared_pool_mmap_only_in_whole_host_pages)
+{
+	struct dmamap_platform *p = quiet(default_board());
+	struct vm_area_struct vma = { 0, PAGE_SIZE, 0, DMAMAP_PROT_READ };
+	struct device *dev;
+	struct page *pg;
+	dma_addr_t h;
+	uint8_t *cpu;
+	int ret;
+
+	REQUIRE(p);
+	dev = dmamap_device_lookup(p, "dma-nc");
+	pg = dmamap_alloc_pages(p, 4, GFP_DMA);
+	REQUIRE(dev && pg);
+	REQUIRE(dma_declare_coherent_memory(dev, page_to_phys(pg), POOL_DEVADDR, 16 * PAGE_SIZE) == 0);
+	cpu = dma_alloc_coherent(dev, PAGE_SIZE, &h, GFP_KERNEL);
+	REQUIRE(cpu);
+	CHECK(h >= POOL_DEVADDR && h < POOL_DEVADDR + 16 * PAGE_SIZE);
+	ret = dma_mmap_coherent(dev, &vma, cpu, h, PAGE_SIZE);
+	if (host_page() == PAGE_SIZE) {
+		CHECK_EQ(ret, 0);
+		memset(cpu, 0x5a, 16);
+		if (!ret) {
+			CHECK_EQ(((uint8_t *)vma.vm_start)[15], 0x5a);
+			CHECK_EQ(dmamap_munmap(&vma), 0);
+		}
+	} else {
+		CHECK_EQ(ret, -EINVAL);
+	}
+	dma_free_coherent(dev, PAGE_SIZE, cpu, h);
+	dmamap_platform_destroy(p);
+}
