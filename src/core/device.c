@@ -77,7 +77,7 @@ static int check_desc(struct dmamap_platform *p,
 				  d->name, d->model);
 		return -EINVAL;
 	}
-	if (dmamap__port_coherent(p) && d->host_noncoherent && !dmamap__port_noncoherent_ok(p)) {
+	if (d->host_noncoherent && !dmamap__port_noncoherent_ok(p)) {
 		dmamap__set_error(err, -EOPNOTSUPP,
 				  "device %s: this architecture's user space cannot clean the data cache for a device that does not snoop",
 				  d->name);

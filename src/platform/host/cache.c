@@ -89,26 +89,23 @@ bool dmamap__host_can_maintain_cache(void)
 #endif
 }
 
-unsigned int dmamap__host_cache_line(void)
-{
 #if HOST_CAN_MAINTAIN
+/* The line the operations step by, read once. */
+static unsigned int cache_line(void)
+{
 	static unsigned int line;
 	unsigned int l = __atomic_load_n(&line, __ATOMIC_RELAXED);
 
 	if (!l) {
 		l = read_line_size();
-		/* A figure no cache has would make the loops below wrong: take the smallest real one. */
+		/* A figure no cache has would make the loop below wrong: take the smallest real one. */
 		if (l < 16 || (l & (l - 1)))
 			l = 16;
 		__atomic_store_n(&line, l, __ATOMIC_RELAXED);
 	}
 	return l;
-#else
-	return 0;
-#endif
 }
 
-#if HOST_CAN_MAINTAIN
 /*
  * Whether all of [@addr, +@size) is mapped in this process: a bad handle
  * or pointer must give an error report, not a fault in a cache
@@ -121,43 +118,29 @@ static bool mapped(uintptr_t addr, size_t size)
 
 	return hi > addr && msync((void *)lo, hi - lo, MS_ASYNC) == 0;
 }
+#endif
 
-/* Every line of [@addr, +@size), cleaned or (@flush) cleaned and invalidated; how many lines. */
-static unsigned long each_line(uintptr_t addr, size_t size, bool flush)
+u64 dmamap__host_maintain(uintptr_t addr, size_t size, bool invalidate)
 {
-	uintptr_t line = dmamap__host_cache_line();
+#if HOST_CAN_MAINTAIN
+	uintptr_t line = cache_line();
 	uintptr_t a = addr & ~(line - 1), end = addr + size;
-	unsigned long n = 0;
+	u64 bytes = 0;
 
-	for (; a < end; a += line, n++) {
-		if (flush)
+	if (!size || !mapped(addr, size))
+		return 0;
+	for (; a < end; a += line, bytes += line) {
+		if (invalidate)
 			flush_line(a);
 		else
 			clean_line(a);
 	}
 	maintenance_done();
-	return n;
-}
-#endif
-
-unsigned long dmamap__host_clean(uintptr_t addr, size_t size)
-{
-#if HOST_CAN_MAINTAIN
-	return size && mapped(addr, size) ? each_line(addr, size, false) : 0;
+	return bytes;
 #else
 	(void)addr;
 	(void)size;
-	return 0;
-#endif
-}
-
-unsigned long dmamap__host_flush(uintptr_t addr, size_t size)
-{
-#if HOST_CAN_MAINTAIN
-	return size && mapped(addr, size) ? each_line(addr, size, true) : 0;
-#else
-	(void)addr;
-	(void)size;
+	(void)invalidate;
 	return 0;
 #endif
 }

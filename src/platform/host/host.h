@@ -24,14 +24,12 @@
 /*
  * The real data cache, for a device that does not snoop it (cache.c).
  * Whether this architecture's user space can maintain it to the point of
- * coherency; the line the operations step by (0: cannot); clean, and
- * clean+invalidate, every line of a range: how many lines (0, nothing
- * touched, for a range not all mapped in the process).
+ * coherency; clean (or, @invalidate, clean and invalidate) every line of
+ * a range: the bytes of whole lines done (0, nothing touched, for a range
+ * not all mapped in the process, or where the host cannot).
  */
 bool dmamap__host_can_maintain_cache(void);
-unsigned int dmamap__host_cache_line(void);
-unsigned long dmamap__host_clean(uintptr_t addr, size_t size);
-unsigned long dmamap__host_flush(uintptr_t addr, size_t size);
+u64 dmamap__host_maintain(uintptr_t addr, size_t size, bool invalidate);
 
 /* The arena, @size bytes, as the platform's one RAM bank. */
 int dmamap__host_init(struct dmamap_platform *p, u64 size);

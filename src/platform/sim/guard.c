@@ -21,22 +21,21 @@ static struct dmamap_bank *unit_of(struct dmamap_platform *p, uintptr_t addr, si
 		uintptr_t off = addr - (uintptr_t)b->cpu;
 
 		if (addr >= (uintptr_t)b->cpu && off < b->size) {
-			*unit = (size_t)(off >> p->sim->banks[i].guard_shift);
+			*unit = (size_t)(off >> sim_guard_shift());
 			return b;
 		}
 	}
 	return NULL;
 }
 
-/* The unit, in bytes, on @p (its banks all have the one the host gives). */
-static uintptr_t unit_size(const struct dmamap_platform *p)
+static uintptr_t unit_size(void)
 {
-	return (uintptr_t)1 << p->sim->banks[0].guard_shift;
+	return (uintptr_t)1 << sim_guard_shift();
 }
 
 int dmamap__sim_guard(struct dmamap_platform *p, const void *cpu, size_t size, bool on)
 {
-	uintptr_t unit = unit_size(p);
+	uintptr_t unit = unit_size();
 	uintptr_t lo = ((uintptr_t)cpu + unit - 1) & ~(unit - 1);
 	uintptr_t hi = ((uintptr_t)cpu + size) & ~(unit - 1);
 	int covered = 0;
@@ -50,7 +49,7 @@ int dmamap__sim_guard(struct dmamap_platform *p, const void *cpu, size_t size, b
 		if (!b)
 			continue;
 		sb = sim_bank(p, b);
-		lock = sim_stripe(p, b->start + ((phys_addr_t)u << sb->guard_shift));
+		lock = sim_stripe(p, b->start + ((phys_addr_t)u << sim_guard_shift()));
 		pthread_mutex_lock(lock);
 		if (on && sb->guard[u] == UINT8_MAX) {
 			/* Saturated: the unit stays guarded until the counts all go. */
@@ -67,7 +66,7 @@ int dmamap__sim_guard(struct dmamap_platform *p, const void *cpu, size_t size, b
 
 bool dmamap__sim_unguard_fault(struct dmamap_platform *p, const void *addr)
 {
-	uintptr_t unit = unit_size(p);
+	uintptr_t unit = unit_size();
 	uintptr_t at = (uintptr_t)addr & ~(unit - 1);
 	struct dmamap_bank *b;
 	struct sim_bank *sb;
@@ -93,6 +92,6 @@ void dmamap__sim_guard_lift(struct dmamap_platform *p, struct dmamap_bank *b, u6
 
 	if (!sim_page_guarded(sb, off))
 		return;
-	mprotect(b->cpu + (off & ~(((u64)1 << sb->guard_shift) - 1)), (size_t)1 << sb->guard_shift,
+	mprotect(b->cpu + (off & ~(u64)(unit_size() - 1)), unit_size(),
 		 lift ? PROT_READ | PROT_WRITE : PROT_NONE);
 }

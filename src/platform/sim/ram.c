@@ -93,8 +93,7 @@ static int bank_init(struct dmamap_platform *p, struct dmamap_bank *b, struct si
 		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	sb->snap = snap == MAP_FAILED ? NULL : snap;
 	sb->nlines = nlines;
-	sb->guard_shift = MAX((unsigned int)PAGE_SHIFT, dmamap__host_page_shift());
-	sb->npages = (size_t)(size >> sb->guard_shift) + 1;
+	sb->npages = (size_t)(size >> sim_guard_shift()) + 1;
 	sb->line_writer = zeroed_pages(nlines * sizeof(uint16_t));
 	sb->line_flags = zeroed_pages(nlines);
 	sb->guard = zeroed_pages(sb->npages);

@@ -10,6 +10,7 @@
 
 #include <dmamap/sim.h>
 #include "../../lib/lib.h"
+#include "../../lib/mem.h"
 #include "../../base/device.h"
 
 #define SIM_EVENTS 256
@@ -29,7 +30,6 @@ struct sim_bank {
 	uint8_t *line_flags;    /* LINE_* */
 	uint8_t *guard;         /* per host page: mappings that took the CPU's access (guard.c) */
 	size_t nlines, npages;  /* entries of line_writer/line_flags, and of guard */
-	unsigned int guard_shift; /* log2 of a guard's unit: the host's page, at least PAGE_SIZE */
 };
 
 struct dmamap_sim {
@@ -104,12 +104,17 @@ int dmamap__sim_guard(struct dmamap_platform *p, const void *cpu, size_t size, b
 bool dmamap__sim_unguard_fault(struct dmamap_platform *p, const void *addr);
 
 /*
- * Guards are counted per host page (mprotect's unit, dmamap__host_page_shift()),
- * a simulated page or several.
+ * Guards are counted per host page (mprotect's unit), a simulated page or
+ * several: log2 of that unit.
  */
+static inline unsigned int sim_guard_shift(void)
+{
+	return MAX((unsigned int)PAGE_SHIFT, dmamap__host_page_shift());
+}
+
 static inline bool sim_page_guarded(const struct sim_bank *sb, u64 off)
 {
-	return __atomic_load_n(&sb->guard[off >> sb->guard_shift], __ATOMIC_RELAXED) != 0;
+	return __atomic_load_n(&sb->guard[off >> sim_guard_shift()], __ATOMIC_RELAXED) != 0;
 }
 
 /*
