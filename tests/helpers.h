@@ -449,14 +449,14 @@ void dts_refused(const char *dts, const char *what);
 /* The device @name of dts_board(@dts) (the board in *@p): NULL, said, if either is missing. */
 struct device *dts_device(const char *dts, const char *name, struct dmamap_platform **p);
 /*
- * A board's .dts compiled by dtc into @blob (@cap bytes): rpi4-like's, or
- * on a 32-bit host (which cannot simulate its 1 GiB) arm64-server's. Its
- * size, 0 on failure.
+ * rpi4-like's .dts compiled by dtc into @blob (@cap bytes). Its size, 0 on
+ * failure.
  */
 size_t board_blob(uint8_t *blob, size_t cap);
 /*
  * True, said on a "#" line, if this host cannot simulate the built-in
- * board @name: more RAM than a 32-bit process maps (DMAMAP_SIM_RAM_MAX).
+ * board @name: a linear map a 32-bit process's address space cannot hold
+ * (or more than DMAMAP_SIM_RAM_MAX).
  */
 bool board_too_big_for_host(const char *name);
 

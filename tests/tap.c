@@ -253,6 +253,9 @@ int main(int argc, char **argv)
 {
 	int passed = 0, failed = 0, skipped = 0, ran = 0;
 	unsigned int base = default_timeout();
+	/* DMAMAP_TEST_TIMES: each test's wall time, to find what a slow machine spends its run on. */
+	bool times = getenv("DMAMAP_TEST_TIMES") != NULL;
+	struct timespec t0, t1;
 	sigset_t chld;
 
 	/* Whole lines at once: a test that hangs has still shown what it printed. */
@@ -282,7 +285,14 @@ int main(int argc, char **argv)
 		if (argc > 1 && !strstr(t->name, argv[1]))
 			continue;
 		ran++;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		enum outcome o = run_one(t, limit);
+
+		if (times) {
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			printf("# %ld ms %s\n", (long)((t1.tv_sec - t0.tv_sec) * 1000 +
+						      (t1.tv_nsec - t0.tv_nsec) / 1000000), t->name);
+		}
 
 		show_log(o == FAILED || o == TIMED_OUT);
 		switch (o) {

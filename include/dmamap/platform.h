@@ -22,11 +22,14 @@ struct dmamap_error {
 #define DMAMAP_MAX_RANGES 8
 #define DMAMAP_MAX_BANKS 8
 /*
- * Most RAM a simulated board may have in all: each byte is backed by two
- * memfd views and a snapshot, plus per-cache-line bookkeeping. 32-bit
- * hosts get what their address space allows.
+ * Most RAM a simulated board may have in all. The CPU's linear map of it
+ * is mapped whole (address space, not memory: a page costs memory when it
+ * is written); what devices see, the cache model's snapshot and the
+ * uncached aliases are mapped as a run first needs them. A 32-bit host
+ * holds the linear map in its address space, with room for what a run
+ * touches, up to 2 GiB.
  */
-#define DMAMAP_SIM_RAM_MAX (sizeof(void *) >= 8 ? (u64)64 << 30 : (u64)512 << 20)
+#define DMAMAP_SIM_RAM_MAX (sizeof(void *) >= 8 ? (u64)64 << 30 : (u64)2 << 30)
 /* Regions /reserved-memory may withhold from the page allocator (Linux: 64). */
 #define DMAMAP_MAX_RESERVED 64
 /* CMA areas besides the default one, each serving the devices that name it. */

@@ -24,17 +24,27 @@
 enum dmamap_machine_kind { MACHINE_HOST, MACHINE_SIM };
 
 /*
- * A RAM bank and the ways the CPU reaches it: the linear map (cached),
- * the memory itself (what devices see; also the uncached alias) and a
- * write-combining alias. On the host all three are the same memory.
+ * A RAM bank: its linear map (what the CPU reaches through its cache) and
+ * the files behind its views. On a board the memory itself (what devices
+ * see) is another file, reached by the CPU only through uncached or
+ * write-combining aliases mapped per allocation (struct dmamap_alias); on
+ * the host both are the same memory.
  */
 struct dmamap_bank {
 	phys_addr_t start;
 	u64 size;
 	uint8_t *cpu;
-	uint8_t *mem;
-	uint8_t *wc;
 	int fd_cpu, fd_mem; /* what mmap() of a view maps */
+};
+
+/* An uncached or write-combining CPU mapping of one allocation (memory.c). */
+struct dmamap_alias {
+	uint8_t *addr;   /* what the allocation's owner was given */
+	size_t size;
+	phys_addr_t phys;
+	int view;        /* enum dmamap_view */
+	void *map;       /* the whole host pages mapped */
+	size_t map_len;
 };
 
 struct dmamap_machine {
@@ -42,6 +52,10 @@ struct dmamap_machine {
 	unsigned int line_size, line_shift; /* the CPU's cache line */
 	unsigned int nr_banks;
 	struct dmamap_bank banks[DMAMAP_MAX_BANKS];
+	/* The live uncached and write-combining aliases, sorted by address (alias.c). */
+	int alias_lock;
+	unsigned int nr_aliases, aliases_cap;
+	struct dmamap_alias *aliases;
 };
 
 /* ---- the device registry (owner: base/) ---------------------------------- */

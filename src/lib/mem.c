@@ -73,13 +73,21 @@ void *dmamap__mmap_for_process(void *addr, size_t len, int prot, int flags, int 
 	return injected() ? MAP_FAILED : mmap(addr, len, prot, flags, fd, off);
 }
 
-void *dmamap__mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+static void *counted(void *m, size_t len, int flags)
 {
-	void *m = dmamap__mmap_for_process(addr, len, prot, flags, fd, off);
-
 	if (m != MAP_FAILED && !(flags & MAP_FIXED))
 		__atomic_add_fetch(&ledger_bytes, (long long)pages_of(len), __ATOMIC_RELAXED);
 	return m;
+}
+
+void *dmamap__mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	return counted(dmamap__mmap_for_process(addr, len, prot, flags, fd, off), len, flags);
+}
+
+void *dmamap__mmap_unfailing(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	return counted(mmap(addr, len, prot, flags, fd, off), len, flags);
 }
 
 int dmamap__munmap(void *addr, size_t len)

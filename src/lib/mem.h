@@ -29,6 +29,12 @@ char *dmamap__strdup(const char *s);
 void *dmamap__mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 /* A mapping that lives as long as the process: a failure point, not in the ledger. */
 void *dmamap__mmap_for_process(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+/*
+ * A mapping the injector never fails, counted in the ledger: for memory
+ * needed in the middle of work that has no way to fail (simulated RAM
+ * mapped at its first touch). MAP_FAILED only when the system refuses.
+ */
+void *dmamap__mmap_unfailing(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 /* munmap(2) of what dmamap__mmap() counted. */
 int dmamap__munmap(void *addr, size_t len);
 /* memfd_create(2) as a failure point (-1, errno ENOMEM), counted until dmamap__memfd_close(). */

@@ -18,7 +18,7 @@ struct dmamap_coherent_pool {
 	dma_addr_t dev_addr;
 	u64 size;
 	unsigned long npages;
-	uint8_t *cpu; /* uncached alias (sim memory view) or host memory */
+	uint8_t *cpu; /* its uncached alias, the linear map (a snooping device's) or host memory */
 	uint8_t *used; /* one byte per page: 0 free, else run-head order + 1 or tail */
 };
 
@@ -46,17 +46,7 @@ int dma_declare_coherent_memory(struct device *dev, phys_addr_t phys_addr,
 		return -EINVAL;
 	}
 	p = dev->plat;
-	/*
-	 * A device that does not snoop reaches it uncached: the board's memory
-	 * view. One that snoops reads what the CPU's view holds, so the CPU
-	 * writes there: through the memory view its stores would be invisible
-	 * to the snoop (the board keeps the two views apart), where on a real
-	 * SoC a write-combined pool has no lines in the cache to hide them.
-	 */
-	cpu = dmamap__port_identity(p) || dmamap__port_is_ram(p, phys_addr, size) ?
-		      dmamap__phys_to_view(p, phys_addr, dev->coherent ? VIEW_CPU : VIEW_MEM) :
-		      NULL;
-	if (!cpu) {
+	if (!dmamap__port_identity(p) && !dmamap__port_is_ram(p, phys_addr, size)) {
 		dmamap__api_error(dev, __func__, DMAMAP_ERRK_BAD_ARG,
 				  DMAMAP_DBG_INVALID_ARGUMENT,
 				  "[phys=0x%llx] [size=%zu] is not RAM of this board",
@@ -68,7 +58,17 @@ int dma_declare_coherent_memory(struct device *dev, phys_addr_t phys_addr,
 	pool = dmamap__calloc(1, sizeof(*pool));
 	if (pool)
 		pool->used = dmamap__calloc(size >> PAGE_SHIFT, 1);
-	if (!pool || !pool->used || dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC)) {
+	/*
+	 * A device that does not snoop reaches it uncached: an alias of the
+	 * board's memory. One that snoops reads what the CPU's view holds, so
+	 * the CPU writes there: through the memory its stores would be invisible
+	 * to the snoop (the board keeps the two apart), where on a real SoC a
+	 * write-combined pool has no lines in the cache to hide them.
+	 */
+	cpu = pool && pool->used && !dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC) ?
+		      dmamap__view_map(p, phys_addr, size, dev->coherent ? VIEW_CPU : VIEW_MEM) :
+		      NULL;
+	if (!cpu) {
 		if (pool)
 			free(pool->used);
 		free(pool);
@@ -147,6 +147,7 @@ void dmamap__pool_destroy(struct device *dev)
 	if (!dev->dma_mem)
 		return;
 	pthread_mutex_destroy(&dev->dma_mem->lock);
+	dmamap__view_unmap(dev->plat, dev->dma_mem->cpu);
 	free(dev->dma_mem->used);
 	free(dev->dma_mem);
 	dev->dma_mem = NULL;

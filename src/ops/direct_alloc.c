@@ -79,6 +79,7 @@ void *dmamap__direct_alloc(struct device *dev, size_t size,
 	struct dmamap_platform *p = dev->plat;
 	enum dmamap_view view;
 	phys_addr_t phys;
+	void *cpu;
 
 	/* CMA's rule is the kernel's, on the size asked for: a single page never comes from it. */
 	bool cma = dmamap__wants_cma(dev, size, gfp, attrs);
@@ -115,7 +116,10 @@ void *dmamap__direct_alloc(struct device *dev, size_t size,
 		view = VIEW_CPU;
 	else
 		view = (attrs & DMA_ATTR_WRITE_COMBINE) ? VIEW_WC : VIEW_MEM;
-	return dmamap__phys_to_view(p, phys, view);
+	cpu = dmamap__view_map(p, phys, size, view);
+	if (!cpu)
+		dmamap__free_contiguous(p, phys, size);
+	return cpu;
 }
 
 static enum dmamap_view expected_view(const struct device *dev,
@@ -148,6 +152,7 @@ void dmamap__direct_free(struct device *dev, size_t size, void *cpu_addr,
 	if (dmamap__in_cma(p, phys)) {
 		/* The size is checked before the views are touched. */
 		if (dmamap__is_contiguous(p, phys, size)) {
+			dmamap__view_unmap(p, cpu_addr);
 			dmamap__reset_range(p, phys, size, false);
 			dmamap__free_contiguous(p, phys, size);
 		} else {
@@ -166,6 +171,7 @@ void dmamap__direct_free(struct device *dev, size_t size, void *cpu_addr,
 				  (unsigned long long)dma_handle, size);
 		return;
 	}
+	dmamap__view_unmap(p, cpu_addr);
 	dmamap__reset_range(p, phys, size, false);
 	dmamap__free_contiguous(p, phys, size);
 }

@@ -552,6 +552,19 @@ fail:
 	return NULL;
 }
 
+/*
+ * An allocation's range, unmapped and invalidated at once whatever the
+ * flush mode (the memory goes back to the allocator right after), its IOVA
+ * free again.
+ */
+static void unmap_now(struct dmamap_iommu_domain *d, dma_addr_t dma, u64 npages)
+{
+	dmamap__iopt_unmap(&d->pt, dma, npages);
+	IOPT_COUNT(&d->pt, unmap_calls, 1);
+	dmamap__iotlb_invalidate(&d->pt, dma, npages);
+	dmamap__iova_free(d->iova, dma, order_of(npages));
+}
+
 /* The CPU's way to a contiguous buffer: cached for a snooping device, else an uncached alias. */
 static enum dmamap_view coherent_view(const struct device *dev, unsigned long attrs)
 {
@@ -596,8 +609,13 @@ static void *iommu_alloc_contiguous(struct device *dev, size_t size,
 		dmamap__free_contiguous(p, phys, size);
 		return NULL;
 	}
+	cpu = dmamap__view_map(p, phys, size, coherent_view(dev, attrs));
+	if (!cpu) {
+		unmap_now(dev->iommu_domain, iova, size >> PAGE_SHIFT);
+		dmamap__free_contiguous(p, phys, size);
+		return NULL;
+	}
 	*dma_handle = iova;
-	cpu = dmamap__phys_to_view(p, phys, coherent_view(dev, attrs));
 	return (attrs & DMA_ATTR_NO_KERNEL_MAPPING) ? (void *)virt_to_page(cpu) : cpu;
 }
 
@@ -616,18 +634,6 @@ static void *iommu_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle
 }
 
 
-/*
- * An allocation's range, unmapped and invalidated at once whatever the
- * flush mode (the memory goes back to the allocator right after), its IOVA
- * free again.
- */
-static void unmap_now(struct dmamap_iommu_domain *d, dma_addr_t dma, u64 npages)
-{
-	dmamap__iopt_unmap(&d->pt, dma, npages);
-	IOPT_COUNT(&d->pt, unmap_calls, 1);
-	dmamap__iotlb_invalidate(&d->pt, dma, npages);
-	dmamap__iova_free(d->iova, dma, order_of(npages));
-}
 
 /*
  * An allocation's range goes: its IOVA, its CPU address and its size must
@@ -638,11 +644,14 @@ static bool allocation_gone(struct device *dev, dma_addr_t dma, size_t size, con
 {
 	struct dmamap_iommu_domain *d = dev->iommu_domain;
 	phys_addr_t phys = dmamap__iopt_walk(&d->pt, dma);
-	const void *want = phys == PHYS_NONE ? NULL : dmamap__phys_to_view(dev->plat, phys, view);
+	enum dmamap_view cpu_view;
+	/* The allocation's own address: its alias, or its linear map (its page, if it has no mapping). */
+	bool own = phys != PHYS_NONE && dmamap__addr_to_phys(dev->plat, cpu, &cpu_view) == phys &&
+		   cpu_view == view;
 
 	if (phys == PHYS_NONE || (dma & (PAGE_SIZE - 1)) ||
-	    !dmamap__is_contiguous(dev->plat, phys, dmamap__port_map_size(size)) || (cpu != want &&
-							      cpu != (void *)virt_to_page(want))) {
+	    !dmamap__is_contiguous(dev->plat, phys, dmamap__port_map_size(size)) ||
+	    (!own && cpu != (void *)virt_to_page(dmamap__phys_to_view(dev->plat, phys, VIEW_CPU)))) {
 		dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_HANDLE, DMAMAP_DBG_FREE_INVALID,
 				  "[IOVA=0x%llx] [size=%zu] [cpu=%p] is not an allocation of this size mapped in the IOMMU",
 				  (unsigned long long)dma, size, cpu);
@@ -677,6 +686,7 @@ static void iommu_free(struct device *dev, size_t size, void *cpu,
 	if (allocation_gone(dev, dma, size, cpu, coherent_view(dev, attrs), &phys,
 			    "dma_free_attrs")) {
 		/* The model forgets what the uncached alias did before the pages go back. */
+		dmamap__view_unmap(dev->plat, cpu);
 		dmamap__reset_range(dev->plat, phys, dmamap__port_map_size(size), false);
 		dmamap__free_contiguous(dev->plat, phys, dmamap__port_map_size(size));
 	}

@@ -948,6 +948,7 @@ void *dmamap__swiotlb_alloc(struct device *dev, size_t size, dma_addr_t *dma)
 {
 	struct dmamap_iotlb *t = dev->dma_io_tlb_mem;
 	phys_addr_t tlb;
+	void *cpu;
 
 	if (!t)
 		return NULL;
@@ -962,9 +963,14 @@ void *dmamap__swiotlb_alloc(struct device *dev, size_t size, dma_addr_t *dma)
 		return NULL;
 	}
 	t->slots[head_of(t, tlb)].orig = PHYS_NONE; /* nothing to bounce */
-	*dma = dmamap_phys_to_dma(dev, tlb);
 	dmamap__reset_range(dev->plat, tlb, size, true);
-	return dmamap__phys_to_view(dev->plat, tlb, dev->coherent ? VIEW_CPU : VIEW_MEM);
+	cpu = dmamap__view_map(dev->plat, tlb, size, dev->coherent ? VIEW_CPU : VIEW_MEM);
+	if (!cpu) {
+		slots_put(t, tlb);
+		return NULL;
+	}
+	*dma = dmamap_phys_to_dma(dev, tlb);
+	return cpu;
 }
 
 bool dmamap__swiotlb_free(struct device *dev, void *vaddr)
@@ -982,6 +988,7 @@ bool dmamap__swiotlb_free(struct device *dev, void *vaddr)
 		unsigned long n = head_nused(st_get(t, head_of(t, phys)));
 
 		/* The model forgets what the uncached alias did, as the direct free does. */
+		dmamap__view_unmap(dev->plat, vaddr);
 		dmamap__reset_range(dev->plat, phys, (size_t)n << IO_TLB_SHIFT, false);
 		slots_put(t, phys);
 	}

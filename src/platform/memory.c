@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Address spaces of a platform: physical RAM banks and the CPU-side views
- * of them (linear map, uncached alias, write-combining alias). A process-wide
- * registry of linear maps lets page_to_phys() work without a platform.
+ * Address spaces of a platform: physical RAM banks, the CPU's linear map
+ * of them and the files behind every view (the per-allocation aliases are
+ * alias.c's). A process-wide registry of linear maps lets page_to_phys()
+ * work without a platform.
  */
 #include <pthread.h>
 #include <sys/mman.h>
@@ -39,6 +40,7 @@ bool dmamap__bank_tail_ok(struct dmamap_platform *p, const void *addr, size_t si
 phys_addr_t dmamap__addr_to_phys(struct dmamap_platform *p, const void *addr,
 				 enum dmamap_view *view)
 {
+	phys_addr_t phys;
 	u64 off;
 
 	*view = VIEW_NONE;
@@ -49,19 +51,13 @@ phys_addr_t dmamap__addr_to_phys(struct dmamap_platform *p, const void *addr,
 			*view = VIEW_CPU;
 			return b->start + off;
 		}
-		if (b->mem != b->cpu && in_view(b->mem, b->size, addr, &off)) {
-			*view = VIEW_MEM;
-			return b->start + off;
-		}
-		if (b->wc != b->cpu && in_view(b->wc, b->size, addr, &off)) {
-			*view = VIEW_WC;
-			return b->start + off;
-		}
 	}
 	if (p->mach.kind == MACHINE_HOST) {
 		*view = VIEW_CPU;
 		return (phys_addr_t)(uintptr_t)addr;
 	}
+	if (dmamap__alias_lookup(p, addr, &phys, view))
+		return phys;
 	return PHYS_NONE;
 }
 
@@ -69,17 +65,11 @@ void *dmamap__bank_view(struct dmamap_platform *p, phys_addr_t phys,
 			enum dmamap_view view)
 {
 	struct dmamap_bank *b = dmamap__bank_of_phys(p, phys, 1);
-	uint8_t *base;
 
-	if (!b)
+	/* Other views are mapped per allocation (alias.c). */
+	if (!b || view != VIEW_CPU)
 		return NULL;
-	switch (view) {
-	case VIEW_CPU: base = b->cpu; break;
-	case VIEW_MEM: base = b->mem; break;
-	case VIEW_WC: base = b->wc; break;
-	default: return NULL;
-	}
-	return base + (phys - b->start);
+	return b->cpu + (phys - b->start);
 }
 
 int dmamap__view_fd(struct dmamap_platform *p, phys_addr_t phys,

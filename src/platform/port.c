@@ -43,6 +43,7 @@ int dmamap__port_init_host(struct dmamap_platform *p, struct dmamap_error *err)
 void dmamap__port_fini(struct dmamap_platform *p)
 {
 	dmamap__linear_unregister(p);
+	dmamap__aliases_fini(p);
 	if (p->mach.kind == MACHINE_SIM)
 		dmamap__sim_fini(p);
 	else

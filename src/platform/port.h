@@ -112,8 +112,10 @@ enum dmamap_view { VIEW_NONE, VIEW_CPU, VIEW_MEM, VIEW_WC };
 void *dmamap__bank_view(struct dmamap_platform *p, phys_addr_t phys, enum dmamap_view view);
 
 /*
- * Where the CPU reaches @phys through @view, or NULL. On the host every
- * view of memory is the address itself, so bounce copies need no search.
+ * Where the CPU reaches @phys through its linear map (@view VIEW_CPU), or
+ * NULL. On the host every view of memory is the address itself, so bounce
+ * copies need no search. A board's uncached and write-combining aliases
+ * are mapped per allocation: dmamap__view_map().
  */
 static inline void *dmamap__phys_to_view(struct dmamap_platform *p, phys_addr_t phys,
 					 enum dmamap_view view)
@@ -122,6 +124,17 @@ static inline void *dmamap__phys_to_view(struct dmamap_platform *p, phys_addr_t 
 		return (void *)(uintptr_t)phys;
 	return dmamap__bank_view(p, phys, view);
 }
+
+/*
+ * A CPU mapping of the allocation at [@phys, +@size) through @view: the
+ * linear map for VIEW_CPU and on the host; on a board, an uncached or
+ * write-combining alias mapped for it, until dmamap__view_unmap(). NULL if
+ * the range is not RAM or the host has no memory or address space left.
+ */
+void *dmamap__view_map(struct dmamap_platform *p, phys_addr_t phys, size_t size,
+		       enum dmamap_view view);
+/* Unmaps the alias dmamap__view_map() returned as @addr: false if @addr is none (the linear map). */
+bool dmamap__view_unmap(struct dmamap_platform *p, const void *addr);
 
 /* The physical address behind a linear-map address, PHYS_NONE if it is not RAM of @p. */
 static inline phys_addr_t dmamap__linear_to_phys(struct dmamap_platform *p, const void *addr)

@@ -80,8 +80,8 @@ size_t board_blob(uint8_t *blob, size_t cap)
 	if (fd < 0)
 		return 0;
 	close(fd);
-	snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o %s boards/%s.dts 2>/dev/null", path,
-		 sizeof(void *) >= 8 ? "rpi4-like" : "arm64-server");
+	snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o %s boards/rpi4-like.dts 2>/dev/null",
+		 path);
 	if (system(cmd) == 0 && (f = fopen(path, "rb"))) {
 		n = fread(blob, 1, cap, f);
 		fclose(f);
@@ -101,7 +101,8 @@ bool board_too_big_for_host(const char *name)
 		return false;
 	p = dmamap_platform_builtin(name, &err);
 	dmamap_platform_destroy(p);
-	if (p || err.code != -EINVAL || !strstr(err.msg, "RAM to simulate on a 32-bit host"))
+	if (p || !(strstr(err.msg, "RAM to simulate on a 32-bit host") ||
+		   strstr(err.msg, "cannot reserve RAM bank")))
 		return false;
 	printf("#   board %s not simulated here: %s\n", name, err.msg);
 	return true;

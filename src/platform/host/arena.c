@@ -24,7 +24,7 @@ int dmamap__host_init(struct dmamap_platform *p, u64 size)
 		return -ENOMEM;
 	}
 	b->size = size;
-	b->cpu = b->mem = b->wc = m;
+	b->cpu = m;
 	b->start = (phys_addr_t)(uintptr_t)m;
 	p->mach.nr_banks = 1;
 	return 0;

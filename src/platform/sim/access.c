@@ -27,8 +27,10 @@ static void device_wrote(struct dmamap_platform *p, struct device *dev, struct d
 
 	/* memmove: the compiler would inline memcpy here as rep movsq, a third slower. */
 	if (dev->coherent) {
-		memmove(b->cpu + off, b->mem + off, chunk);
-		memmove(sb->snap + off, b->mem + off, chunk);
+		const uint8_t *mem = sim_mem(p, b, off);
+
+		memmove(b->cpu + off, mem, chunk);
+		memmove(sim_snap(p, b, off), mem, chunk);
 	}
 	for (size_t n = l1 - l0 + 1; n; n--)
 		*w++ = writer;
@@ -78,7 +80,7 @@ int dmamap__sim_device_access_plain(struct device *dev, phys_addr_t phys, void *
 
 		pthread_mutex_lock(lock);
 		if (write) {
-			memcpy(b->mem + off, io, chunk);
+			memcpy(sim_mem(p, b, off), io, chunk);
 			/*
 			 * Were the snapshot of a snooped write left behind, a later
 			 * CPU store to the same bytes would make the next clean (or a
@@ -93,7 +95,7 @@ int dmamap__sim_device_access_plain(struct device *dev, phys_addr_t phys, void *
 			 */
 			memcpy(io, b->cpu + off, chunk);
 		} else {
-			memcpy(io, b->mem + off, chunk);
+			memcpy(io, sim_mem(p, b, off), chunk);
 		}
 		pthread_mutex_unlock(lock);
 		io += chunk;
@@ -123,12 +125,12 @@ int dmamap__sim_device_transfer(struct device *dev, phys_addr_t dst, phys_addr_t
 		const uint8_t *from;
 
 		chunk = MIN(chunk, (size_t)(PAGE_SIZE - (doff & (PAGE_SIZE - 1))));
-		from = dev->coherent ? bs->cpu + soff : bs->mem + soff;
+		from = dev->coherent ? bs->cpu + soff : sim_mem(p, bs, soff);
 		/* Two stripes: always in address order, so two transfers never wait on each other. */
 		pthread_mutex_lock(ls < ld ? ls : ld);
 		if (ls != ld)
 			pthread_mutex_lock(ls < ld ? ld : ls);
-		memmove(bd->mem + doff, from, chunk);
+		memmove(sim_mem(p, bd, doff), from, chunk);
 		device_wrote(p, dev, bd, sd, doff, chunk);
 		if (ls != ld)
 			pthread_mutex_unlock(ls < ld ? ld : ls);
@@ -157,10 +159,11 @@ long dmamap__sim_cpu_dirty_offset(struct dmamap_platform *p, phys_addr_t phys, s
 
 		pthread_mutex_lock(lock);
 		/* A guarded page cannot be dirty: a CPU write to it would have trapped. */
-		if (!sim_page_guarded(sb, off) && memcmp(b->cpu + off, sb->snap + off, (size_t)n) != 0) {
+		const uint8_t *cpu = b->cpu + off, *snap = sim_snap(p, b, off), *mem = sim_mem(p, b, off);
+
+		if (!sim_page_guarded(sb, off) && memcmp(cpu, snap, (size_t)n) != 0) {
 			for (u64 i = 0; i < n; i++) {
-				if (b->cpu[off + i] != sb->snap[off + i] &&
-				    b->cpu[off + i] != b->mem[off + i]) {
+				if (cpu[i] != snap[i] && cpu[i] != mem[i]) {
 					found = (long)(at + i - phys);
 					break;
 				}

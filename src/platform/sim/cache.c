@@ -102,7 +102,7 @@ void dmamap__sim_writeback(struct dmamap_platform *p, struct device *dev,
 {
 	struct sim_bank *sb = sim_bank(p, b);
 	unsigned int n = p->mach.line_size, first, count;
-	uint8_t *cpu = b->cpu + off, *mem = b->mem + off, *snap = sb->snap + off;
+	uint8_t *cpu = b->cpu + off, *mem = sim_mem(p, b, off), *snap = sim_snap(p, b, off);
 	size_t li = (size_t)(off >> p->mach.line_shift);
 
 	/* Device bytes that the stale CPU copy is about to overwrite. */
@@ -119,8 +119,10 @@ void dmamap__sim_refill(struct dmamap_platform *p, struct dmamap_bank *b, u64 of
 {
 	struct sim_bank *sb = sim_bank(p, b);
 
-	memcpy(b->cpu + off, b->mem + off, p->mach.line_size);
-	memcpy(sb->snap + off, b->mem + off, p->mach.line_size);
+	const uint8_t *mem = sim_mem(p, b, off);
+
+	memcpy(b->cpu + off, mem, p->mach.line_size);
+	memcpy(sim_snap(p, b, off), mem, p->mach.line_size);
 	sb->line_flags[off >> p->mach.line_shift] &= (uint8_t)~LINE_WRITTEN;
 }
 
@@ -130,7 +132,7 @@ static void do_line(struct range_ctx *c, struct dmamap_bank *b, u64 off,
 	struct dmamap_platform *p = c->p;
 	struct sim_bank *sb = sim_bank(p, b);
 	unsigned int n = p->mach.line_size, first = 0, count = 0;
-	uint8_t *cpu = b->cpu + off, *snap = sb->snap + off;
+	uint8_t *cpu = b->cpu + off, *snap = sim_snap(p, b, off), *mem = sim_mem(p, b, off);
 	size_t li = (size_t)(off >> p->mach.line_shift);
 	phys_addr_t line = b->start + off;
 	bool dirty = (sb->line_flags[li] & LINE_WRITTEN) || memcmp(cpu, snap, n) != 0;
@@ -145,10 +147,9 @@ static void do_line(struct range_ctx *c, struct dmamap_bank *b, u64 off,
 	case LINE_INVAL:
 		if (dirty && partial && p->sim->edge == DMAMAP_EDGE_CLEAN_INVALIDATE) {
 			dmamap__sim_writeback(p, c->dev, b, off, c->cause);
-		} else if (dirty && dmamap__sim_diff_span(cpu, snap, b->mem + off, n, &first,
-							  &count)) {
+		} else if (dirty && dmamap__sim_diff_span(cpu, snap, mem, n, &first, &count)) {
 			/* Dirty bytes equal to memory lose nothing when discarded. */
-			bool conflict = memcmp(b->mem + off, snap, n) != 0;
+			bool conflict = memcmp(mem, snap, n) != 0;
 
 			record(p, c->dev, DMAMAP_SIM_CPU_DATA_LOST, line, first,
 			       count, conflict, sb->line_writer[li], c->cause,
@@ -191,14 +192,16 @@ static bool whole_clean_page(struct range_ctx *c, struct dmamap_bank *b, u64 off
 
 	if (op == LINE_REFILL_ABSENT || p->sim->arch == DMAMAP_CACHE_ARMV5 ||
 	    c->start > b->start + off || c->end < b->start + off + PAGE_SIZE ||
-	    memcmp(b->cpu + off, sb->snap + off, PAGE_SIZE) != 0)
+	    memcmp(b->cpu + off, sim_snap(p, b, off), PAGE_SIZE) != 0)
 		return false;
 	for (unsigned int i = 0; i < lines; i++)
 		if (flags[i] & LINE_WRITTEN)
 			return false;
 	if (op != LINE_CLEAN) {
-		memcpy(b->cpu + off, b->mem + off, PAGE_SIZE);
-		memcpy(sb->snap + off, b->mem + off, PAGE_SIZE);
+		const uint8_t *mem = sim_mem(p, b, off);
+
+		memcpy(b->cpu + off, mem, PAGE_SIZE);
+		memcpy(sim_snap(p, b, off), mem, PAGE_SIZE);
 	}
 	return true;
 }
@@ -311,18 +314,34 @@ static void zero_private(uint8_t *at, size_t len)
 	memset((void *)e, 0, (uintptr_t)at + len - e);
 }
 
-/* Zero [@off, +@len) of a memfd view: holes punched in whole pages, the edges cleared. */
-static void zero_view(int fd, uint8_t *view, u64 off, size_t len)
+/*
+ * Zero [@off, +@len) of a bank's memfd: holes punched in whole pages (they
+ * cost nothing until written again), the edges cleared through @at, which
+ * gives the bytes at an offset (good to the end of that page).
+ */
+static void zero_file(struct dmamap_platform *p, struct dmamap_bank *b, int fd, u64 off,
+		      size_t len, uint8_t *(*at)(struct dmamap_platform *, struct dmamap_bank *, u64))
 {
 	u64 a = (off + PAGE_SIZE - 1) & ~(u64)(PAGE_SIZE - 1), e = (off + len) & ~(u64)(PAGE_SIZE - 1);
 
-	if (e <= a || fd < 0 ||
+	if (e <= a ||
 	    fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)a, (off_t)(e - a))) {
-		memset(view + off, 0, len);
-		return;
+		a = e = off + len; /* nothing punched: clear it all, a page at a time */
 	}
-	memset(view + off, 0, (size_t)(a - off));
-	memset(view + e, 0, (size_t)(off + len - e));
+	for (u64 o = off; o < a;) {
+		size_t n = (size_t)MIN(a - o, PAGE_SIZE - (o & (PAGE_SIZE - 1)));
+
+		memset(at(p, b, o), 0, n);
+		o += n;
+	}
+	if (e < off + len)
+		memset(at(p, b, e), 0, (size_t)(off + len - e));
+}
+
+static uint8_t *cpu_at(struct dmamap_platform *p, struct dmamap_bank *b, u64 off)
+{
+	(void)p;
+	return b->cpu + off;
 }
 
 void dmamap__sim_reset_range(struct dmamap_platform *p, phys_addr_t phys,
@@ -338,12 +357,23 @@ void dmamap__sim_reset_range(struct dmamap_platform *p, phys_addr_t phys,
 	off = phys - b->start;
 	if (zero) {
 		/* Large pools are zeroed without touching their pages. */
-		zero_view(b->fd_mem, b->mem, off, size);
-		zero_view(b->fd_cpu, b->cpu, off, size);
-		zero_private(sb->snap + off, size);
-	} else {
-		memcpy(b->cpu + off, b->mem + off, size);
-		memcpy(sb->snap + off, b->mem + off, size);
+		zero_file(p, b, b->fd_mem, off, size, sim_mem);
+		zero_file(p, b, b->fd_cpu, off, size, cpu_at);
+	}
+	/* A chunk at a time: the memory and the snapshot are mapped by chunks. */
+	for (u64 o = off; o < off + size;) {
+		size_t n = (size_t)MIN(off + size - o, SIM_CHUNK_SIZE - (o & (SIM_CHUNK_SIZE - 1)));
+		uint8_t *snap = __atomic_load_n(&sb->snap[o >> SIM_CHUNK_SHIFT], __ATOMIC_ACQUIRE);
+
+		if (zero) {
+			/* A snapshot chunk not mapped yet is zero already. */
+			if (snap)
+				zero_private(snap + (o & (SIM_CHUNK_SIZE - 1)), n);
+		} else {
+			memcpy(b->cpu + o, sim_mem(p, b, o), n);
+			memcpy(sim_snap(p, b, o), sim_mem(p, b, o), n);
+		}
+		o += n;
 	}
 	loff = off >> p->mach.line_shift;
 	lend = (off + size + p->mach.line_size - 1) >> p->mach.line_shift;

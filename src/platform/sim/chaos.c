@@ -58,7 +58,7 @@ void dmamap__sim_chaos_tick_slow(struct dmamap_platform *p, phys_addr_t phys, si
 	li = (size_t)(off >> p->mach.line_shift);
 	pthread_mutex_lock(sim_stripe(p, line));
 	if ((sb->line_flags[li] & LINE_WRITTEN) ||
-	    memcmp(b->cpu + off, sb->snap + off, p->mach.line_size) != 0) {
+	    memcmp(b->cpu + off, sim_snap(p, b, off), p->mach.line_size) != 0) {
 		dmamap__sim_writeback(p, NULL, b, off, "chaos eviction");
 		__atomic_fetch_add(&s->cstats.chaos_evictions, 1, __ATOMIC_RELAXED);
 	} else if (s->arch != DMAMAP_CACHE_ARMV5 && !(sb->line_flags[li] & LINE_ABSENT)) {

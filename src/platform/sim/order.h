@@ -37,9 +37,14 @@ struct region {
 	struct device *owner;
 	dma_addr_t dma;  /* where the owner reaches it */
 	uint8_t *cpu;    /* the CPU's view: memory, or the cache for a snooping device */
-	uint8_t *mem;    /* memory (the same bytes as cpu unless snooping) */
-	uint8_t *snap;   /* the cache model's snapshot, kept equal where a device write lands */
-	bool cached;     /* the CPU reaches it through its cache (a snooping device's) */
+	/*
+	 * The CPU reaches it through its cache (a snooping device's): memory
+	 * and the cache model's snapshot, which a device write also lands in,
+	 * are then the bank's (at the region's offset in it).
+	 */
+	bool cached;
+	struct dmamap_bank *bank;
+	u64 bank_off;
 	uint8_t *dev;    /* what devices read and write */
 	uint8_t *agreed; /* what both last agreed on */
 	uint8_t *raced;  /* per unit: a relaxed register write overtook its store */

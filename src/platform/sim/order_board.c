@@ -117,9 +117,8 @@ int dmamap__sim_order_track(struct device *dev, void *cpu, phys_addr_t phys, siz
 	r->owner = dev;
 	r->dma = dma;
 	r->cpu = cpu;
-	r->mem = b->mem + off;
-	/* A snooping device's memory is cached: a device write lands in the cache and its snapshot. */
-	r->snap = dev->coherent ? sim_bank(p, b)->snap + off : r->mem;
+	r->bank = b;
+	r->bank_off = off;
 	r->cached = dev->coherent;
 	r->dev = dmamap__malloc(size);
 	r->agreed = dmamap__malloc(size);

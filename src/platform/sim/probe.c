@@ -51,7 +51,15 @@ int dmamap_sim_mem_read(struct dmamap_platform *p, phys_addr_t phys, void *dst,
 	b = dmamap__bank_of_phys(p, phys, len);
 	if (!b)
 		return -EFAULT;
-	memcpy(dst, b->mem + (phys - b->start), len);
+	/* A chunk at a time: memory is mapped by chunks. */
+	for (u64 off = phys - b->start; len;) {
+		size_t n = (size_t)MIN(len, SIM_CHUNK_SIZE - (off & (SIM_CHUNK_SIZE - 1)));
+
+		memcpy(dst, sim_mem(p, b, off), n);
+		dst = (uint8_t *)dst + n;
+		off += n;
+		len -= n;
+	}
 	return 0;
 }
 
@@ -59,7 +67,6 @@ int dmamap_sim_line_state(struct dmamap_platform *p, phys_addr_t phys,
 			  bool *cpu_dirty, bool *dev_changed)
 {
 	struct dmamap_bank *b;
-	struct sim_bank *sb;
 	unsigned int first, count;
 	u64 off;
 
@@ -69,13 +76,12 @@ int dmamap_sim_line_state(struct dmamap_platform *p, phys_addr_t phys,
 	b = dmamap__bank_of_phys(p, phys, p->mach.line_size);
 	if (!b)
 		return -EFAULT;
-	sb = sim_bank(p, b);
 	off = phys - b->start;
 	pthread_mutex_lock(sim_stripe(p, phys));
 	/* Bytes a snooping device wrote to both views count as neither. */
-	*cpu_dirty = dmamap__sim_diff_span(b->cpu + off, sb->snap + off, b->mem + off,
+	*cpu_dirty = dmamap__sim_diff_span(b->cpu + off, sim_snap(p, b, off), sim_mem(p, b, off),
 					   p->mach.line_size, &first, &count);
-	*dev_changed = dmamap__sim_diff_span(b->mem + off, sb->snap + off, b->cpu + off,
+	*dev_changed = dmamap__sim_diff_span(sim_mem(p, b, off), sim_snap(p, b, off), b->cpu + off,
 					     p->mach.line_size, &first, &count);
 	pthread_mutex_unlock(sim_stripe(p, phys));
 	return 0;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Simulated RAM: each bank is two memfds, the memory view (what devices
- * see; mapped twice, as the uncached and the write-combining alias) and the
- * CPU view (the linear map, memory plus what the data cache holds), and an
- * anonymous snapshot of both at each line's last fill or clean.
+ * Simulated RAM: each bank is two memfds, the CPU view (the linear map,
+ * memory plus what the data cache holds), mapped whole, and the memory
+ * view (what devices see), mapped by chunks as the model first needs them,
+ * with an anonymous snapshot of both at each line's last fill or clean,
+ * chunked alike. The CPU's uncached and write-combining aliases are mapped
+ * per allocation (memory.c), as the kernel remaps them.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -13,14 +15,6 @@
 #include <unistd.h>
 #include "sim.h"
 #include "../../lib/mem.h"
-
-static void *map_fd(int fd, u64 size)
-{
-	void *m = dmamap__mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		       fd, 0);
-
-	return m == MAP_FAILED ? NULL : m;
-}
 
 /*
  * Per-line and per-page bookkeeping: a large board's runs to gigabytes, of
@@ -47,18 +41,56 @@ static int make_fd(const char *name, u64 size)
 	return fd;
 }
 
+static size_t chunk_len(const struct dmamap_bank *b, size_t i)
+{
+	return (size_t)MIN(SIM_CHUNK_SIZE, b->size - ((u64)i << SIM_CHUNK_SHIFT));
+}
+
+uint8_t *dmamap__sim_chunk(struct dmamap_platform *p, struct dmamap_bank *b, u64 off, bool snap)
+{
+	struct dmamap_sim *s = p->sim;
+	struct sim_bank *sb = sim_bank(p, b);
+	size_t i = (size_t)(off >> SIM_CHUNK_SHIFT);
+	uint8_t **slot = snap ? &sb->snap[i] : &sb->mem[i];
+	uint8_t *c;
+
+	pthread_mutex_lock(&s->chunk_lock);
+	c = *slot;
+	if (!c) {
+		c = snap ? dmamap__mmap_unfailing(NULL, chunk_len(b, i), PROT_READ | PROT_WRITE,
+						  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) :
+			   dmamap__mmap_unfailing(NULL, chunk_len(b, i), PROT_READ | PROT_WRITE,
+						  MAP_SHARED, b->fd_mem, (off_t)i << SIM_CHUNK_SHIFT);
+		if (c == MAP_FAILED) {
+			/*
+			 * Work that cannot fail (a cache clean, a device's read)
+			 * needs these bytes: a host whose address space is full
+			 * cannot go on simulating.
+			 */
+			fprintf(stderr,
+				"dmamap: no address space left on this host for 2 MiB of simulated RAM at 0x%llx (%s)\n",
+				(unsigned long long)(b->start + ((u64)i << SIM_CHUNK_SHIFT)),
+				snap ? "cache snapshot" : "memory");
+			abort();
+		}
+		__atomic_store_n(slot, c, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&s->chunk_lock);
+	return c;
+}
+
 static void bank_fini(struct dmamap_bank *b, struct sim_bank *sb)
 {
-	size_t sz = (size_t)b->size;
-
-	if (b->wc)
-		dmamap__munmap(b->wc, sz);
-	if (b->mem)
-		dmamap__munmap(b->mem, sz);
+	for (size_t i = 0; i < sb->nchunks; i++) {
+		if (sb->mem && sb->mem[i])
+			dmamap__munmap(sb->mem[i], chunk_len(b, i));
+		if (sb->snap && sb->snap[i])
+			dmamap__munmap(sb->snap[i], chunk_len(b, i));
+	}
+	free(sb->mem);
+	free(sb->snap);
 	if (b->cpu)
-		dmamap__munmap(b->cpu, sz);
-	if (sb->snap)
-		dmamap__munmap(sb->snap, sz);
+		dmamap__munmap(b->cpu, (size_t)b->size);
 	if (b->fd_mem >= 0)
 		dmamap__memfd_close(b->fd_mem);
 	if (b->fd_cpu >= 0)
@@ -78,7 +110,7 @@ static int bank_init(struct dmamap_platform *p, struct dmamap_bank *b, struct si
 		     phys_addr_t start, u64 size)
 {
 	size_t nlines = (size_t)(size >> p->mach.line_shift);
-	void *snap;
+	void *cpu;
 
 	b->start = start;
 	b->size = size;
@@ -86,19 +118,17 @@ static int bank_init(struct dmamap_platform *p, struct dmamap_bank *b, struct si
 	b->fd_mem = make_fd("dmamap-mem-view", size);
 	if (b->fd_cpu < 0 || b->fd_mem < 0)
 		return -ENOMEM;
-	b->cpu = map_fd(b->fd_cpu, size);
-	b->mem = map_fd(b->fd_mem, size);
-	b->wc = map_fd(b->fd_mem, size);
-	snap = dmamap__mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	sb->snap = snap == MAP_FAILED ? NULL : snap;
+	cpu = dmamap__mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd_cpu, 0);
+	b->cpu = cpu == MAP_FAILED ? NULL : cpu;
+	sb->nchunks = (size_t)((size + SIM_CHUNK_SIZE - 1) >> SIM_CHUNK_SHIFT);
+	sb->mem = dmamap__calloc(sb->nchunks, sizeof(*sb->mem));
+	sb->snap = dmamap__calloc(sb->nchunks, sizeof(*sb->snap));
 	sb->nlines = nlines;
 	sb->npages = (size_t)(size >> sim_guard_shift()) + 1;
 	sb->line_writer = zeroed_pages(nlines * sizeof(uint16_t));
 	sb->line_flags = zeroed_pages(nlines);
 	sb->guard = zeroed_pages(sb->npages);
-	if (!b->cpu || !b->mem || !b->wc || !sb->snap || !sb->line_writer ||
-	    !sb->line_flags || !sb->guard)
+	if (!b->cpu || !sb->mem || !sb->snap || !sb->line_writer || !sb->line_flags || !sb->guard)
 		return -ENOMEM;
 	return 0;
 }
@@ -115,6 +145,7 @@ int dmamap__sim_init(struct dmamap_platform *p, const struct dmamap_board *board
 	s->arch = board->arch;
 	s->edge = board->edge_policy;
 	pthread_mutex_init(&s->ev_lock, NULL);
+	pthread_mutex_init(&s->chunk_lock, NULL);
 	pthread_mutex_init(&s->chaos.lock, NULL);
 	for (unsigned int i = 0; i < STRIPE_LOCKS; i++)
 		pthread_mutex_init(&s->stripe[i], NULL);
@@ -152,6 +183,7 @@ void dmamap__sim_fini(struct dmamap_platform *p)
 		bank_fini(&p->mach.banks[i], &s->banks[i]);
 	p->mach.nr_banks = 0;
 	pthread_mutex_destroy(&s->ev_lock);
+	pthread_mutex_destroy(&s->chunk_lock);
 	pthread_mutex_destroy(&s->chaos.lock);
 	for (unsigned int i = 0; i < STRIPE_LOCKS; i++)
 		pthread_mutex_destroy(&s->stripe[i]);

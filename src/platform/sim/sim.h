@@ -23,9 +23,19 @@
  */
 #define LINE_WRITTEN 0x2
 
+/*
+ * The memory view and the snapshot are mapped a chunk at a time, at the
+ * chunk's first touch: a run's address space grows with the memory it
+ * uses, not with the board's RAM (a 1 GiB board on a 32-bit host).
+ */
+#define SIM_CHUNK_SHIFT 21
+#define SIM_CHUNK_SIZE ((u64)1 << SIM_CHUNK_SHIFT)
+
 /* What the cache model keeps beside a RAM bank (same index as the platform's bank). */
 struct sim_bank {
-	uint8_t *snap;          /* per-byte state at the last fill or clean */
+	uint8_t **mem;          /* per chunk: memory as devices see it (the bank's fd_mem), or NULL */
+	uint8_t **snap;         /* per chunk: per-byte state at the last fill or clean, or NULL */
+	size_t nchunks;
 	uint16_t *line_writer;  /* last device id + 1 that wrote each line */
 	uint8_t *line_flags;    /* LINE_* */
 	uint8_t *guard;         /* per host page: mappings that took the CPU's access (guard.c) */
@@ -45,6 +55,7 @@ struct dmamap_sim {
 		unsigned int permille;
 	} chaos;
 	pthread_mutex_t ev_lock;
+	pthread_mutex_t chunk_lock; /* mapping a chunk */
 	struct dmamap_sim_event events[SIM_EVENTS];
 	unsigned int ev_head, ev_count;
 	struct dmamap_sim_cache_stats cstats;
@@ -61,6 +72,31 @@ void dmamap__sim_fini(struct dmamap_platform *p);
 static inline struct sim_bank *sim_bank(struct dmamap_platform *p, const struct dmamap_bank *b)
 {
 	return &p->sim->banks[b - p->mach.banks];
+}
+
+/* The chunk of @b at @off mapped now (ram.c): it never fails, the process ends instead. */
+uint8_t *dmamap__sim_chunk(struct dmamap_platform *p, struct dmamap_bank *b, u64 off, bool snap);
+
+/*
+ * Memory and snapshot bytes of @b at @off, good to the end of its chunk
+ * (every page and line lies in one).
+ */
+static inline uint8_t *sim_mem(struct dmamap_platform *p, struct dmamap_bank *b, u64 off)
+{
+	uint8_t *c = __atomic_load_n(&sim_bank(p, b)->mem[off >> SIM_CHUNK_SHIFT], __ATOMIC_ACQUIRE);
+
+	if (unlikely(!c))
+		c = dmamap__sim_chunk(p, b, off, false);
+	return c + (off & (SIM_CHUNK_SIZE - 1));
+}
+
+static inline uint8_t *sim_snap(struct dmamap_platform *p, struct dmamap_bank *b, u64 off)
+{
+	uint8_t *c = __atomic_load_n(&sim_bank(p, b)->snap[off >> SIM_CHUNK_SHIFT], __ATOMIC_ACQUIRE);
+
+	if (unlikely(!c))
+		c = dmamap__sim_chunk(p, b, off, true);
+	return c + (off & (SIM_CHUNK_SIZE - 1));
 }
 
 static inline pthread_mutex_t *sim_stripe(struct dmamap_platform *p, phys_addr_t phys)
