@@ -292,4 +292,4 @@ uninstall:
 
 clean:
 	rm -rf build build-nofdt build-asan build-asan-nofdt build-tsan build-tsan-nofdt build-m32 build-deb \
-		build-fuzz build-cov build-cov-nofdt build-mutate build-x-*
+		build-fuzz build-cov build-cov-nofdt build-mutate build-x-* build-vm-*
