@@ -156,7 +156,7 @@ static void free_backend(struct device *dev, size_t size, void *cpu_addr,
 
 	/* By the handle's range, never the caller's size page by page: a bad free is no loop. */
 	if (unlikely(dev->model))
-		dmamap__port_order_untrack(dev, dma_handle, size);
+		dmamap__port_order_untrack(dev, dma_handle, dmamap__port_map_size(size));
 	if (dmamap__pool_free(dev, size, cpu_addr))
 		return;
 	ops = get_dma_ops(dev);

@@ -137,7 +137,7 @@ void dmamap__direct_free(struct device *dev, size_t size, void *cpu_addr,
 	enum dmamap_view view;
 	phys_addr_t phys;
 
-	if (dmamap__swiotlb_free(dev, cpu_addr))
+	if (dmamap__swiotlb_free(dev, cpu_addr, dma_handle))
 		return;
 	phys = dmamap__addr_to_phys(p, cpu_addr, &view);
 	size = dmamap__port_map_size(size);

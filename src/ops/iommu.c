@@ -651,7 +651,8 @@ static bool allocation_gone(struct device *dev, dma_addr_t dma, size_t size, con
 
 	if (phys == PHYS_NONE || (dma & (PAGE_SIZE - 1)) ||
 	    !dmamap__is_contiguous(dev->plat, phys, dmamap__port_map_size(size)) ||
-	    (!own && cpu != (void *)virt_to_page(dmamap__phys_to_view(dev->plat, phys, VIEW_CPU)))) {
+	    (!own && (view != VIEW_CPU ||
+		      cpu != (void *)virt_to_page(dmamap__phys_to_view(dev->plat, phys, VIEW_CPU))))) {
 		dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_HANDLE, DMAMAP_DBG_FREE_INVALID,
 				  "[IOVA=0x%llx] [size=%zu] [cpu=%p] is not an allocation of this size mapped in the IOMMU",
 				  (unsigned long long)dma, size, cpu);

@@ -973,7 +973,7 @@ void *dmamap__swiotlb_alloc(struct device *dev, size_t size, dma_addr_t *dma)
 	return cpu;
 }
 
-bool dmamap__swiotlb_free(struct device *dev, void *vaddr)
+bool dmamap__swiotlb_free(struct device *dev, void *vaddr, dma_addr_t dma)
 {
 	struct dmamap_iotlb *t = dev->dma_io_tlb_mem;
 	enum dmamap_view view;
@@ -984,7 +984,17 @@ bool dmamap__swiotlb_free(struct device *dev, void *vaddr)
 	phys = dmamap__addr_to_phys(dev->plat, vaddr, &view);
 	if (!iotlb_contains(t, phys))
 		return false;
-	if (slot_live(t, phys)) {
+	/* Only the allocation's own address and handle: a stale one may name a newer alias. */
+	if (!slot_live(t, phys) || view != (dev->coherent ? VIEW_CPU : VIEW_MEM) ||
+	    phys != t->start + ((phys_addr_t)head_of(t, phys) << IO_TLB_SHIFT) ||
+	    dmamap_phys_to_dma(dev, phys) != dma) {
+		dmamap__api_error(dev, "dma_free_attrs", DMAMAP_ERRK_BAD_HANDLE,
+				  DMAMAP_DBG_FREE_INVALID,
+				  "frees restricted-pool memory with a different CPU address or handle [cpu=%p] [device address=0x%llx]",
+				  vaddr, (unsigned long long)dma);
+		return true;
+	}
+	{
 		unsigned long n = head_nused(st_get(t, head_of(t, phys)));
 
 		/* The model forgets what the uncached alias did, as the direct free does. */

@@ -58,6 +58,6 @@ void dmamap__swiotlb_unmap_host(struct device *dev, dma_addr_t addr, size_t size
 
 /* Coherent allocations of a device restricted to its pool come from the pool. */
 void *dmamap__swiotlb_alloc(struct device *dev, size_t size, dma_addr_t *dma);
-bool dmamap__swiotlb_free(struct device *dev, void *vaddr);
+bool dmamap__swiotlb_free(struct device *dev, void *vaddr, dma_addr_t dma);
 
 #endif

@@ -3,8 +3,8 @@
  * The CPU's uncached and write-combining ways to a board's memory, mapped
  * per allocation as the kernel remaps them (dma_common_contiguous_remap):
  * a run's address space grows with what it allocates, not with the board's
- * RAM, and a store past the end of one allocation's alias faults instead of
- * landing in a neighbour's memory. The host has no such aliases: every view
+ * RAM, and a store past the end of one allocation's alias faults (a host
+ * page of nothing follows each) instead of landing in another alias. The host has no such aliases: every view
  * of its memory is the address itself.
  */
 #include <string.h>
@@ -51,10 +51,15 @@ void *dmamap__view_map(struct dmamap_platform *p, phys_addr_t phys, size_t size,
 	off = phys - b->start;
 	first = off & ~(u64)(host - 1);
 	a.map_len = (size_t)(((off + size + host - 1) & ~(u64)(host - 1)) - first);
-	map = dmamap__mmap(NULL, a.map_len, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd_mem,
-			   (off_t)first);
+	/* One inaccessible host page after it: a store past the end faults, whatever mmap puts next. */
+	map = dmamap__mmap(NULL, a.map_len + host, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (map == MAP_FAILED)
 		return NULL;
+	if (dmamap__mmap(map, a.map_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, b->fd_mem,
+			 (off_t)first) == MAP_FAILED) {
+		dmamap__munmap(map, a.map_len + host);
+		return NULL;
+	}
 	a.map = map;
 	a.addr = (uint8_t *)map + (off - first);
 	a.size = size;
@@ -67,7 +72,7 @@ void *dmamap__view_map(struct dmamap_platform *p, phys_addr_t phys, size_t size,
 
 		if (!n) {
 			dmamap__spin_unlock(&m->alias_lock);
-			dmamap__munmap(map, a.map_len);
+			dmamap__munmap(map, a.map_len + host);
 			return NULL;
 		}
 		m->aliases = n;
@@ -102,7 +107,7 @@ bool dmamap__view_unmap(struct dmamap_platform *p, const void *addr)
 	memmove(&m->aliases[i], &m->aliases[i + 1], (m->nr_aliases - i - 1) * sizeof(a));
 	__atomic_store_n(&m->nr_aliases, m->nr_aliases - 1, __ATOMIC_RELAXED);
 	dmamap__spin_unlock(&m->alias_lock);
-	dmamap__munmap(a.map, a.map_len);
+	dmamap__munmap(a.map, a.map_len + dmamap__host_page_size());
 	return true;
 }
 
@@ -139,7 +144,7 @@ void dmamap__aliases_fini(struct dmamap_platform *p)
 
 	/* Allocations nobody freed: their aliases go with the board. */
 	for (unsigned int i = 0; i < m->nr_aliases; i++)
-		dmamap__munmap(m->aliases[i].map, m->aliases[i].map_len);
+		dmamap__munmap(m->aliases[i].map, m->aliases[i].map_len + dmamap__host_page_size());
 	free(m->aliases);
 	m->aliases = NULL;
 	m->nr_aliases = m->aliases_cap = 0;

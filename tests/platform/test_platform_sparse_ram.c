@@ -34,6 +34,25 @@ static bool vm_now(unsigned long long *vm, unsigned long long *rss)
 	return found == 2;
 }
 
+/* The permissions /proc/self/maps gives the page at @addr ("rw-s", "---p"), or "" if unmapped. */
+static void perms_at(const void *addr, char perms[8])
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long long lo, hi;
+	char line[512], pr[8];
+
+	perms[0] = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx-%llx %7s", &lo, &hi, pr) == 3 &&
+		    (uintptr_t)addr >= lo && (uintptr_t)addr < hi) {
+			memcpy(perms, pr, 8);
+			break;
+		}
+	fclose(f);
+}
+
 static u64 ram_of(struct dmamap_platform *p)
 {
 	struct dmamap_ram_bank bank;
@@ -143,5 +162,33 @@ TEST(sparse_ram_uncached_alias_lives_with_its_allocation)
 				  l2.mapped_bytes - l0.mapped_bytes);
 	}
 	dma_free_coherent(dev, size, other, dma2);
+	dmamap_platform_destroy(p);
+}
+
+/* A store that runs off an alias's last host page hits a page of nothing, not another alias. */
+TEST(sparse_ram_alias_ends_in_a_guard_page)
+{
+	struct dmamap_platform *p = quiet_board();
+	struct device *dev = p ? dmamap_device_lookup(p, "dma-nc") : NULL;
+	const size_t size = 3 * PAGE_SIZE;
+	uint8_t *cpu[2];
+	dma_addr_t dma[2];
+	char perms[8];
+
+	REQUIRE(dev);
+	for (int i = 0; i < 2; i++) {
+		cpu[i] = dma_alloc_coherent(dev, size, &dma[i], GFP_KERNEL);
+		REQUIRE(cpu[i]);
+	}
+	for (int i = 0; i < 2; i++) {
+		uintptr_t end = ((uintptr_t)cpu[i] + size + host_page() - 1) & ~(uintptr_t)(host_page() - 1);
+
+		perms_at(cpu[i], perms);
+		CHECK_MSG(perms[0] == 'r' && perms[1] == 'w', "alias %d is %s", i, perms);
+		perms_at((void *)end, perms);
+		CHECK_MSG(strcmp(perms, "---p") == 0, "the page after alias %d is \"%s\"", i, perms);
+	}
+	for (int i = 0; i < 2; i++)
+		dma_free_coherent(dev, size, cpu[i], dma[i]);
 	dmamap_platform_destroy(p);
 }

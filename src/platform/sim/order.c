@@ -46,16 +46,16 @@ static void pull(struct dmamap_platform *p, struct held *h)
 		pthread_mutex_t *lock = sim_stripe(p, phys);
 
 		/* A device write lands in memory; for a snooping device, in the cache and its snapshot too. */
-		uint8_t *mem = r->cached ? sim_mem(p, r->bank, r->bank_off + off) - off : r->cpu;
-		uint8_t *snap = r->cached ? sim_snap(p, r->bank, r->bank_off + off) - off : NULL;
+		uint8_t *mem = r->cached ? sim_mem(p, r->bank, r->bank_off + off) : r->cpu + off;
+		uint8_t *snap = r->cached ? sim_snap(p, r->bank, r->bank_off + off) : NULL;
 
 		pthread_mutex_lock(lock);
 		for (size_t i = off; i < off + chunk; i++) {
 			if (r->cpu[i] == r->agreed[i]) {
-				mem[i] = r->dev[i];
+				mem[i - off] = r->dev[i];
 				r->cpu[i] = r->dev[i];
 				if (snap)
-					snap[i] = r->dev[i];
+					snap[i - off] = r->dev[i];
 			}
 			r->agreed[i] = r->dev[i];
 		}
