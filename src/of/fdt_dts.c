@@ -49,6 +49,20 @@ static unsigned int tool_seconds(void)
 	return *end || n > 86400 ? TOOL_SECONDS : (unsigned int)n;
 }
 
+/*
+ * Kill the tool's process group and wait (2 s at most) until its last
+ * member is gone: what it started (cc1) is not our child, and dies on its
+ * own time after the signal, so a caller could otherwise still see it.
+ */
+static void kill_group(pid_t pid)
+{
+	struct timespec nap = { 0, 1000000 };
+
+	kill(-pid, SIGKILL);
+	for (int i = 0; i < 2000 && kill(-pid, 0) == 0; i++)
+		nanosleep(&nap, NULL);
+}
+
 /* Stop the tool and whatever it started; its error file says why instead of what it printed. */
 static void kill_tool(pid_t pid, const char *errfile, unsigned int seconds)
 {
@@ -58,6 +72,7 @@ static void kill_tool(pid_t pid, const char *errfile, unsigned int seconds)
 	kill(-pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	kill_group(pid);
 	fd = open(errfile, O_WRONLY | O_TRUNC);
 	if (fd >= 0) {
 		int n = snprintf(note, sizeof(note), "stopped after %u s (DMAMAP_DTS_TIMEOUT)\n",
@@ -153,7 +168,7 @@ static int run_tool(char *const argv[], const char *errfile)
 			nap.tv_nsec *= 2; /* 1 ms first: the usual tree takes a few */
 	}
 	/* What the tool started and left behind goes with it. */
-	kill(-pid, SIGKILL);
+	kill_group(pid);
 	if (done < 0)
 		return -ENOEXEC;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
