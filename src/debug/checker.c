@@ -832,10 +832,21 @@ static bool is_bounced(struct dmamap_platform *p, const struct dbg_ref *ref)
 	       dmamap__linear_to_phys(p, ref->cpu) != ref->phys;
 }
 
+/* The original of a bounced mapping, which another mapping of its memory may guard. */
+static uint64_t hash_original(struct dmamap_platform *p, const void *cpu, u64 size)
+{
+	uint64_t h;
+
+	dmamap__port_lift_guard(p, cpu, (size_t)size, true);
+	h = hash_bytes(cpu, size);
+	dmamap__port_lift_guard(p, cpu, (size_t)size, false);
+	return h;
+}
+
 /* Whether a bounced original differs from what its copy held when last made (map or sync). */
 static bool original_changed(const struct dbg_entry *e)
 {
-	return e->bounced && hash_bytes(e->cpu, e->size) != e->orig_hash;
+	return e->bounced && hash_original(e->dev->plat, e->cpu, e->size) != e->orig_hash;
 }
 
 static void report_cpu_write(struct device *dev, const struct dbg_entry *e, long off,
@@ -1003,7 +1014,7 @@ void dmamap__dbg_synced(struct device *dev, dma_addr_t addr, u64 size, bool to_c
 		return;
 	/* The backend just copied one way or the other: the original is what the copy holds. */
 	if (e->bounced && !e->partial)
-		e->orig_hash = hash_bytes(e->cpu, e->size);
+		e->orig_hash = hash_original(dev->plat, e->cpu, e->size);
 	if (!to_cpu && wants_guard(dev, e)) {
 		guard(dev, e);
 		if (e->guarded)
@@ -1242,7 +1253,7 @@ map_entry(struct device *dev, const struct dbg_ref *ref)
 	fill_entry(e, dev, ref);
 	if (unlikely(is_bounced(p, ref))) {
 		e->bounced = 1;
-		e->orig_hash = hash_bytes(ref->cpu, ref->size);
+		e->orig_hash = hash_original(p, ref->cpu, ref->size);
 	}
 	if (tracks_lines(dev, e))
 		track_lines(dev, e);

@@ -122,6 +122,12 @@ int dmamap__port_guard(struct dmamap_platform *p, const void *cpu, size_t size, 
 	return dmamap__sim_guard(p, cpu, size, on);
 }
 
+void dmamap__port_lift_guard(struct dmamap_platform *p, const void *cpu, size_t len, bool lift)
+{
+	if (p->mach.kind == MACHINE_SIM)
+		dmamap__sim_lift_range(p, cpu, len, lift);
+}
+
 struct dmamap_platform *dmamap__port_guard_fault(const void *addr)
 {
 	struct dmamap_platform *p = dmamap__linear_owner(addr);

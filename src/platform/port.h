@@ -207,6 +207,12 @@ int dmamap__port_guard(struct dmamap_platform *p, const void *cpu, size_t size, 
  * platform guarded it (someone else's fault).
  */
 struct dmamap_platform *dmamap__port_guard_fault(const void *addr);
+/*
+ * Open (@lift) or close again the guarded pages of [@cpu, +@len) around
+ * the library's own read of them (the checker hashing a bounced original
+ * another mapping guards). Nothing where nothing is guarded, or on the host.
+ */
+void dmamap__port_lift_guard(struct dmamap_platform *p, const void *cpu, size_t len, bool lift);
 
 /* ---- what the CPU does ------------------------------------------------------- */
 

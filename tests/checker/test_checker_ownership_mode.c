@@ -241,6 +241,44 @@ TEST(ownership_mode_one_buffer_two_devices)
 }
 
 /*
+ * One buffer, a non-coherent device that owns it (its pages guarded) and a
+ * 24-bit one that cannot reach it and bounces: the bounce copy and the
+ * checker's look at the original are the library's reads, not the CPU's
+ * mistake, and trap nothing.
+ */
+TEST(ownership_mode_bouncing_a_buffer_another_device_owns)
+{
+	struct dmamap_platform *p = owned_board();
+	struct device *nc, *d24;
+	struct page *pg;
+	uint8_t *buf, want[GP];
+	dma_addr_t h1, h2;
+
+	REQUIRE(p);
+	nc = lookup(p, NC);
+	d24 = lookup(p, "dma-24");
+	pg = dmamap_alloc_pages(p, host_page_order(), 0);
+	REQUIRE(nc && d24 && pg);
+	buf = page_address(pg);
+	REQUIRE(virt_to_phys(buf) >= 0x81000000ULL); /* past the 24-bit window: it bounces */
+	pattern(want, sizeof(want), 96);
+	memcpy(buf, want, sizeof(want));
+	rec_reset();
+	h1 = dma_map_single(nc, buf, GP, DMA_BIDIRECTIONAL);
+	h2 = dma_map_single(d24, buf, GP, DMA_TO_DEVICE);
+	REQUIRE(!dma_mapping_error(nc, h1) && !dma_mapping_error(d24, h2));
+	CHECK(dev_reads(d24, h2, want, sizeof(want)));
+	dma_sync_single_for_device(d24, h2, GP, DMA_TO_DEVICE);
+	CHECK(dev_reads(d24, h2, want, sizeof(want)));
+	dma_unmap_single(d24, h2, GP, DMA_TO_DEVICE);
+	dma_unmap_single(nc, h1, GP, DMA_BIDIRECTIONAL);
+	EXPECT_NO_REPORTS();
+	stop_checking(p);
+	dmamap_free_pages(p, pg, host_page_order());
+	dmamap_platform_destroy(p);
+}
+
+/*
  * A trap looks only where a guarded mapping may be, and forgets a place
  * once nothing there is guarded: a buffer guarded again by a later
  * sync_for_device must still be found, and its report name its mapping.

@@ -195,7 +195,10 @@ void dmamap__sim_cpu_write(struct dmamap_platform *p, phys_addr_t dst, const voi
 
 		pthread_mutex_lock(lock);
 		dmamap__sim_guard_lift(p, b, off, true);
+		/* The source may be memory another mapping guards: the library reads it, not the driver. */
+		dmamap__sim_lift_range(p, in, chunk, true);
 		memcpy(b->cpu + off, in, chunk);
+		dmamap__sim_lift_range(p, in, chunk, false);
 		dmamap__sim_guard_lift(p, b, off, false);
 		for (u64 l = off >> p->mach.line_shift; l <= (off + chunk - 1) >> p->mach.line_shift;
 		     l++)

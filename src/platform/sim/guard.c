@@ -86,6 +86,28 @@ bool dmamap__sim_unguard_fault(struct dmamap_platform *p, const void *addr)
 	return ours;
 }
 
+/*
+ * Unlike dmamap__sim_guard_lift(), without the pages' stripe locks (the
+ * caller may hold another's, or a checker lock): a guard change racing the
+ * read can only leave a page guarded, or open, for that read's length.
+ */
+void dmamap__sim_lift_range(struct dmamap_platform *p, const void *cpu, size_t len, bool lift)
+{
+	uintptr_t at = (uintptr_t)cpu;
+
+	for (unsigned int i = 0; i < p->mach.nr_banks; i++) {
+		struct dmamap_bank *b = &p->mach.banks[i];
+		uintptr_t base = (uintptr_t)b->cpu;
+
+		if (at < base || at - base >= b->size)
+			continue;
+		for (u64 off = at - base; off < at - base + len && off < b->size;
+		     off = (off | (unit_size() - 1)) + 1)
+			dmamap__sim_guard_lift(p, b, off, lift);
+		return;
+	}
+}
+
 void dmamap__sim_guard_lift(struct dmamap_platform *p, struct dmamap_bank *b, u64 off, bool lift)
 {
 	struct sim_bank *sb = sim_bank(p, b);

@@ -159,6 +159,8 @@ static inline bool sim_page_guarded(const struct sim_bank *sb, u64 off)
  * page's stripe lock held, which every guard change also takes.
  */
 void dmamap__sim_guard_lift(struct dmamap_platform *p, struct dmamap_bank *b, u64 off, bool lift);
+/* The same for the linear-map range [@cpu, +@len), wherever it lies (nothing outside the banks). */
+void dmamap__sim_lift_range(struct dmamap_platform *p, const void *cpu, size_t len, bool lift);
 
 /* Seeded evictions and speculative fills around an access (chaos.c); off: one branch. */
 void dmamap__sim_chaos_tick_slow(struct dmamap_platform *p, phys_addr_t phys, size_t size);
