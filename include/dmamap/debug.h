@@ -71,6 +71,10 @@ enum dmamap_dbg_kind {
 	DMAMAP_DBG_UNORDERED_DESCRIPTOR, /* device took a descriptor whose stores were not ordered before its ownership word's */
 	DMAMAP_DBG_UNORDERED_DOORBELL,   /* device read a store a relaxed register write overtook */
 	DMAMAP_DBG_UNORDERED_COMPLETION, /* CPU reused a descriptor before a read barrier after its completion */
+	DMAMAP_DBG_DMABUF_FENCE_NOT_WAITED, /* device touched a shared buffer before a conflicting fence signalled */
+	DMAMAP_DBG_DMABUF_CPU_UNBRACKETED,  /* non-coherent importer read what the CPU wrote outside begin/end_cpu_access */
+	DMAMAP_DBG_DMABUF_STILL_MAPPED,     /* a shared buffer freed, or an importer detached, while still mapped */
+	DMAMAP_DBG_DMABUF_BOUNCED,          /* an importer's mapping of a shared buffer bounced: a copy */
 	DMAMAP_DBG_KIND_COUNT
 };
 

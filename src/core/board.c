@@ -395,6 +395,8 @@ void dmamap_platform_destroy(struct dmamap_platform *p)
 	/* The device thread steps the models: stop it before they go. */
 	if (p->sched)
 		dmamap_sim_set_threaded(p, false);
+	/* Shared buffers hold mappings of the devices and memory of the board. */
+	dmamap__dmabuf_board_gone(p);
 	while (p->devices.n)
 		dmamap_device_destroy(p->devices.list[p->devices.n - 1]);
 	free(p->devices.list);

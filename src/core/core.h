@@ -162,4 +162,7 @@ static inline __attribute__((always_inline)) bool dmamap__hooks_on(const struct 
 	return unlikely(__atomic_load_n(&dev->plat->hooks, __ATOMIC_RELAXED) != 0);
 }
 
+/* The board goes: report its shared buffers still referenced and give their memory back. */
+void dmamap__dmabuf_board_gone(struct dmamap_platform *p);
+
 #endif

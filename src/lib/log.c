@@ -59,6 +59,10 @@ static const char *const kind_names[DMAMAP_DBG_KIND_COUNT] = {
 	[DMAMAP_DBG_UNORDERED_DESCRIPTOR] = "unordered-descriptor",
 	[DMAMAP_DBG_UNORDERED_DOORBELL] = "unordered-doorbell",
 	[DMAMAP_DBG_UNORDERED_COMPLETION] = "unordered-completion",
+	[DMAMAP_DBG_DMABUF_FENCE_NOT_WAITED] = "dma-buf-fence-not-waited",
+	[DMAMAP_DBG_DMABUF_CPU_UNBRACKETED] = "dma-buf-cpu-access-unbracketed",
+	[DMAMAP_DBG_DMABUF_STILL_MAPPED] = "dma-buf-still-mapped",
+	[DMAMAP_DBG_DMABUF_BOUNCED] = "dma-buf-bounced",
 };
 
 const char *dmamap_dbg_kind_name(enum dmamap_dbg_kind kind)

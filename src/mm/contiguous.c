@@ -6,6 +6,7 @@
  * IOMMU's contiguous buffers take them and give them back here.
  */
 #include "../lib/lib.h"
+#include "../lib/fault.h"
 #include "cma.h"
 #include "zones.h"
 
@@ -46,6 +47,18 @@ phys_addr_t dmamap__alloc_from_cma(struct device *dev, size_t size)
 	if (!c)
 		return PHYS_NONE;
 	return dmamap__cma_alloc(c, PAGE_ALIGN(size) >> PAGE_SHIFT);
+}
+
+phys_addr_t dmamap__alloc_from_board_cma(struct dmamap_platform *p, size_t size)
+{
+	if (!p->mm->cma || dmamap__fault(&p->fault, DMAMAP_FAULT_ALLOC))
+		return PHYS_NONE;
+	return dmamap__cma_alloc(p->mm->cma, PAGE_ALIGN(size) >> PAGE_SHIFT);
+}
+
+void dmamap__board_cma_range(const struct dmamap_platform *p, phys_addr_t *start, u64 *size)
+{
+	dmamap__cma_range(p->mm->cma, start, size);
 }
 
 int dmamap__device_cma(struct device *dev, phys_addr_t start, u64 size)

@@ -52,6 +52,10 @@ bool dmamap__wants_cma(const struct device *dev, size_t size, gfp_t gfp, unsigne
  * (an injected failure must not fall back to pages).
  */
 phys_addr_t dmamap__alloc_from_cma(struct device *dev, size_t size);
+/* From the board's default area, for no device in particular (a dma-buf heap); PHYS_NONE if none. */
+phys_addr_t dmamap__alloc_from_board_cma(struct dmamap_platform *p, size_t size);
+/* Where the default area is (0, 0 if the board has none). */
+void dmamap__board_cma_range(const struct dmamap_platform *p, phys_addr_t *start, u64 *size);
 /* Give @dev the per-device CMA area at [@start, +@size): 0, or -EINVAL when the board has none there. */
 int dmamap__device_cma(struct device *dev, phys_addr_t start, u64 size);
 /* Where @dev's own CMA area is (size 0: it uses the default). */

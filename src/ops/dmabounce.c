@@ -396,6 +396,20 @@ int dmamap__dmabounce_register_above(struct device *dev, unsigned long small,
 	return registered(dev, small, large, bounce_above, above);
 }
 
+bool dmamap__dmabounce_would_bounce(struct device *dev, phys_addr_t phys, size_t size)
+{
+	dma_addr_t dma = dmamap_phys_to_dma(dev, phys);
+
+	return !dev->dmabounce || dma == DMA_MAPPING_ERROR ||
+	       dev->dmabounce->needs_bounce(dev, dma, size) != 0;
+}
+
+phys_addr_t dmamap__dmabounce_above(const struct device *dev)
+{
+	return dev->dmabounce && dev->dmabounce->needs_bounce == bounce_above ? dev->dmabounce->above
+									       : 0;
+}
+
 void dmamap__dmabounce_release(struct device *dev)
 {
 	struct dmamap_dmabounce *db = dev->dmabounce;
