@@ -90,6 +90,17 @@ const struct gallery_bug gallery_bugs[] = {
 	  "dma_rmb() after reading OWN, before reading the rest of the descriptor",
 	  0, NICDRV_BUG_MISSING_DMA_RMB, 0,
 	  { DMAMAP_DBG_UNORDERED_COMPLETION }, true },
+	{ "missing-fence-wait",
+	  "starts a device on a shared buffer (dma-buf) without waiting for the fence of the device still writing it",
+	  "dma_resv_wait_timeout(buf->resv, DMA_RESV_USAGE_WRITE, ...) (or a dma_fence callback) before starting the device",
+	  0, 0, 0,
+	  { DMAMAP_DBG_DMABUF_FENCE_NOT_WAITED }, false, PIPE_BUG_MISSING_FENCE_WAIT },
+	{ "missing-begin-cpu-access",
+	  "writes a shared buffer (dma-buf) with the CPU without dma_buf_begin_cpu_access()/dma_buf_end_cpu_access()",
+	  "dma_buf_begin_cpu_access() before the CPU touches the buffer, dma_buf_end_cpu_access() after",
+	  0, 0, 0,
+	  { DMAMAP_DBG_DMABUF_CPU_UNBRACKETED, DMAMAP_DBG_CPU_ACCESS_WHILE_DEVICE_OWNS }, false,
+	  PIPE_BUG_MISSING_CPU_ACCESS },
 	{ NULL, NULL, NULL, 0, 0, 0, { 0 } },
 };
 
@@ -129,6 +140,70 @@ const char *gallery_driver(struct device *dev)
 	if (!strcmp(model, "memcpy"))
 		return "memcpy_dma";
 	return NULL;
+}
+
+/* The first device of @p with model @model, or NULL. */
+static struct device *first_of(struct dmamap_platform *p, const char *model)
+{
+	for (unsigned int i = 0; i < dmamap_device_count(p); i++)
+		if (!strcmp(dmamap_device_model_name(dmamap_device_at(p, i)), model))
+			return dmamap_device_at(p, i);
+	return NULL;
+}
+
+static void count_pipe_report(void *ctx, const struct dmamap_report *rep)
+{
+	struct gallery_pipe_result *g = ctx;
+
+	pthread_mutex_lock(&count_lock);
+	if ((unsigned int)rep->kind < DMAMAP_DBG_KIND_COUNT)
+		g->by_kind[rep->kind]++;
+	if (g->reports < 3)
+		snprintf(g->first[g->reports], sizeof(g->first[0]), "%.40s: %.31s: %.400s",
+			 dmamap_dbg_kind_name(rep->kind), rep->device, rep->text);
+	g->reports++;
+	pthread_mutex_unlock(&count_lock);
+}
+
+static int run_pipeline(struct dmamap_platform *p, const struct gallery_bug *bug,
+			enum pipe_alloc alloc, size_t len, unsigned int frames, uint64_t seed,
+			bool ownership, struct gallery_pipe_result *out)
+{
+	static const char *const models[3] = { "camera", "isp", "display" };
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	for (int i = 0; i < 3; i++) {
+		struct device *dev = first_of(p, models[i]);
+
+		if (!dev)
+			return -ENODEV;
+		snprintf(out->devices[i], sizeof(out->devices[i]), "%s", dev_name(dev));
+	}
+	out->applies = true;
+	dmamap_debug_enable(p, true);
+	dmamap_debug_set_ownership(p, ownership);
+	if (seed)
+		dmamap_sim_set_schedule(p, seed);
+	dmamap_set_report_hook(p, count_pipe_report, out);
+	ret = pipe_run(p, out->devices[0], out->devices[1], out->devices[2], len,
+		       frames ? frames : 8, alloc, bug ? bug->pipe : PIPE_BUG_NONE, &out->r);
+	dmamap_set_report_hook(p, NULL, NULL);
+	return ret;
+}
+
+int gallery_run_pipeline(struct dmamap_platform *p, const struct gallery_bug *bug,
+			 enum pipe_alloc alloc, unsigned int frames, uint64_t seed,
+			 struct gallery_pipe_result *out)
+{
+	return run_pipeline(p, bug, alloc, 640 * 480 * 2, frames, seed, true, out);
+}
+
+int gallery_run_pipeline_sized(struct dmamap_platform *p, const struct gallery_bug *bug,
+			       size_t len, unsigned int frames, uint64_t seed,
+			       struct gallery_pipe_result *out)
+{
+	return run_pipeline(p, bug, PIPE_ALLOC_FOR_DEVICES, len, frames, seed, false, out);
 }
 
 const char *gallery_unit(struct device *dev)

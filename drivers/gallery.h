@@ -10,6 +10,7 @@
 
 #include <dmamap/debug.h>
 #include "exercise.h"
+#include "pipeline.h"
 
 struct gallery_bug {
 	const char *name;
@@ -23,6 +24,8 @@ struct gallery_bug {
 	enum dmamap_dbg_kind names[3];
 	/* A missing barrier: it shows on a weakly-ordered board, and hides on a TSO one. */
 	bool ordering;
+	/* A mistake of the media pipeline's (a shared buffer), not of one device's driver. */
+	enum pipe_bug pipe;
 };
 
 /* NULL-terminated, in the order `--bug list` prints them. */
@@ -70,6 +73,31 @@ enum dmamap_dbg_kind gallery_main_kind(const struct gallery_bug *bug,
 bool gallery_named(const struct gallery_bug *bug, const struct gallery_result *g);
 /* The data broke: bytes wrong, units lost, the probe failed, or mappings left after remove. */
 bool gallery_broke(const struct gallery_result *g);
+
+/* The media pipeline with a bug, as the gallery runs it. */
+struct gallery_pipe_result {
+	bool applies;    /* the board has a camera, an ISP and a display */
+	char devices[3][DMAMAP_NAME_MAX];
+	struct pipe_result r;
+	unsigned int reports;
+	unsigned int by_kind[DMAMAP_DBG_KIND_COUNT];
+	char first[3][512];
+};
+
+/*
+ * Run the pipeline of @p's first camera, ISP and display, @frames frames
+ * of 640x480x2 bytes (0: 8), its buffer allocated @alloc, with @bug (NULL:
+ * correct), checker on in ownership mode and the device schedule seeded
+ * by @seed (0: fixed). 0, -ENODEV if the board has no such three, or the
+ * pipeline's error.
+ */
+int gallery_run_pipeline(struct dmamap_platform *p, const struct gallery_bug *bug,
+			 enum pipe_alloc alloc, unsigned int frames, uint64_t seed,
+			 struct gallery_pipe_result *out);
+/* The same with frames of @len bytes, allocated for the devices, checker on without ownership mode: the seed sweeps' light load. */
+int gallery_run_pipeline_sized(struct dmamap_platform *p, const struct gallery_bug *bug,
+			       size_t len, unsigned int frames, uint64_t seed,
+			       struct gallery_pipe_result *out);
 
 struct sweep_result {
 	unsigned long devices, units, bad_units, reports;

@@ -21,6 +21,14 @@ int cli_help(const char *name);
 void cli_version(void);
 
 int cli_demo(int argc, char **argv);
+struct gallery_bug;
+/*
+ * The media pipeline on @p: both allocations side by side (@bug NULL;
+ * @brief: the two lines the main demo ends with), or @bug on the right one.
+ * 0, or 1 when a frame came out wrong without a bug or the board has none.
+ */
+int cli_demo_pipeline(struct dmamap_platform *p, const char *board, const struct gallery_bug *bug,
+		      uint64_t seed, bool json, bool brief);
 int cli_info(int argc, char **argv);
 int cli_explain(int argc, char **argv);
 int cli_bench(int argc, char **argv);

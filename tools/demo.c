@@ -217,9 +217,10 @@ static void list_bugs(bool json)
 			json_str(b->what);
 			printf(",\"fix\":");
 			json_str(b->fix);
-			printf(",\"drivers\":[%s%s%s%s%s]}", b->mcdma ? "\"memcpy_dma\"" : "",
+			printf(",\"drivers\":[%s%s%s%s%s%s]}", b->mcdma ? "\"memcpy_dma\"" : "",
 			       b->mcdma && (b->nic || b->blk) ? "," : "", b->nic ? "\"nic_drv\"" : "",
-			       b->nic && b->blk ? "," : "", b->blk ? "\"blk_drv\"" : "");
+			       b->nic && b->blk ? "," : "", b->blk ? "\"blk_drv\"" : "",
+			       b->pipe ? "\"pipeline\"" : "");
 		}
 		printf("]\n");
 		return;
@@ -227,8 +228,9 @@ static void list_bugs(bool json)
 	printf("The bug gallery: dmamap demo --bug KIND\n\n");
 	for (const struct gallery_bug *b = gallery_bugs; b->name; b++) {
 		printf("%-30s %s\n", b->name, b->what);
-		printf("%-30s drivers: %s%s%s\n", "", b->mcdma ? "memcpy_dma " : "",
-		       b->nic ? "nic_drv " : "", b->blk ? "blk_drv" : "");
+		printf("%-30s drivers: %s%s%s%s\n", "", b->mcdma ? "memcpy_dma " : "",
+		       b->nic ? "nic_drv " : "", b->blk ? "blk_drv" : "",
+		       b->pipe ? "pipeline (camera, isp, display)" : "");
 		printf("%-30s fix: %s\n", "", b->fix);
 	}
 }
@@ -257,14 +259,20 @@ struct opts {
 	struct cli_board board;
 	const struct gallery_bug *bug;
 	uint64_t chaos;
-	bool chaos_given, json, threaded, verbose, list;
+	bool chaos_given, json, threaded, verbose, list, pipeline;
 	unsigned int scale;
 };
 
 static int parse(int argc, char **argv, struct opts *o)
 {
 	for (int i = 1; i < argc; i++) {
-		int took = cli_board_option(&o->board, argc, argv, &i);
+		int took;
+
+		if (i == 1 && !strcmp(argv[i], "pipeline")) {
+			o->pipeline = true;
+			continue;
+		}
+		took = cli_board_option(&o->board, argc, argv, &i);
 
 		if (took < 0)
 			return 2;
@@ -486,6 +494,11 @@ int cli_demo(int argc, char **argv)
 	p = open_board(&o, &ret);
 	if (!p)
 		return ret;
+	if (o.pipeline || (o.bug && o.bug->pipe)) {
+		ret = cli_demo_pipeline(p, o.board.name, o.bug, o.chaos, o.json, false);
+		dmamap_platform_destroy(p);
+		return ret;
+	}
 	if (o.threaded && dmamap_sim_set_threaded(p, true)) {
 		fprintf(stderr, "dmamap demo: cannot start the device thread\n");
 		dmamap_platform_destroy(p);
@@ -551,6 +564,8 @@ int cli_demo(int argc, char **argv)
 			    dmamap_sim_memory_model(p) == DMAMAP_MEMORY_WEAK)
 				compare_tso(&o, n);
 		} else {
+			if (!o.threaded && cli_demo_pipeline(p, o.board.name, NULL, o.chaos, false, true))
+				bad++;
 			printf("\n%s\n", bad ? "FAILED: some bytes were wrong" :
 					      "all bytes verified on every device");
 		}

@@ -15,6 +15,9 @@ static const struct dmamap_device_model *models[MAX_MODELS] = {
 	&dmamap__memcpy_engine_model,
 	&dmamap__nic_model,
 	&dmamap__blk_model,
+	&dmamap__camera_model,
+	&dmamap__isp_model,
+	&dmamap__display_model,
 };
 
 int dmamap_model_register(const struct dmamap_device_model *model)

@@ -11,5 +11,9 @@ extern const struct dmamap_device_model dmamap__memcpy_engine_model;
 extern const struct dmamap_device_model dmamap__nic_model;
 /* The "blk" block device (blk.c, registers in <dmamap/hw/blk.h>). */
 extern const struct dmamap_device_model dmamap__blk_model;
+/* The media devices (media.c, registers in <dmamap/hw/media.h>). */
+extern const struct dmamap_device_model dmamap__camera_model;
+extern const struct dmamap_device_model dmamap__isp_model;
+extern const struct dmamap_device_model dmamap__display_model;
 
 #endif
