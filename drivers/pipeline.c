@@ -164,20 +164,18 @@ static int fail(struct pipe_result *r, int err, const char *what, const char *wh
 	return err;
 }
 
-/* Whether the mapping is one run of device addresses over the whole buffer. */
-static bool one_range(struct sg_table *sgt, size_t len)
+/* The runs of device addresses the mapping makes (1: the device can take it as one buffer). */
+static unsigned int ranges_of(struct sg_table *sgt)
 {
 	struct scatterlist *sg = sgt->sgl;
 	dma_addr_t next = sg_dma_address(sg);
-	size_t total = 0;
+	unsigned int runs = 1;
 
 	for (unsigned int i = 0; i < sgt->nents; i++, sg = sg_next(sg)) {
-		if (sg_dma_address(sg) != next)
-			return false;
-		next += sg_dma_len(sg);
-		total += sg_dma_len(sg);
+		runs += sg_dma_address(sg) != next;
+		next = sg_dma_address(sg) + sg_dma_len(sg);
 	}
-	return total == len;
+	return runs;
 }
 
 /* Attach and map; a device that cannot work on the mapping as it is gets a buffer of its own. */
@@ -203,8 +201,9 @@ static int import(struct dma_buf *buf, struct importer *im, size_t len, struct p
 	}
 	dmamap_dma_buf_stats(buf, &after);
 	r->segments[i] = im->sgt->nents;
+	r->ranges[i] = ranges_of(im->sgt);
 	/* Bounce slots are not the buffer: what the other devices write never reaches them. */
-	if (one_range(im->sgt, len) && after.bounced_maps == before.bounced_maps) {
+	if (r->ranges[i] == 1 && after.bounced_maps == before.bounced_maps) {
 		im->dma = sg_dma_address(im->sgt->sgl);
 		return 0;
 	}

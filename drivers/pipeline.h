@@ -70,6 +70,7 @@ struct pipe_result {
 	unsigned int frames, frames_wrong;
 	char heap[16];                /* where the shared buffer came from */
 	unsigned int segments[3];     /* the mapping's entries, per device */
+	unsigned int ranges[3];       /* ...and the runs of device addresses they make */
 	bool own_buffer[3];           /* the device could not use the shared buffer */
 	uint64_t bytes_copied;        /* by the CPU, for the devices that could not */
 	uint64_t bytes_bounced;       /* bounce copies the shared buffer's mappings made */

@@ -494,15 +494,15 @@ int cli_demo(int argc, char **argv)
 	p = open_board(&o, &ret);
 	if (!p)
 		return ret;
-	if (o.pipeline || (o.bug && o.bug->pipe)) {
-		ret = cli_demo_pipeline(p, o.board.name, o.bug, o.chaos, o.json, false);
-		dmamap_platform_destroy(p);
-		return ret;
-	}
 	if (o.threaded && dmamap_sim_set_threaded(p, true)) {
 		fprintf(stderr, "dmamap demo: cannot start the device thread\n");
 		dmamap_platform_destroy(p);
 		return 1;
+	}
+	if (o.pipeline || (o.bug && o.bug->pipe)) {
+		ret = cli_demo_pipeline(p, o.board.name, o.bug, o.chaos, o.json, false);
+		dmamap_platform_destroy(p);
+		return ret;
 	}
 	n = dmamap_device_count(p);
 	if (n > MAX_DEVS)

@@ -18,11 +18,14 @@
 
 static const struct cli_command commands[] = {
 	{ "demo", cli_demo, "run every example driver on every device of a board",
-	  "usage: dmamap demo [--board NAME|FILE] [--bug KIND|list] [--chaos SEED] [--scale N]\n"
-	  "                   [--threaded] [--verbose] [--json] [--ram ...] [-I DIR] [--overlay FILE]\n\n"
+	  "usage: dmamap demo [pipeline] [--board NAME|FILE] [--bug KIND|list] [--chaos SEED]\n"
+	  "                   [--scale N] [--threaded] [--verbose] [--json] [--ram ...] [-I DIR]\n"
+	  "                   [--overlay FILE]\n\n"
 	  "Runs the correct example drivers on every device of the board and checks every byte\n"
-	  "the devices and the CPU see; with --bug, one kind of driver bug, and which devices it\n"
-	  "breaks and what the checker says.\n\n"
+	  "the devices and the CPU see, then the media pipeline (one shared buffer through a\n"
+	  "camera, an ISP and a display); with --bug, one kind of driver bug, and which devices\n"
+	  "it breaks and what the checker says. With pipeline, the pipeline only: its buffer\n"
+	  "allocated for its devices beside the system heap's, copies and bounces counted.\n\n"
 	  "  --board NAME|FILE       a built-in board or a device tree (default: default)\n"
 	  "  --bug KIND|list         run one kind of bug; list names them\n"
 	  "  --chaos SEED            seeded cache evictions and prefetches\n"

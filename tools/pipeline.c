@@ -24,8 +24,9 @@ static void human(char *out, size_t len, uint64_t bytes)
 
 static void segments(char *out, size_t len, const struct gallery_pipe_result *g)
 {
-	snprintf(out, len, "%s %u, %s %u, %s %u", g->devices[0], g->r.segments[0], g->devices[1],
-		 g->r.segments[1], g->devices[2], g->r.segments[2]);
+	snprintf(out, len, "%s %u (%u), %s %u (%u), %s %u (%u)", g->devices[0], g->r.ranges[0],
+		 g->r.segments[0], g->devices[1], g->r.ranges[1], g->r.segments[1], g->devices[2],
+		 g->r.ranges[2], g->r.segments[2]);
 }
 
 static void failed_imports(char *out, size_t len, const struct gallery_pipe_result *g)
@@ -55,18 +56,18 @@ static void checker_said(char *out, size_t len, const struct gallery_pipe_result
 
 static void row(const char *label, const char *a, const char *b)
 {
-	printf("%-28s %-34s %s\n", label, a, b);
+	printf("%-32s %-44s %s\n", label, a, b);
 }
 
 static void json_side(const char *name, const struct gallery_pipe_result *g)
 {
 	printf("\"%s\":{\"heap\":", name);
 	cli_json_write(g->r.heap);
-	printf(",\"segments\":[%u,%u,%u],\"own_buffer\":[%s,%s,%s],\"frames\":%u,"
+	printf(",\"segments\":[%u,%u,%u],\"ranges\":[%u,%u,%u],\"own_buffer\":[%s,%s,%s],\"frames\":%u,"
 	       "\"frames_wrong\":%u,\"bytes_copied\":%llu,\"bytes_bounced\":%llu,"
 	       "\"cache_bytes\":%llu,\"fence_waits\":%llu,\"reports\":%u,\"error\":",
-	       g->r.segments[0], g->r.segments[1], g->r.segments[2],
-	       g->r.own_buffer[0] ? "true" : "false", g->r.own_buffer[1] ? "true" : "false",
+	       g->r.segments[0], g->r.segments[1], g->r.segments[2], g->r.ranges[0], g->r.ranges[1],
+	       g->r.ranges[2], g->r.own_buffer[0] ? "true" : "false", g->r.own_buffer[1] ? "true" : "false",
 	       g->r.own_buffer[2] ? "true" : "false", g->r.frames, g->r.frames_wrong,
 	       (unsigned long long)g->r.bytes_copied, (unsigned long long)g->r.bytes_bounced,
 	       (unsigned long long)g->r.cache_bytes, (unsigned long long)g->r.fence_waits,
@@ -132,7 +133,7 @@ static int side_by_side(struct dmamap_platform *p, const char *board, uint64_t s
 	row("memory from", g[0].r.heap, g[1].r.heap);
 	segments(a, sizeof(a), &g[0]);
 	segments(b, sizeof(b), &g[1]);
-	row("mapping segments", a, b);
+	row("address ranges (sg entries)", a, b);
 	failed_imports(a, sizeof(a), &g[0]);
 	failed_imports(b, sizeof(b), &g[1]);
 	row("devices on a copy of their own", a, b);

@@ -25,6 +25,7 @@
 static pthread_mutex_t handles_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct dma_buf **handles;
 static unsigned int nhandles;
+static unsigned int lowest_free; /* no handle below it is free: the search starts there */
 
 static const char *name_of(const struct dma_buf *b)
 {
@@ -154,7 +155,8 @@ int dma_buf_fd(struct dma_buf *dmabuf, int flags)
 	if (IS_ERR_OR_NULL(dmabuf))
 		return -EINVAL;
 	pthread_mutex_lock(&handles_lock);
-	for (fd = 0; fd < nhandles && handles[fd]; fd++)
+	/* The lowest free number, as open() gives, without walking the taken ones again. */
+	for (fd = lowest_free; fd < nhandles && handles[fd]; fd++)
 		;
 	if (fd == nhandles) {
 		unsigned int cap = nhandles ? nhandles * 2 : 16;
@@ -174,6 +176,7 @@ int dma_buf_fd(struct dma_buf *dmabuf, int flags)
 		nhandles = cap;
 	}
 	handles[fd] = dmabuf;
+	lowest_free = fd + 1;
 	__atomic_fetch_add(&dmamap__dmabuf_of(dmabuf)->handles, 1, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&handles_lock);
 	return (int)fd;
@@ -201,8 +204,11 @@ int dmamap_dma_buf_close(int fd)
 		b = handles[fd];
 		handles[fd] = NULL;
 	}
-	if (b)
+	if (b) {
 		__atomic_fetch_sub(&dmamap__dmabuf_of(b)->handles, 1, __ATOMIC_RELAXED);
+		if ((unsigned int)fd < lowest_free)
+			lowest_free = (unsigned int)fd;
+	}
 	pthread_mutex_unlock(&handles_lock);
 	if (!b)
 		return -EBADF;

@@ -137,3 +137,20 @@ TEST(dmabuf_pipeline_fences_hold_under_10000_seeds)
 	CHECK_EQ(wrong_named, wrong);
 	dmamap_platform_destroy(p);
 }
+
+/* On the device thread: interrupts there signal the fences, the waits are real; every frame right. */
+TEST(dmabuf_pipeline_on_the_device_thread)
+{
+	struct dmamap_platform *p = sim_board("default");
+	struct pipe_result r;
+
+	REQUIRE(p);
+	REQUIRE(dmamap_sim_set_threaded(p, true) == 0);
+	REQUIRE_MSG(run(p, PIPE_ALLOC_FOR_DEVICES, PIPE_BUG_NONE, &r) == 0, "%s", r.why);
+	CHECK_EQ(r.frames, FRAMES);
+	CHECK_EQ(r.frames_wrong, 0);
+	CHECK_EQ(r.bytes_copied + r.bytes_bounced, 0);
+	dmamap_sim_set_threaded(p, false);
+	EXPECT_NO_REPORTS();
+	DESTROY_CLEAN(p);
+}
