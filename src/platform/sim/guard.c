@@ -54,8 +54,10 @@ int dmamap__sim_guard(struct dmamap_platform *p, const void *cpu, size_t size, b
 		if (on && sb->guard[u] == UINT8_MAX) {
 			/* Saturated: the unit stays guarded until the counts all go. */
 		} else if (on && sb->guard[u]++ == 0) {
+			__atomic_fetch_add(&p->sim->guarded, 1, __ATOMIC_RELAXED);
 			mprotect((void *)at, unit, PROT_NONE);
 		} else if (!on && sb->guard[u] && --sb->guard[u] == 0) {
+			__atomic_fetch_sub(&p->sim->guarded, 1, __ATOMIC_RELAXED);
 			mprotect((void *)at, unit, PROT_READ | PROT_WRITE);
 		}
 		pthread_mutex_unlock(lock);
@@ -78,8 +80,8 @@ bool dmamap__sim_unguard_fault(struct dmamap_platform *p, const void *addr)
 		return false;
 	sb = sim_bank(p, b);
 	/* No lock: the faulting thread may hold none of ours, and the count only drops here. */
-	if (__atomic_load_n(&sb->guard[u], __ATOMIC_RELAXED)) {
-		__atomic_store_n(&sb->guard[u], 0, __ATOMIC_RELAXED);
+	if (__atomic_exchange_n(&sb->guard[u], 0, __ATOMIC_RELAXED)) {
+		__atomic_fetch_sub(&p->sim->guarded, 1, __ATOMIC_RELAXED);
 		mprotect((void *)at, unit, PROT_READ | PROT_WRITE);
 		ours = true;
 	}
@@ -95,6 +97,8 @@ void dmamap__sim_lift_range(struct dmamap_platform *p, const void *cpu, size_t l
 {
 	uintptr_t at = (uintptr_t)cpu;
 
+	if (!__atomic_load_n(&p->sim->guarded, __ATOMIC_RELAXED))
+		return;
 	for (unsigned int i = 0; i < p->mach.nr_banks; i++) {
 		struct dmamap_bank *b = &p->mach.banks[i];
 		uintptr_t base = (uintptr_t)b->cpu;

@@ -62,6 +62,8 @@ struct dmamap_sim {
 	struct dmamap_order *order; /* order.c: the memory-order model's state */
 	/* Where the model follows memory now ([lo, hi), empty while it is off): tested lock-free. */
 	phys_addr_t order_lo, order_hi;
+	/* Host pages guarded now (guard.c): a bounce copy asks nothing while there are none. */
+	unsigned long guarded;
 };
 
 /* RAM, views and cache state for @board's banks (ram.c). */
