@@ -132,6 +132,21 @@ int mediadrv_wait(struct mediadrv *m)
 	if (!f)
 		return 0;
 	left = dma_fence_wait_timeout(f, true, msecs_to_jiffies(WAIT_MS));
+	if (left <= 0) {
+		struct dma_fence *job;
+		unsigned long flags;
+
+		/* The device never finished: the job ends as failed, so nobody waits on it for ever. */
+		spin_lock_irqsave(&m->lock, flags);
+		job = m->job;
+		m->job = NULL;
+		spin_unlock_irqrestore(&m->lock, flags);
+		if (job) {
+			dma_fence_set_error(job, -ETIMEDOUT);
+			dma_fence_signal(job);
+			dma_fence_put(job);
+		}
+	}
 	st = dma_fence_get_status(f);
 	m->last = NULL;
 	dma_fence_put(f);

@@ -112,8 +112,10 @@ struct dmamap_dma_buf_stats {
  * The buffer has one reference: dma_buf_put() it, or dma_buf_fd() it.
  *
  * Return: the buffer; ERR_PTR(-EINVAL) for a NULL @info, missing ops or
- * board, or a zero size; ERR_PTR(-ENOMEM) without memory (an injected
- * DMAMAP_FAULT_ALLOC included).
+ * board, or a zero size (reported as invalid-argument); ERR_PTR(-ENOMEM)
+ * without memory (an injected DMAMAP_FAULT_ALLOC included);
+ * ERR_PTR(-ENOSPC) when the board has no room for the checker's watcher
+ * (its first shared buffer, with every observer slot taken).
  */
 DMAMAP_API struct dma_buf *dma_buf_export(const struct dma_buf_export_info *info);
 
@@ -164,9 +166,12 @@ DMAMAP_API int dmamap_dma_buf_close(int fd);
  * @dmabuf: the buffer; NULL or an ERR_PTR() is ignored
  *
  * The last reference releases the buffer (ops->release). An importer
- * still attached then is reported (dma-buf-freed-while-mapped, with
- * whether it was mapped), unmapped and detached, so that nothing leaks; a
- * buffer still vmapped likewise.
+ * still attached then is reported (dma-buf-still-mapped, with whether it
+ * was mapped), unmapped and detached, so that nothing leaks; a buffer
+ * still vmapped likewise. A put that would take a reference an open
+ * handle holds is refused and reported (invalid-argument): close the
+ * handle instead. After the buffer's board was destroyed, this and
+ * dmamap_dma_buf_close() are the only calls left that do anything.
  */
 DMAMAP_API void dma_buf_put(struct dma_buf *dmabuf);
 
@@ -176,8 +181,9 @@ DMAMAP_API void dma_buf_put(struct dma_buf *dmabuf);
  * @dev: the importing device
  *
  * Return: the attachment; ERR_PTR(-EINVAL) for a NULL or ERR_PTR() @dmabuf
- * or a NULL @dev, or a device of another board; ERR_PTR(-ENOMEM) without
- * memory; the exporter's attach error.
+ * or a NULL @dev, or a device of another board; ERR_PTR(-ENODEV) when the
+ * buffer's board is gone; ERR_PTR(-ENOMEM) without memory; the
+ * exporter's attach error.
  */
 DMAMAP_API struct dma_buf_attachment *dma_buf_attach(struct dma_buf *dmabuf, struct device *dev);
 
@@ -186,9 +192,10 @@ DMAMAP_API struct dma_buf_attachment *dma_buf_attach(struct dma_buf *dmabuf, str
  * @dmabuf: the buffer
  * @attach: its attachment
  *
- * An attachment still mapped is reported (dma-buf-freed-while-mapped)
- * and unmapped first. An attachment of another buffer is refused and
- * logged.
+ * An attachment still mapped is reported (dma-buf-still-mapped) and
+ * unmapped first. An attachment of another buffer, or one detached
+ * already, is refused and reported (invalid-argument) without being
+ * read.
  */
 DMAMAP_API void dma_buf_detach(struct dma_buf *dmabuf, struct dma_buf_attachment *attach);
 
@@ -206,7 +213,9 @@ DMAMAP_API void dma_buf_detach(struct dma_buf *dmabuf, struct dma_buf_attachment
  * shared buffer exists to avoid.
  *
  * Return: the table; ERR_PTR(-EINVAL) for a NULL @attach, a bad @dir or
- * an attachment already mapped; the exporter's or the mapping's error.
+ * an attachment already mapped; ERR_PTR(-ENODEV) when the buffer's board
+ * is gone; the exporter's or the mapping's error (a heap buffer's:
+ * -ENOMEM, -EINVAL for a device whose largest segment is under a page).
  */
 DMAMAP_API struct sg_table *dma_buf_map_attachment(struct dma_buf_attachment *attach,
 						   enum dma_data_direction dir);
@@ -234,8 +243,14 @@ DMAMAP_API void dma_buf_unmap_attachment(struct dma_buf_attachment *attach,
  * buffers: dma_sync_sgtable_for_cpu(), an invalidate for each
  * non-coherent importer, a copy back for each bounced one).
  *
- * Return: 0; -EINVAL for a NULL @dmabuf or a bad @dir; the wait's or the
- * exporter's error.
+ * Like Linux's, it may not be called from an interrupt handler (the
+ * buffer's lock is held across the syncs, which are yield points).
+ *
+ * Return: 0; -EINVAL for a NULL @dmabuf or a bad @dir; -ENODEV when the
+ * buffer's board is gone; -ETIMEDOUT when the DMA in flight did not
+ * finish within 10 s (device time on a board stepped at yield points):
+ * a fence nobody signals must not hang the program, where Linux waits for
+ * ever; the wait's other errors (-EDEADLK), or the exporter's.
  */
 DMAMAP_API int dma_buf_begin_cpu_access(struct dma_buf *dmabuf, enum dma_data_direction dir);
 
@@ -249,8 +264,8 @@ DMAMAP_API int dma_buf_begin_cpu_access(struct dma_buf *dmabuf, enum dma_data_di
  * bounced one. An end without a begin is logged and does the maintenance
  * anyway.
  *
- * Return: 0; -EINVAL for a NULL @dmabuf or a bad @dir; the exporter's
- * error.
+ * Return: 0; -EINVAL for a NULL @dmabuf or a bad @dir; -ENODEV when the
+ * buffer's board is gone; the exporter's error.
  */
 DMAMAP_API int dma_buf_end_cpu_access(struct dma_buf *dmabuf, enum dma_data_direction dir);
 
@@ -262,8 +277,8 @@ DMAMAP_API int dma_buf_end_cpu_access(struct dma_buf *dmabuf, enum dma_data_dire
  * Counted: the buffer keeps one view for all its vmaps. Accesses through
  * it still need dma_buf_begin_cpu_access()/_end_cpu_access().
  *
- * Return: 0; -EINVAL for a NULL argument; -EOPNOTSUPP if the exporter has
- * no vmap; its error.
+ * Return: 0; -EINVAL for a NULL argument; -ENODEV when the buffer's
+ * board is gone; -EOPNOTSUPP if the exporter has no vmap; its error.
  */
 DMAMAP_API int dma_buf_vmap(struct dma_buf *dmabuf, struct iosys_map *map);
 
@@ -279,14 +294,14 @@ DMAMAP_API void dma_buf_vunmap(struct dma_buf *dmabuf, struct iosys_map *map);
 /**
  * dma_buf_mmap() - map the buffer into the process, as a user mmap of its fd
  * @dmabuf: the buffer
- * @vma: the mapping: vm_start 0 or a host-page-aligned hint, vm_end the
- *       length, protection as for dma_mmap_attrs(); release with
- *       dmamap_munmap()
+ * @vma: the mapping: vm_start 0 or a host-page-aligned hint, vm_end -
+ *       vm_start the length, protection as for dma_mmap_attrs(); release
+ *       with dmamap_munmap()
  * @pgoff: first page of the buffer to map
  *
  * Return: 0; -EINVAL for a NULL argument, a length that is not whole
- * pages or a range past the buffer's end; -EOPNOTSUPP if the exporter has
- * no mmap; its error.
+ * pages or a range past the buffer's end; -ENODEV when the buffer's
+ * board is gone; -EOPNOTSUPP if the exporter has no mmap; its error.
  */
 DMAMAP_API int dma_buf_mmap(struct dma_buf *dmabuf, struct vm_area_struct *vma,
 			    unsigned long pgoff);

@@ -196,14 +196,16 @@ DMAMAP_API bool dma_fence_remove_callback(struct dma_fence *fence, struct dma_fe
  * @timeout: jiffies (milliseconds) to wait at most, or MAX_SCHEDULE_TIMEOUT
  *
  * Waits through the board's yield points (the devices step, their
- * interrupts are delivered) unless it is called from an interrupt handler
- * or with interrupts disabled, where it only polls: waiting there for a
- * fence a handler signals would wait for ever, and the wait says so
- * (-EDEADLK) rather than spin.
+ * interrupts are delivered). From an interrupt handler (whichever thread
+ * runs it: in threaded mode the device thread, which would stop stepping
+ * the devices), or with interrupts disabled on a board that delivers them
+ * at yield points, a fence a handler must signal never would be: unless
+ * the fence has ops->signaled to poll, the wait says so (-EDEADLK) rather
+ * than spin.
  *
- * Return: the jiffies left (at least 1) once signalled; 0 if the time ran
- * out; -EDEADLK from a handler or with interrupts off while unsignalled;
- * -EINVAL for a NULL @fence or a negative @timeout.
+ * Return: the jiffies left (at least 1, at most @timeout) once signalled;
+ * 0 if the time ran out; -EDEADLK as above while unsignalled; -EINVAL for
+ * a NULL @fence or a negative @timeout.
  */
 DMAMAP_API long dma_fence_wait_timeout(struct dma_fence *fence, bool intr, long timeout);
 

@@ -58,7 +58,9 @@ DMAMAP_API const char *dma_heap_get_name(struct dma_heap *heap);
  *
  * Return: the buffer, with one reference; ERR_PTR(-EINVAL) for a NULL
  * @heap, a zero @len or unknown @heap_flags; ERR_PTR(-ENOMEM) when the
- * heap has no such memory (an injected DMAMAP_FAULT_ALLOC included).
+ * heap has no such memory (an injected DMAMAP_FAULT_ALLOC included, and
+ * any @len above half the address space); ERR_PTR(-ENOSPC) as
+ * dma_buf_export().
  */
 DMAMAP_API struct dma_buf *dma_heap_buffer_alloc(struct dma_heap *heap, size_t len,
 						 uint32_t fd_flags, u64 heap_flags);
@@ -89,8 +91,8 @@ struct dmamap_buf_plan {
  * device lacks an IOMMU (the DMA API cannot say that a device gathers);
  * it lies where every such device reaches it without bouncing (its mask,
  * its bus's limit and window, a dmabounce bus's own limit); it is aligned
- * to the largest of the page size, each non-coherent device's cache line
- * and each IOMMU device's page, and its size rounded up to that; a device
+ * to the larger of the host page and each non-coherent device's cache
+ * line, and its size rounded up to that; a device
  * that bounces everything (a restricted DMA pool, swiotlb=force) cannot
  * share without a copy at all. @plan->why names the device and the rule
  * when the set cannot be met.
@@ -119,8 +121,9 @@ DMAMAP_API int dmamap_buf_plan(struct device *const *devs, unsigned int n, size_
  * it is used; the buffer is a heap buffer (<dmamap/dma-heap.h>).
  *
  * Return: the buffer, with one reference; NULL with *@err set: the errors
- * of dmamap_buf_plan(), or -ENOMEM when no memory of the plan is free (an
- * injected DMAMAP_FAULT_ALLOC included), @plan->why saying which.
+ * of dmamap_buf_plan(), -ENOMEM when no memory of the plan is free (an
+ * injected DMAMAP_FAULT_ALLOC included), or -ENOSPC as dma_buf_export(),
+ * @plan->why saying which.
  */
 DMAMAP_API struct dma_buf *dmamap_buf_alloc_for(struct device *const *devs, unsigned int n,
 						size_t size, struct dmamap_buf_plan *plan,

@@ -21,6 +21,8 @@
 #include "dma_buf.h"
 
 #define MAX_HANDLES 65536
+/* How long a CPU bracket waits for the DMA in flight: jiffies, 10 s. */
+#define CPU_ACCESS_WAIT 10000
 
 static pthread_mutex_t handles_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct dma_buf **handles;
@@ -220,21 +222,32 @@ int dmamap_dma_buf_close(int fd)
 
 static void unmap_now(struct dmamap__dmabuf *b, struct dmamap__attachment *a)
 {
-	struct sg_table *sgt = a->sgt;
+	struct sg_table *sgt;
 
-	dmamap__dmabuf_publish(b, a, NULL, 0);
+	/* Off the list a CPU bracket syncs first: no sync of a table being taken down. */
+	pthread_mutex_lock(&b->lock);
+	sgt = a->sgt;
 	a->sgt = NULL;
-	b->pub.ops->unmap_dma_buf(&a->pub, sgt, a->dir);
+	pthread_mutex_unlock(&b->lock);
+	dmamap__dmabuf_publish(b, a, NULL, 0);
+	if (sgt)
+		b->pub.ops->unmap_dma_buf(&a->pub, sgt, a->dir);
 }
 
-/* Give back everything the buffer holds on its board, reporting what importers left (@report). */
-static void let_go(struct dmamap__dmabuf *b, bool report)
+/*
+ * Give back everything the buffer holds on its board. At the last put
+ * (@freeing) the attachments go too, and what importers left is
+ * reported; when the board goes first, their structures stay for the
+ * importers that still hold them, to be detached or freed with the buffer.
+ */
+static void let_go(struct dmamap__dmabuf *b, bool freeing)
 {
-	struct dmamap__attachment *a;
+	struct dmamap__attachment *a, *next;
 
-	/* Importers hold references: one still here means a put too many somewhere. */
-	while ((a = b->attachments)) {
-		if (report)
+	/* Importers hold references: one still here at the last put means a put too many somewhere. */
+	for (a = b->attachments; a; a = next) {
+		next = a->next;
+		if (freeing)
 			dmamap__report(b->pub.plat, a->pub.dev, DMAMAP_DBG_DMABUF_STILL_MAPPED,
 				       "dma-buf '%s' freed while this device is still attached%s: its last reference went with an importer using it",
 				       name_of(&b->pub), a->sgt ? " and has it mapped" : "");
@@ -242,12 +255,14 @@ static void let_go(struct dmamap__dmabuf *b, bool report)
 			unmap_now(b, a);
 		if (b->pub.ops->detach)
 			b->pub.ops->detach(&b->pub, &a->pub);
-		b->attachments = a->next;
-		free(a->runs);
-		free(a);
+		if (freeing) {
+			b->attachments = next;
+			free(a->runs);
+			free(a);
+		}
 	}
 	if (b->vmaps) {
-		if (report)
+		if (freeing)
 			dmamap__report(b->pub.plat, NULL, DMAMAP_DBG_DMABUF_STILL_MAPPED,
 				       "dma-buf '%s' freed with %u vmap(s) not given back",
 				       name_of(&b->pub), b->vmaps);
@@ -270,8 +285,16 @@ void dmamap__dmabuf_orphan(struct dmamap__dmabuf *b)
 
 static void release(struct dmamap__dmabuf *b)
 {
+	struct dmamap__attachment *a;
+
 	if (!b->orphan)
 		let_go(b, true);
+	/* An orphan's attachments nobody detached. */
+	while ((a = b->attachments)) {
+		b->attachments = a->next;
+		free(a->runs);
+		free(a);
+	}
 	pthread_mutex_destroy(&b->lock);
 	free(b);
 }
@@ -361,17 +384,37 @@ static bool unlink_attachment(struct dmamap__dmabuf *b, struct dma_buf_attachmen
 	return found;
 }
 
+/* Whether @pub is on @b's list: by its address alone, never read before it is known to be live. */
+static bool is_attachment(struct dmamap__dmabuf *b, const struct dma_buf_attachment *pub)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&b->lock);
+	for (struct dmamap__attachment *a = b->attachments; a && !found; a = a->next)
+		found = &a->pub == pub;
+	pthread_mutex_unlock(&b->lock);
+	return found;
+}
+
 void dma_buf_detach(struct dma_buf *dmabuf, struct dma_buf_attachment *attach)
 {
 	struct dmamap__attachment *a = (struct dmamap__attachment *)attach;
 	struct dmamap__dmabuf *b;
 
-	if (IS_ERR_OR_NULL(dmabuf) || IS_ERR_OR_NULL(attach) || attach->dmabuf != dmabuf) {
+	if (IS_ERR_OR_NULL(dmabuf) || IS_ERR_OR_NULL(attach) ||
+	    !is_attachment(dmamap__dmabuf_of(dmabuf), attach)) {
 		refuse(IS_ERR(dmabuf) ? NULL : dmabuf, NULL, __func__,
-		       "not an attachment of this buffer");
+		       "not an attachment of this buffer (detached already?)");
 		return;
 	}
 	b = dmamap__dmabuf_of(dmabuf);
+	if (b->orphan) {
+		/* Its board is gone and the exporter has let it go: only the structure is left. */
+		unlink_attachment(b, attach);
+		free(a->runs);
+		free(a);
+		return;
+	}
 	if (a->sgt) {
 		dmamap__report(dmabuf->plat, attach->dev, DMAMAP_DBG_DMABUF_STILL_MAPPED,
 			       "detaches from dma-buf '%s' with the buffer still mapped: dma_buf_unmap_attachment() first",
@@ -467,6 +510,8 @@ struct sg_table *dma_buf_map_attachment(struct dma_buf_attachment *attach,
 		       "needs an unmapped attachment and a direction");
 		return ERR_PTR(-EINVAL);
 	}
+	if (orphaned(attach->dmabuf, __func__))
+		return ERR_PTR(-ENODEV);
 	b = dmamap__dmabuf_of(attach->dmabuf);
 	spent_of(b, attach->dev, &before);
 	sgt = attach->dmabuf->ops->map_dma_buf(attach, dir);
@@ -478,8 +523,10 @@ struct sg_table *dma_buf_map_attachment(struct dma_buf_attachment *attach,
 		return ERR_PTR(-ENOMEM);
 	}
 	bounced = bytes_elsewhere(attach->dev, runs, nruns);
+	pthread_mutex_lock(&b->lock);
 	a->sgt = sgt;
 	a->dir = dir;
+	pthread_mutex_unlock(&b->lock);
 	a->bounced = bounced != 0;
 	a->reported_context = a->reported_seqno = 0;
 	a->dirty_reported = false;
@@ -535,10 +582,11 @@ int dma_buf_begin_cpu_access(struct dma_buf *dmabuf, enum dma_data_direction dir
 		pthread_mutex_lock(&b->lock);
 		b->stats.fence_waits++;
 		pthread_mutex_unlock(&b->lock);
+		/* Linux waits for ever; a fence nobody signals must not hang a user-space program. */
 		waited = dma_resv_wait_timeout(dmabuf->resv, dma_resv_usage_rw(dir != DMA_FROM_DEVICE),
-					       true, MAX_SCHEDULE_TIMEOUT);
-		if (waited < 0)
-			return (int)waited;
+					       true, CPU_ACCESS_WAIT);
+		if (waited <= 0)
+			return waited ? (int)waited : -ETIMEDOUT;
 	}
 	spent_of(b, NULL, &before);
 	if (dmabuf->ops->begin_cpu_access)

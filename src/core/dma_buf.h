@@ -27,9 +27,15 @@ struct dma_resv {
 
 int dmamap__resv_init(struct dma_resv *obj);
 void dmamap__resv_fini(struct dma_resv *obj);
-/* An unsignalled fence an access by @dev conflicts with (not @dev's own), or NULL. */
-struct dma_fence *dmamap__resv_conflict(struct dma_resv *obj, const struct device *dev,
-					bool write, enum dma_resv_usage *usage);
+/* What the checker needs of a fence, copied while the fence is surely alive. */
+struct dmamap__fence_seen {
+	u64 context, seqno;
+	const struct device *dev;
+	enum dma_resv_usage usage;
+};
+/* Whether an unsignalled fence an access by @dev conflicts with (not @dev's own) is there; *@seen describes it. */
+bool dmamap__resv_conflict(struct dma_resv *obj, const struct device *dev, bool write,
+			   struct dmamap__fence_seen *seen);
 bool dmamap__fence_signalled(const struct dma_fence *fence);
 
 /* One piece of an importer's mapping: device addresses [dma, +len) are the buffer's [off, +len). */

@@ -38,6 +38,27 @@ static void spans_add(struct spans *s, phys_addr_t lo, phys_addr_t hi)
 		s->v[s->n++] = (struct span){ lo, hi };
 }
 
+/* Sorted, and spans that touch or overlap made one: windows that continue each other are one run. */
+static void spans_tidy(struct spans *s)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 1; i < s->n; i++)
+		for (unsigned int j = i; j > 0 && s->v[j - 1].lo > s->v[j].lo; j--) {
+			struct span t = s->v[j];
+
+			s->v[j] = s->v[j - 1];
+			s->v[j - 1] = t;
+		}
+	for (unsigned int i = 0; i < s->n; i++) {
+		if (n && (s->v[n - 1].hi == ~(phys_addr_t)0 || s->v[i].lo <= s->v[n - 1].hi + 1))
+			s->v[n - 1].hi = MAX(s->v[n - 1].hi, s->v[i].hi);
+		else
+			s->v[n++] = s->v[i];
+	}
+	s->n = n;
+}
+
 static void spans_intersect(struct spans *s, const struct spans *with)
 {
 	struct spans out = { 0 };
@@ -45,16 +66,17 @@ static void spans_intersect(struct spans *s, const struct spans *with)
 	for (unsigned int i = 0; i < s->n; i++)
 		for (unsigned int j = 0; j < with->n; j++)
 			spans_add(&out, MAX(s->v[i].lo, with->v[j].lo), MIN(s->v[i].hi, with->v[j].hi));
+	spans_tidy(&out);
 	*s = out;
 }
 
-static phys_addr_t spans_top(const struct spans *s)
+static u64 spans_bytes(const struct spans *s)
 {
-	phys_addr_t top = 0;
+	u64 n = 0;
 
 	for (unsigned int i = 0; i < s->n; i++)
-		top = MAX(top, s->v[i].hi);
-	return top;
+		n += s->v[i].hi - s->v[i].lo + 1;
+	return n;
 }
 
 static bool translated(const struct device *dev)
@@ -73,13 +95,13 @@ static void reach_of(const struct device *dev, struct spans *r)
 		spans_add(r, 0, limit);
 	for (unsigned int i = 0; i < dev->nr_ranges; i++) {
 		const struct dmamap_dma_range *w = &dev->ranges[i];
-		u64 len = w->size;
 
-		if (!len || w->dma_start > limit)
+		if (!w->size || w->dma_start > limit)
 			continue;
-		len = MIN(len, limit - w->dma_start + 1);
-		spans_add(r, w->cpu_start, w->cpu_start + len - 1);
+		/* In last bytes, not lengths: a 64-bit limit from 0 is a length that does not fit. */
+		spans_add(r, w->cpu_start, w->cpu_start + MIN(w->size - 1, limit - w->dma_start));
 	}
+	spans_tidy(r);
 	if (above) {
 		struct spans below = { 0 };
 
@@ -97,6 +119,34 @@ static bool reaches(struct device *dev, phys_addr_t phys, size_t len)
 		return false;
 	return dmamap__reach(dev, phys, len, dev->map_limit) != DMA_MAPPING_ERROR &&
 	       !dmamap__swiotlb_wanted(dev, phys, len, DMA_BIDIRECTIONAL);
+}
+
+/*
+ * The device that keeps the buffer out of the RAM above the window: the
+ * first without an IOMMU that does not reach all of it ("" when every one
+ * would, and the window ends where RAM does or where it is cut in two).
+ */
+static void name_limit(struct device *const *devs, unsigned int n, const struct spans *ram,
+		       struct dmamap_buf_plan *plan)
+{
+	struct spans above = *ram, cut = { 0 };
+
+	if (plan->phys_hi == ~(phys_addr_t)0)
+		return;
+	spans_add(&cut, plan->phys_hi + 1, ~(phys_addr_t)0);
+	spans_intersect(&above, &cut);
+	for (unsigned int i = 0; i < n && above.n; i++) {
+		struct spans r, reached = above;
+
+		if (translated(devs[i]))
+			continue;
+		reach_of(devs[i], &r);
+		spans_intersect(&reached, &r);
+		if (spans_bytes(&reached) < spans_bytes(&above)) {
+			snprintf(plan->limit_by, sizeof(plan->limit_by), "%s", dev_name(devs[i]));
+			return;
+		}
+	}
 }
 
 static int fail(struct dmamap_buf_plan *plan, int err, const char *fmt, ...)
@@ -120,7 +170,7 @@ int dmamap_buf_plan(struct device *const *devs, unsigned int n, size_t size,
 	struct spans ram = { 0 }, window;
 	struct dmamap_ram_bank bank;
 	const struct span *best = NULL;
-	phys_addr_t top;
+	bool before = false;
 
 	if (!plan)
 		return -EINVAL;
@@ -133,11 +183,11 @@ int dmamap_buf_plan(struct device *const *devs, unsigned int n, size_t size,
 			return fail(plan, -EINVAL, "device %u is NULL or of another board", i);
 	for (unsigned int i = 0; !dmamap_ram_bank(p, i, &bank); i++)
 		spans_add(&ram, bank.start, bank.start + bank.size - 1);
+	spans_tidy(&ram);
 	if (!ram.n)
 		return fail(plan, -EINVAL, "the host has no RAM banks to place a shared buffer in");
 	plan->align = (size_t)PAGE_SIZE << dmamap__port_map_order();
 	window = ram;
-	top = spans_top(&window);
 	for (unsigned int i = 0; i < n; i++) {
 		struct device *dev = devs[i];
 		struct spans r;
@@ -165,11 +215,8 @@ int dmamap_buf_plan(struct device *const *devs, unsigned int n, size_t size,
 			return fail(plan, -ERANGE,
 				    "%s has no IOMMU and reaches no RAM without bouncing that %s",
 				    dev_name(dev),
-				    plan->limit_by[0] ? "the devices before it reach too" : "the board has");
-		if (spans_top(&window) < top) {
-			top = spans_top(&window);
-			snprintf(plan->limit_by, sizeof(plan->limit_by), "%s", dev_name(dev));
-		}
+				    before ? "the devices before it reach too" : "the board has");
+		before = true;
 	}
 	plan->size = (size + plan->align - 1) & ~(plan->align - 1);
 	if (plan->size < size)
@@ -181,6 +228,7 @@ int dmamap_buf_plan(struct device *const *devs, unsigned int n, size_t size,
 			best = &window.v[i];
 	plan->phys_lo = best->lo;
 	plan->phys_hi = best->hi;
+	name_limit(devs, n, &ram, plan);
 	if (best->hi - best->lo + 1 < plan->size)
 		return fail(plan, -E2BIG,
 			    "%s needs it contiguous and the RAM every such device reaches is %#llx-%#llx (limited by %s), smaller than %zu bytes",

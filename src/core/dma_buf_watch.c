@@ -7,6 +7,9 @@
  * lock, never a buffer's, so a device stepping inside a DMA API call a
  * buffer's owner made cannot deadlock against it.
  *
+ * The watcher, once registered, stays until its board goes: a device step
+ * on the device thread may be inside it whenever a buffer is let go.
+ *
  * - A device touches a buffer while a fence its access conflicts with
  *   (another device's, or the CPU's) has not signalled: the importer did
  *   not wait (dma-buf-fence-not-waited).
@@ -67,8 +70,7 @@ static unsigned int check(struct dmamap__dmabuf_watch *w, struct device *dev, dm
 
 	for (struct dmamap__attachment *a = w->mapped; a && n < max; a = a->next_mapped) {
 		struct dmamap__dmabuf *b = (struct dmamap__dmabuf *)a->pub.dmabuf;
-		enum dma_resv_usage usage;
-		struct dma_fence *f;
+		struct dmamap__fence_seen f;
 
 		if (a->pub.dev != dev)
 			continue;
@@ -79,19 +81,19 @@ static unsigned int check(struct dmamap__dmabuf_watch *w, struct device *dev, dm
 
 			if (lo >= hi)
 				continue;
-			f = dmamap__resv_conflict(b->pub.resv, dev, write, &usage);
-			if (f && (f->context != a->reported_context || f->seqno != a->reported_seqno)) {
-				a->reported_context = f->context;
-				a->reported_seqno = f->seqno;
+			if (dmamap__resv_conflict(b->pub.resv, dev, write, &f) &&
+			    (f.context != a->reported_context || f.seqno != a->reported_seqno)) {
+				a->reported_context = f.context;
+				a->reported_seqno = f.seqno;
 				out[n].kind = DMAMAP_DBG_DMABUF_FENCE_NOT_WAITED;
 				out[n].addr = lo;
 				out[n].len = hi - lo;
 				snprintf(out[n].text, sizeof(out[n].text),
 					 "%s dma-buf '%s' [device address=0x%llx] [size=%llu] while %s's %s fence (timeline %llu, seqno %llu) has not signalled: wait for it (dma_resv_wait_timeout(), dma_fence_wait()) before starting the device",
 					 write ? "writes" : "reads", buf_name(b), (unsigned long long)lo,
-					 (unsigned long long)(hi - lo), f->dev ? dev_name(f->dev) : "the CPU",
-					 usage_name(usage), (unsigned long long)f->context,
-					 (unsigned long long)f->seqno);
+					 (unsigned long long)(hi - lo), f.dev ? f.dev->name : "the CPU",
+					 usage_name(f.usage), (unsigned long long)f.context,
+					 (unsigned long long)f.seqno);
 				n++;
 			}
 			if (write || a->coherent || a->bounced || a->dirty_reported || n >= max)
@@ -169,23 +171,14 @@ int dmamap__dmabuf_watch(struct dmamap__dmabuf *b)
 	w->bufs[w->nbufs++] = b;
 	b->watch = w;
 out:
-	if (err && !w->nbufs) {
-		struct dmamap__dmabuf_watch **pp;
-
-		for (pp = &watches; *pp != w; pp = &(*pp)->next)
-			;
-		*pp = w->next;
-		dmamap__observer_remove(w->p, &w->obs);
-		free(w->bufs);
-		free(w);
-	}
+	/* A watcher that failed to take a buffer stays: it goes with its board, as every one does. */
 	pthread_mutex_unlock(&watches_lock);
 	return err;
 }
 
 void dmamap__dmabuf_unwatch(struct dmamap__dmabuf *b)
 {
-	struct dmamap__dmabuf_watch *w = b->watch, **pp;
+	struct dmamap__dmabuf_watch *w = b->watch;
 
 	if (!w)
 		return;
@@ -196,14 +189,6 @@ void dmamap__dmabuf_unwatch(struct dmamap__dmabuf *b)
 			break;
 		}
 	b->watch = NULL;
-	if (!w->nbufs) {
-		for (pp = &watches; *pp != w; pp = &(*pp)->next)
-			;
-		*pp = w->next;
-		dmamap__observer_remove(w->p, &w->obs);
-		free(w->bufs);
-		free(w);
-	}
 	pthread_mutex_unlock(&watches_lock);
 }
 
@@ -241,6 +226,24 @@ void dmamap__dmabuf_cpu_done(struct dmamap__dmabuf *b)
 	dmamap__spin_unlock(&w->lock);
 }
 
+/* The board's device thread is stopped: nothing is inside the watcher any more. */
+static void watch_gone(struct dmamap_platform *p)
+{
+	struct dmamap__dmabuf_watch *w, **pp;
+
+	pthread_mutex_lock(&watches_lock);
+	for (pp = &watches; *pp && (*pp)->p != p; pp = &(*pp)->next)
+		;
+	w = *pp;
+	if (w) {
+		*pp = w->next;
+		dmamap__observer_remove(p, &w->obs);
+		free(w->bufs);
+		free(w);
+	}
+	pthread_mutex_unlock(&watches_lock);
+}
+
 void dmamap__dmabuf_board_gone(struct dmamap_platform *p)
 {
 	struct dmamap__dmabuf_watch *w;
@@ -255,6 +258,7 @@ void dmamap__dmabuf_board_gone(struct dmamap_platform *p)
 			b = w->bufs[0];
 		pthread_mutex_unlock(&watches_lock);
 		if (!b) {
+			watch_gone(p);
 			dmamap__heaps_board_gone(p);
 			return;
 		}

@@ -196,8 +196,13 @@ long dma_fence_wait_timeout(struct dma_fence *fence, bool intr, long timeout)
 			left = elapsed >= budget_us ? 0 : (long)((budget_us - elapsed) / 1000);
 			return left > timeout ? timeout : (left > 0 ? left : 1);
 		}
-		/* Here a handler would have to run on this thread to signal it: it never will. */
-		if ((dmamap_in_interrupt() || dmamap_irqs_disabled()) && dmamap__device_time() &&
+		/*
+		 * A handler waiting holds up the thread that delivers interrupts
+		 * (its own, or the device thread, which also steps the devices);
+		 * with interrupts off where they are delivered at yield points,
+		 * no handler can run here to signal it either.
+		 */
+		if ((dmamap_in_interrupt() || (dmamap_irqs_disabled() && dmamap__device_time())) &&
 		    !fence->ops->signaled)
 			return -EDEADLK;
 		if (elapsed >= budget_us)

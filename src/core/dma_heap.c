@@ -158,19 +158,20 @@ static struct heap_buffer *hb_of(struct dma_buf *b)
 static struct sg_table *table_for(struct dmamap__heap_mem *mem, struct device *dev)
 {
 	const size_t seg = dma_get_max_seg_size(dev) & ~(size_t)(PAGE_SIZE - 1);
-	struct sg_table *sgt = dmamap__calloc(1, sizeof(*sgt));
+	struct sg_table *sgt;
 	struct scatterlist *sg;
 	unsigned int n = 0;
 
-	if (!sgt || !seg) {
-		free(sgt);
-		return NULL;
-	}
+	if (!seg)
+		return ERR_PTR(-EINVAL); /* a device whose segments hold less than a page */
+	sgt = dmamap__calloc(1, sizeof(*sgt));
+	if (!sgt)
+		return ERR_PTR(-ENOMEM);
 	for (unsigned int i = 0; i < mem->nruns; i++)
 		n += (unsigned int)((mem->runs[i].len + seg - 1) / seg);
 	if (sg_alloc_table(sgt, n, GFP_KERNEL)) {
 		free(sgt);
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	}
 	sg = sgt->sgl;
 	for (unsigned int i = 0; i < mem->nruns; i++)
@@ -188,8 +189,8 @@ static struct sg_table *heap_map(struct dma_buf_attachment *a, enum dma_data_dir
 	struct sg_table *sgt = table_for(hb_of(a->dmabuf)->mem, a->dev);
 	int err;
 
-	if (!sgt)
-		return ERR_PTR(-ENOMEM);
+	if (IS_ERR(sgt))
+		return sgt;
 	/*
 	 * Several importers map the same lines, which the checker (as
 	 * dma-debug) refuses of mappings that do their own cache maintenance:
@@ -214,20 +215,27 @@ static void heap_unmap(struct dma_buf_attachment *a, struct sg_table *sgt,
 	free(sgt);
 }
 
-/* Every mapped importer, in its mapping's direction (a sync in another one is the checker's error). */
+/*
+ * Every mapped importer, in its own mapping's direction: a sync in
+ * another one is an error to the checker, as to dma-debug. Back to the
+ * devices, the importers that read go first: their sync cleans what the
+ * CPU wrote, where a DMA_FROM_DEVICE importer's may invalidate it (ARMv5)
+ * and would lose it if it came first.
+ */
 static void sync_all(struct dma_buf *buf, bool for_cpu)
 {
 	struct dmamap__dmabuf *b = dmamap__dmabuf_of(buf);
 
 	pthread_mutex_lock(&b->lock);
-	for (struct dmamap__attachment *a = b->attachments; a; a = a->next) {
-		if (!a->sgt)
-			continue;
-		if (for_cpu)
-			dma_sync_sgtable_for_cpu(a->pub.dev, a->sgt, a->dir);
-		else
-			dma_sync_sgtable_for_device(a->pub.dev, a->sgt, a->dir);
-	}
+	for (int pass = 0; pass < 2; pass++)
+		for (struct dmamap__attachment *a = b->attachments; a; a = a->next) {
+			if (!a->sgt || (pass == 0) == (a->dir == DMA_FROM_DEVICE))
+				continue;
+			if (for_cpu)
+				dma_sync_sgtable_for_cpu(a->pub.dev, a->sgt, a->dir);
+			else
+				dma_sync_sgtable_for_device(a->pub.dev, a->sgt, a->dir);
+		}
 	pthread_mutex_unlock(&b->lock);
 }
 

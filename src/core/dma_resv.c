@@ -70,6 +70,8 @@ int dma_resv_reserve_fences(struct dma_resv *obj, unsigned int num)
 	dmamap__spin_lock(&obj->inner);
 	want = obj->n + obj->reserved + num;
 	dmamap__spin_unlock(&obj->inner);
+	if (want < num || want > (1u << 20))
+		return -ENOMEM; /* no buffer carries a million fences: a count that wrapped */
 	if (want > obj->cap) {
 		/* Only the lock holder grows the array: the inner lock covers the swap. */
 		v = dmamap__calloc(want, sizeof(*v));
@@ -177,22 +179,26 @@ long dma_resv_wait_timeout(struct dma_resv *obj, enum dma_resv_usage usage, bool
 	return left > 0 ? left : 1;
 }
 
-struct dma_fence *dmamap__resv_conflict(struct dma_resv *obj, const struct device *dev,
-					bool write, enum dma_resv_usage *usage)
+bool dmamap__resv_conflict(struct dma_resv *obj, const struct device *dev, bool write,
+			   struct dmamap__fence_seen *seen)
 {
 	enum dma_resv_usage upto = dma_resv_usage_rw(write);
-	struct dma_fence *f = NULL;
+	bool found = false;
 
+	/* Copied under the inner lock: a prune may put the fence's last reference once it is dropped. */
 	dmamap__spin_lock(&obj->inner);
-	for (unsigned int i = 0; i < obj->n && !f; i++) {
+	for (unsigned int i = 0; i < obj->n && !found; i++) {
 		struct dma_fence *c = obj->v[i].fence;
 
 		if (obj->v[i].usage <= upto && !dmamap__fence_signalled(c) &&
 		    __atomic_load_n(&c->dev, __ATOMIC_ACQUIRE) != dev) {
-			f = c;
-			*usage = obj->v[i].usage;
+			seen->context = c->context;
+			seen->seqno = c->seqno;
+			seen->dev = __atomic_load_n(&c->dev, __ATOMIC_ACQUIRE);
+			seen->usage = obj->v[i].usage;
+			found = true;
 		}
 	}
 	dmamap__spin_unlock(&obj->inner);
-	return f;
+	return found;
 }

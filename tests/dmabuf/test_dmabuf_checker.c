@@ -195,10 +195,23 @@ TEST(dmabuf_checker_cpu_write_outside_the_brackets)
 	CHECK_EQ(dmamap_device_read(s.dev[1], sg_dma_address(s.sgt[1]->sgl), seen, sizeof(seen)), 0);
 	CHECK(all_bytes(seen, sizeof(seen), 0x55));
 	CHECK_EQ(dmamap_report_count(s.p, DMAMAP_DBG_DMABUF_CPU_UNBRACKETED), 1);
-	/* The bracket's end puts it right, and the rule is armed again. */
+	/* Said once: the same stale bytes read again are the same mistake. */
+	CHECK_EQ(dmamap_device_read(s.dev[0], sg_dma_address(s.sgt[0]->sgl), seen, sizeof(seen)), 0);
+	CHECK_EQ(dmamap_report_count(s.p, DMAMAP_DBG_DMABUF_CPU_UNBRACKETED), 1);
+	/*
+	 * A bracket arms the rule again: its begin invalidates for the CPU,
+	 * and the bytes written outside it are gone (the device reads what
+	 * memory held); the next unbracketed write is news.
+	 */
 	CHECK_EQ(dma_buf_begin_cpu_access(s.buf, DMA_TO_DEVICE), 0);
 	CHECK_EQ(dma_buf_end_cpu_access(s.buf, DMA_TO_DEVICE), 0);
 	CHECK_EQ(dmamap_device_read(s.dev[0], sg_dma_address(s.sgt[0]->sgl), seen, sizeof(seen)), 0);
+	CHECK_MEM(seen, want, sizeof(want));
+	CHECK_EQ(dmamap_report_count(s.p, DMAMAP_DBG_DMABUF_CPU_UNBRACKETED), 1);
+	memset(map.vaddr, 0x66, sizeof(want));
+	CHECK_EQ(dmamap_device_read(s.dev[0], sg_dma_address(s.sgt[0]->sgl), seen, sizeof(seen)), 0);
+	CHECK_MEM(seen, want, sizeof(want));
+	CHECK_EQ(dmamap_report_count(s.p, DMAMAP_DBG_DMABUF_CPU_UNBRACKETED), 2);
 	stop_checking(s.p);
 	dma_buf_vunmap(s.buf, &map);
 	for (int i = 0; i < 2; i++) {

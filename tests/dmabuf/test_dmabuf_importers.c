@@ -201,3 +201,49 @@ TEST(dmabuf_importers_pass_bytes_device_to_device)
 	EXPECT_NO_REPORTS();
 	DESTROY_CLEAN(p);
 }
+
+/*
+ * ARMv5 invalidates a DMA_FROM_DEVICE buffer handed back to the device,
+ * dirty lines and all. The CPU's bracket must clean what it wrote for the
+ * importers that read before a writing-only importer's sync can drop it,
+ * whichever attached first.
+ */
+TEST(dmabuf_importers_a_writer_only_importer_does_not_drop_the_cpus_bytes)
+{
+	struct dmamap_platform *p = sim_board("armv5");
+	struct device *devs[2];
+	struct dma_buf_attachment *reader, *writer;
+	struct sg_table *rs, *ws;
+	struct dmamap_buf_plan plan;
+	static uint8_t want[LEN];
+	struct iosys_map map;
+	struct dma_buf *buf;
+	int err;
+
+	REQUIRE(p);
+	devs[0] = lookup(p, "dma-nc");
+	devs[1] = lookup(p, "dma-32");
+	REQUIRE(devs[0] && devs[1]);
+	buf = dmamap_buf_alloc_for(devs, 2, LEN, &plan, &err);
+	REQUIRE_MSG(buf, "%s", plan.why);
+	reader = dma_buf_attach(buf, devs[0]);
+	writer = dma_buf_attach(buf, devs[1]);
+	REQUIRE(!IS_ERR(reader) && !IS_ERR(writer));
+	rs = dma_buf_map_attachment(reader, DMA_TO_DEVICE);
+	ws = dma_buf_map_attachment(writer, DMA_FROM_DEVICE);
+	REQUIRE(!IS_ERR(rs) && !IS_ERR(ws));
+	REQUIRE(dma_buf_vmap(buf, &map) == 0);
+	fill_pattern(want, LEN, 77);
+	CHECK_EQ(dma_buf_begin_cpu_access(buf, DMA_TO_DEVICE), 0);
+	memcpy(map.vaddr, want, LEN);
+	CHECK_EQ(dma_buf_end_cpu_access(buf, DMA_TO_DEVICE), 0);
+	CHECK(device_sees(devs[0], rs, want));
+	dma_buf_vunmap(buf, &map);
+	dma_buf_unmap_attachment(writer, ws, DMA_FROM_DEVICE);
+	dma_buf_unmap_attachment(reader, rs, DMA_TO_DEVICE);
+	dma_buf_detach(buf, writer);
+	dma_buf_detach(buf, reader);
+	dma_buf_put(buf);
+	EXPECT_NO_REPORTS();
+	DESTROY_CLEAN(p);
+}
