@@ -75,6 +75,7 @@ struct dmamap_buf_plan {
 	size_t align;                  /* the largest alignment any device needs */
 	char align_by[DMAMAP_NAME_MAX];
 	bool cpu_maintenance;          /* some device is non-coherent: the CPU brackets do cache maintenance */
+	bool coherency_mixed;          /* some snoop and some do not: a CPU bracket between a non-coherent writer and a coherent reader */
 	char heap[16];                 /* where the memory came from: "cma", "buddy", "system" */
 	int err;                       /* 0, or why it failed (as the return) */
 	char why[256];                 /* on failure: the device and the constraint */

@@ -170,7 +170,7 @@ int dmamap_buf_plan(struct device *const *devs, unsigned int n, size_t size,
 	struct spans ram = { 0 }, window;
 	struct dmamap_ram_bank bank;
 	const struct span *best = NULL;
-	bool before = false;
+	bool before = false, snoops = false;
 
 	if (!plan)
 		return -EINVAL;
@@ -196,6 +196,7 @@ int dmamap_buf_plan(struct device *const *devs, unsigned int n, size_t size,
 			return fail(plan, -EOPNOTSUPP,
 				    "%s bounces every mapping (a restricted DMA pool, or swiotlb=force): no memory reaches it without a copy",
 				    dev_name(dev));
+		snoops |= dev->coherent;
 		if (!dev->coherent) {
 			plan->cpu_maintenance = true;
 			if (dmamap_cache_line_size(p) > plan->align) {
@@ -218,6 +219,8 @@ int dmamap_buf_plan(struct device *const *devs, unsigned int n, size_t size,
 				    before ? "the devices before it reach too" : "the board has");
 		before = true;
 	}
+	/* Cacheable memory suits both kinds, with one rule the API cannot enforce (docs/sharing.md). */
+	plan->coherency_mixed = snoops && plan->cpu_maintenance;
 	plan->size = (size + plan->align - 1) & ~(plan->align - 1);
 	if (plan->size < size)
 		return fail(plan, -E2BIG, "%zu bytes cannot be aligned", size);

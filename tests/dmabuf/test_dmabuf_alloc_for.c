@@ -67,6 +67,7 @@ TEST(dmabuf_alloc_for_iommu_devices_take_scattered_pages)
 	CHECK(!plan.contiguous);
 	CHECK_EQ(plan.contiguous_for[0], '\0');
 	CHECK(plan.cpu_maintenance);
+	CHECK(!plan.coherency_mixed);
 	CHECK_EQ(plan.size % PAGE_SIZE, 0);
 	CHECK(plan.size >= 100000);
 	{
@@ -142,10 +143,12 @@ TEST(dmabuf_alloc_for_says_when_the_cpu_must_maintain_the_cache)
 	plan = plan_of(p, coherent, 2, 4096, &err);
 	CHECK_EQ(err, 0);
 	CHECK(!plan.cpu_maintenance);
+	CHECK(!plan.coherency_mixed);
 	CHECK_EQ(plan.align_by[0], '\0');
 	plan = plan_of(p, mixed, 2, 5000, &err);
 	CHECK_EQ(err, 0);
 	CHECK(plan.cpu_maintenance);
+	CHECK(plan.coherency_mixed);
 	/* The page covers the line: the size is whole pages, nothing shares the last line. */
 	CHECK_EQ(plan.align, host_page());
 	CHECK_EQ(plan.size, (5000 + host_page() - 1) / host_page() * host_page());
