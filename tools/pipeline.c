@@ -10,7 +10,8 @@
 #include "../drivers/gallery.h"
 #include "cli.h"
 
-#define FRAMES 8
+#define FRAMES 8u
+#define FRAME_BYTES (640u * 480u * 2u)
 
 static void human(char *out, size_t len, uint64_t bytes)
 {
@@ -106,7 +107,7 @@ static int side_by_side(struct dmamap_platform *p, const char *board, uint64_t s
 		printf("{\"board\":");
 		cli_json_write(board);
 		printf(",\"devices\":[\"%s\",\"%s\",\"%s\"],\"frame_bytes\":%u,\"frames\":%u,",
-		       g[0].devices[0], g[0].devices[1], g[0].devices[2], 640 * 480 * 2, FRAMES);
+		       g[0].devices[0], g[0].devices[1], g[0].devices[2], FRAME_BYTES, FRAMES);
 		json_side("for_devices", &g[0]);
 		putchar(',');
 		json_side("system_heap", &g[1]);
@@ -128,7 +129,7 @@ static int side_by_side(struct dmamap_platform *p, const char *board, uint64_t s
 		return ret;
 	}
 	printf("dmamap demo pipeline: board %s: %s -> %s -> CPU overlay -> %s, %u frames of %u KiB\n\n",
-	       board, g[0].devices[0], g[0].devices[1], g[0].devices[2], FRAMES, 640 * 480 * 2 / 1024);
+	       board, g[0].devices[0], g[0].devices[1], g[0].devices[2], FRAMES, FRAME_BYTES / 1024);
 	row("", "allocated for its devices", "system heap");
 	row("memory from", g[0].r.heap, g[1].r.heap);
 	segments(a, sizeof(a), &g[0]);

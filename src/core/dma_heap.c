@@ -175,11 +175,12 @@ static struct sg_table *table_for(struct dmamap__heap_mem *mem, struct device *d
 	}
 	sg = sgt->sgl;
 	for (unsigned int i = 0; i < mem->nruns; i++)
-		for (size_t off = 0; off < mem->runs[i].len; off += seg, sg = sg_next(sg)) {
+		for (size_t off = 0; off < mem->runs[i].len && sg; off += seg) {
 			size_t len = MIN(seg, mem->runs[i].len - off);
 			void *va = dmamap_phys_to_virt(mem->plat, mem->runs[i].phys + off);
 
 			sg_set_page(sg, virt_to_page(va), (unsigned int)len, 0);
+			sg = sg_next(sg);
 		}
 	return sgt;
 }

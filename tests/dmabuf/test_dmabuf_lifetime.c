@@ -1055,7 +1055,7 @@ TEST(dmabuf_life_heap_alloc_refuses)
 	REQUIRE(dmamap_cma_stats(p, &cs) == 0);
 	CHECK(dma_heap_buffer_alloc(cma, (cs.total_pages + 1) * PAGE_SIZE, 0, 0) ==
 	      ERR_PTR(-ENOMEM));
-	CHECK(dma_heap_buffer_alloc(sys, 1ULL << 40, 0, 0) == ERR_PTR(-ENOMEM));
+	CHECK(dma_heap_buffer_alloc(sys, (size_t)1 << (sizeof(size_t) * 8 - 2), 0, 0) == ERR_PTR(-ENOMEM));
 	REQUIRE(dmamap_cma_stats(p, &cs) == 0);
 	CHECK_EQ(cs.used_pages, 0);
 
