@@ -141,7 +141,8 @@ static bool grow_pool(struct dmamap_checker *c)
 		c->chunks = n;
 		c->cap_chunks = cap;
 	}
-	chunk = dmamap__malloc(CHUNK_ENTRIES * sizeof(*chunk));
+	/* Zeroed: an entry taken and given back unused (line_get) is read by entry_free(). */
+	chunk = dmamap__calloc(CHUNK_ENTRIES, sizeof(*chunk));
 	if (!chunk)
 		return false;
 	c->chunks[c->nchunks++] = chunk;
