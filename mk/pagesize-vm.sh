@@ -19,7 +19,11 @@ skip() {
 	exit 0
 }
 [ -x "$build/dmamap-tests" ] || skip "no arm64 build (run mk/cross.sh aarch64-linux-gnu first)"
-command -v cpio >/dev/null 2>&1 || skip "no cpio to pack the initramfs (apt-get install cpio)"
+if ! command -v cpio >/dev/null 2>&1; then
+	[ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+		install -y cpio >/dev/null 2>&1
+	command -v cpio >/dev/null 2>&1 || skip "no cpio to pack the initramfs (apt-get install cpio)"
+fi
 if ! command -v qemu-system-aarch64 >/dev/null 2>&1; then
 	[ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
 		install -y qemu-system-arm >/dev/null 2>&1
