@@ -563,19 +563,39 @@ void dma_buf_unmap_attachment(struct dma_buf_attachment *attach, struct sg_table
 
 /* ---- the CPU's brackets ------------------------------------------------- */
 
+/* Both brackets' arguments: 0, -EINVAL (reported) or -ENODEV (its board is gone). */
+static int bracket_args(struct dma_buf *dmabuf, enum dma_data_direction dir, const char *func)
+{
+	if (IS_ERR_OR_NULL(dmabuf) || !good_dir(dir)) {
+		refuse(IS_ERR(dmabuf) ? NULL : dmabuf, NULL, func, "needs a buffer and a direction");
+		return -EINVAL;
+	}
+	return orphaned(dmabuf, func) ? -ENODEV : 0;
+}
+
+/* The exporter's half of a bracket, its cost charged to the buffer. */
+static int bracket_op(struct dmamap__dmabuf *b,
+		      int (*op)(struct dma_buf *dmabuf, enum dma_data_direction dir),
+		      enum dma_data_direction dir)
+{
+	struct spent before;
+	int err = 0;
+
+	spent_of(b, NULL, &before);
+	if (op)
+		err = op(&b->pub, dir);
+	charge(b, NULL, &before);
+	return err;
+}
+
 int dma_buf_begin_cpu_access(struct dma_buf *dmabuf, enum dma_data_direction dir)
 {
 	struct dmamap__dmabuf *b;
-	struct spent before;
 	long waited;
-	int err = 0;
+	int err = bracket_args(dmabuf, dir, __func__);
 
-	if (IS_ERR_OR_NULL(dmabuf) || !good_dir(dir)) {
-		refuse(IS_ERR(dmabuf) ? NULL : dmabuf, NULL, __func__, "needs a buffer and a direction");
-		return -EINVAL;
-	}
-	if (orphaned(dmabuf, __func__))
-		return -ENODEV;
+	if (err)
+		return err;
 	b = dmamap__dmabuf_of(dmabuf);
 	/* Implicit sync, as Linux: a read waits for the writers, a write for everyone. */
 	if (!dma_resv_test_signaled(dmabuf->resv, dma_resv_usage_rw(dir != DMA_FROM_DEVICE))) {
@@ -588,10 +608,7 @@ int dma_buf_begin_cpu_access(struct dma_buf *dmabuf, enum dma_data_direction dir
 		if (waited <= 0)
 			return waited ? (int)waited : -ETIMEDOUT;
 	}
-	spent_of(b, NULL, &before);
-	if (dmabuf->ops->begin_cpu_access)
-		err = dmabuf->ops->begin_cpu_access(dmabuf, dir);
-	charge(b, NULL, &before);
+	err = bracket_op(b, dmabuf->ops->begin_cpu_access, dir);
 	if (err)
 		return err;
 	pthread_mutex_lock(&b->lock);
@@ -604,16 +621,11 @@ int dma_buf_begin_cpu_access(struct dma_buf *dmabuf, enum dma_data_direction dir
 int dma_buf_end_cpu_access(struct dma_buf *dmabuf, enum dma_data_direction dir)
 {
 	struct dmamap__dmabuf *b;
-	struct spent before;
 	bool open;
-	int err = 0;
+	int err = bracket_args(dmabuf, dir, __func__);
 
-	if (IS_ERR_OR_NULL(dmabuf) || !good_dir(dir)) {
-		refuse(IS_ERR(dmabuf) ? NULL : dmabuf, NULL, __func__, "needs a buffer and a direction");
-		return -EINVAL;
-	}
-	if (orphaned(dmabuf, __func__))
-		return -ENODEV;
+	if (err)
+		return err;
 	b = dmamap__dmabuf_of(dmabuf);
 	pthread_mutex_lock(&b->lock);
 	open = b->cpu_depth > 0;
@@ -622,10 +634,7 @@ int dma_buf_end_cpu_access(struct dma_buf *dmabuf, enum dma_data_direction dir)
 	pthread_mutex_unlock(&b->lock);
 	if (!open)
 		refuse(dmabuf, NULL, __func__, "no dma_buf_begin_cpu_access() to end (the maintenance is done anyway)");
-	spent_of(b, NULL, &before);
-	if (dmabuf->ops->end_cpu_access)
-		err = dmabuf->ops->end_cpu_access(dmabuf, dir);
-	charge(b, NULL, &before);
+	err = bracket_op(b, dmabuf->ops->end_cpu_access, dir);
 	dmamap__dmabuf_cpu_done(b);
 	return err;
 }

@@ -114,8 +114,8 @@ void dmamap__heap_mem_free_runs(struct dmamap__heap_mem *mem);
 void dmamap__heaps_board_gone(struct dmamap_platform *p);
 /* Scattered pages for the system heap: from @gfp's zone and those below, largest runs first. */
 int dmamap__heap_alloc_scattered(struct dmamap__heap_mem *mem, size_t size, gfp_t gfp);
-/* One run from the board's CMA area; -ENOMEM when it has none that large. */
-int dmamap__heap_alloc_cma(struct dmamap__heap_mem *mem, size_t size, size_t align);
+/* One run from the board's CMA area (aligned to its size, up to 1 MiB); -ENOMEM when it has none that large. */
+int dmamap__heap_alloc_cma(struct dmamap__heap_mem *mem, size_t size);
 /* One run from the page allocator's @gfp zone (or lower): a block of 2^order pages. */
 int dmamap__heap_alloc_block(struct dmamap__heap_mem *mem, size_t size, gfp_t gfp);
 

@@ -15,6 +15,7 @@
 #include "../lib/lib.h"
 #include "../lib/mem.h"
 #include "../mm/mm.h"
+#include "../ops/direct.h"
 #include "../ops/dmabounce.h"
 #include "../ops/iommu.h"
 #include "../ops/swiotlb.h"
@@ -117,8 +118,7 @@ static bool reaches(struct device *dev, phys_addr_t phys, size_t len)
 		return true;
 	if (dev->dmabounce && dmamap__dmabounce_would_bounce(dev, phys, len))
 		return false;
-	return dmamap__reach(dev, phys, len, dev->map_limit) != DMA_MAPPING_ERROR &&
-	       !dmamap__swiotlb_wanted(dev, phys, len, DMA_BIDIRECTIONAL);
+	return dmamap__direct_in_place(dev, phys, len);
 }
 
 /*
@@ -270,7 +270,7 @@ static int alloc_contiguous(struct device *const *devs, unsigned int n,
 
 	dmamap__board_cma_range(mem->plat, &cma, &cma_size);
 	if (cma_size && cma <= plan->phys_hi && cma + cma_size - 1 >= plan->phys_lo &&
-	    !dmamap__heap_alloc_cma(mem, plan->size, plan->align)) {
+	    !dmamap__heap_alloc_cma(mem, plan->size)) {
 		if (!who_copies(devs, n, mem)) {
 			snprintf(plan->heap, sizeof(plan->heap), "cma");
 			return 0;

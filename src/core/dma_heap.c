@@ -109,12 +109,11 @@ int dmamap__heap_alloc_scattered(struct dmamap__heap_mem *mem, size_t size, gfp_
 	return 0;
 }
 
-int dmamap__heap_alloc_cma(struct dmamap__heap_mem *mem, size_t size, size_t align)
+int dmamap__heap_alloc_cma(struct dmamap__heap_mem *mem, size_t size)
 {
 	size_t len = dmamap__port_map_size(PAGE_ALIGN(size));
 	phys_addr_t phys;
 
-	(void)align; /* CMA runs are aligned to their own size, up to 1 MiB: enough for any device */
 	phys = dmamap__alloc_from_board_cma(mem->plat, len);
 	if (phys == PHYS_NONE)
 		return -ENOMEM;
@@ -449,7 +448,7 @@ struct dma_buf *dma_heap_buffer_alloc(struct dma_heap *heap, size_t len, uint32_
 	mem->plat = heap->p;
 	snprintf(mem->heap, sizeof(mem->heap), "%s", heap->name);
 	if (!strcmp(heap->name, "cma"))
-		err = dmamap__heap_alloc_cma(mem, len, PAGE_SIZE);
+		err = dmamap__heap_alloc_cma(mem, len);
 	else
 		err = dmamap__heap_alloc_scattered(mem, len, GFP_KERNEL | __GFP_HIGHMEM);
 	if (err) {

@@ -38,7 +38,13 @@ static dma_addr_t unreachable(struct device *dev, phys_addr_t phys, size_t size,
 	return DMA_MAPPING_ERROR;
 }
 
-/* Map RAM at @phys: in reach and not told to bounce, or bounced. */
+bool dmamap__direct_in_place(const struct device *dev, phys_addr_t phys, size_t size)
+{
+	return dmamap__reach(dev, phys, size, dev->map_limit) != DMA_MAPPING_ERROR &&
+	       !dmamap__swiotlb_wanted(dev, phys, size, DMA_BIDIRECTIONAL);
+}
+
+/* Map RAM at @phys: in reach and not told to bounce, or bounced (dmamap__direct_in_place()). */
 static dma_addr_t map_phys(struct device *dev, phys_addr_t phys, size_t size,
 			   enum dma_data_direction dir, unsigned long attrs, int *errp)
 {

@@ -18,6 +18,9 @@
  */
 void dmamap__direct_refresh(struct device *dev);
 
+/* Whether a direct mapping of RAM [@phys, +@size) uses the memory itself: no bounce (what map_phys() decides). */
+bool dmamap__direct_in_place(const struct device *dev, phys_addr_t phys, size_t size);
+
 dma_addr_t dmamap__direct_map_slow(struct device *dev, void *ptr, size_t size,
 				   enum dma_data_direction dir, unsigned long attrs, int *errp);
 void dmamap__direct_unmap_slow(struct device *dev, dma_addr_t addr, size_t size,
