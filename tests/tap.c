@@ -230,6 +230,29 @@ static enum outcome run_one(const struct tap_test *t, unsigned int limit)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? PASSED : FAILED;
 }
 
+unsigned int tap_sample(void)
+{
+	static unsigned int stride;
+	const char *env;
+	unsigned long n;
+	char *end;
+
+	if (stride)
+		return stride;
+	env = getenv("DMAMAP_TEST_SAMPLE");
+	stride = 1;
+	if (env && *env) {
+		errno = 0;
+		n = strtoul(env, &end, 10);
+		if (errno || *end || !n || n > 1000) {
+			fprintf(stderr, "tap: DMAMAP_TEST_SAMPLE=%s is not a stride (1-1000)\n", env);
+			exit(2);
+		}
+		stride = (unsigned int)n;
+	}
+	return stride;
+}
+
 /* The run's default timeout: DMAMAP_TEST_TIMEOUT seconds, else DEFAULT_TIMEOUT. */
 static unsigned int default_timeout(void)
 {
@@ -253,6 +276,8 @@ int main(int argc, char **argv)
 {
 	int passed = 0, failed = 0, skipped = 0, ran = 0;
 	unsigned int base = default_timeout();
+	/* A bad stride stops the run before any test, as a bad timeout does. */
+	unsigned int stride = tap_sample();
 	/* DMAMAP_TEST_TIMES: each test's wall time, to find what a slow machine spends its run on. */
 	bool times = getenv("DMAMAP_TEST_TIMES") != NULL;
 	struct timespec t0, t1;
@@ -278,6 +303,8 @@ int main(int argc, char **argv)
 			unlink(path);
 	}
 	printf("TAP version 13\n");
+	if (stride > 1)
+		printf("# DMAMAP_TEST_SAMPLE=%u: the long loops take one case in %u\n", stride, stride);
 	for (size_t i = 0; i < ntests; i++) {
 		const struct tap_test *t = &tests[i];
 		unsigned int limit = t->timeout > base ? t->timeout : base;

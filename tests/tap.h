@@ -28,6 +28,14 @@ void tap_fail(const char *file, int line, const char *fmt, ...)
 void tap_skip(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
 extern int tap_failures;
+/*
+ * The stride of the long loops (seed sweeps, failure-point walks,
+ * corrupted-blob rounds): DMAMAP_TEST_SAMPLE, 1 (every case) when unset.
+ * The cross-architecture runs under an emulator set it, so that every
+ * test still runs there at a fraction of its native cost; natively each
+ * loop takes every case.
+ */
+unsigned int tap_sample(void);
 
 #define TEST_(name, abort_expected, timeout)                                 \
 	static void test_##name(void);                                       \

@@ -21,7 +21,7 @@ static void sweep(const char *board, uint64_t first, unsigned int n)
 	/* Without libfdt only the boards written in C are built in. */
 	if (!built_in(board) || board_too_big_for_host(board))
 		return;
-	for (uint64_t seed = first; seed < first + n; seed++) {
+	for (uint64_t seed = first; seed < first + n; seed += tap_sample()) {
 		struct dmamap_platform *p = quiet(dmamap_platform_builtin(board, NULL));
 		struct sweep_result r;
 

@@ -1418,7 +1418,7 @@ static void walk(const char *heap_name, const char *dev_name, size_t len)
 		dmamap_platform_destroy(p);
 		REQUIRE(nfresh > 0);
 	}
-	for (k = 1; k <= WALK_MAX; k++) {
+	for (k = 1; k <= WALK_MAX; k += tap_sample()) {
 		struct dmamap_platform *p;
 		struct device *dev;
 		struct dma_heap *heap;
@@ -1486,8 +1486,9 @@ static void walk(const char *heap_name, const char *dev_name, size_t len)
 		if (tap_failures)
 			return;
 		if (!fired) {
-			printf("# %s%s on %s: %ld failure points walked\n", heap_name,
-			       strcmp(heap_name, "alloc_for") ? " heap" : "", dev_name, k - 1);
+			printf("# %s%s on %s: %ld failure points walked, every %u\n", heap_name,
+			       strcmp(heap_name, "alloc_for") ? " heap" : "", dev_name, k - 1,
+			       tap_sample());
 			CHECK(k > 3);
 			return;
 		}

@@ -368,7 +368,7 @@ static long walk(const char *what, int (*scenario)(void))
 
 	dmamap__ledger_read(&base);
 	wrong_bytes = left_live = 0;
-	for (long k = 1; k <= MAX_POINTS; k++) {
+	for (long k = 1; k <= MAX_POINTS; k += tap_sample()) {
 		unsigned long before = dmamap_fault_injected(NULL);
 		bool fired;
 		int ret;
@@ -390,7 +390,7 @@ static long walk(const char *what, int (*scenario)(void))
 			return 0;
 		if (!fired) {
 			CHECK_MSG(!ret, "%s: with no point failing it still fails: %d", what, ret);
-			printf("# %s: %ld failure points walked\n", what, k - 1);
+			printf("# %s: %ld failure points walked, every %u\n", what, k - 1, tap_sample());
 			return k - 1;
 		}
 	}
