@@ -88,6 +88,15 @@ test:
 bench: deps
 	@$(MAKE) --no-print-directory $(CLI)
 	$(CLI) bench
+	@echo "VFIO, in a guest with an emulated IOMMU and NVMe disk (make test-vm):"
+	@sh mk/test-vm.sh $(BUILD) 2>&1 | grep -E '^(bench:|vfio-vm.sh: skipped|test-vm: FAILED)' || true
+
+# The example NVMe driver on an emulated NVMe disk through VFIO and an
+# emulated IOMMU, in a KVM guest (TCG where /dev/kvm does not work).
+.PHONY: test-vm
+test-vm: deps
+	@$(MAKE) --no-print-directory $(CLI)
+	@sh mk/test-vm.sh $(BUILD)
 
 # The correct drivers under 10,000 seeds of cache chaos and device schedule
 # on every device of the default board (and a thousand on the others).

@@ -25,13 +25,13 @@ _dmamap()
 	cmd=${COMP_WORDS[1]}
 	COMPREPLY=()
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W "demo info explain sweep run bench help --help --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "demo info explain sweep run bench nvme help --help --version" -- "$cur"))
 		return
 	fi
 	case "$cmd" in
 	help)
 		[ "$COMP_CWORD" -eq 2 ] &&
-			COMPREPLY=($(compgen -W "demo info explain sweep run bench" -- "$cur"))
+			COMPREPLY=($(compgen -W "demo info explain sweep run bench nvme" -- "$cur"))
 		return ;;
 	esac
 	case "$prev" in
@@ -56,6 +56,11 @@ _dmamap()
 	esac
 	if [[ "$cur" == -* ]]; then
 		COMPREPLY=($(compgen -W "$(_dmamap_options "$prog" "$cmd")" -- "$cur"))
+		return
+	fi
+	# nvme: the functions bound to vfio-pci.
+	if [ "$cmd" = nvme ]; then
+		COMPREPLY=($(compgen -W "$(ls /sys/bus/pci/drivers/vfio-pci 2>/dev/null | grep ':')" -- "$cur"))
 		return
 	fi
 	case "$cmd" in

@@ -21,6 +21,7 @@ int cli_help(const char *name);
 void cli_version(void);
 
 int cli_demo(int argc, char **argv);
+int cli_nvme(int argc, char **argv);
 struct gallery_bug;
 /*
  * The media pipeline on @p: both allocations side by side (@bug NULL;

@@ -14,4 +14,5 @@
 #include <dmamap/of.h>
 #include <dmamap/dmapool.h>
 #include <dmamap/version.h>
+#include <dmamap/vfio.h>
 #endif

@@ -36,8 +36,9 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 
 /**
  * dmamap_device_irq() - the interrupt number of one of a device's lines
- * @dev: a device with a model
- * @index: the model's line (0 for the first)
+ * @dev: a device with a model, or a PCI function held through VFIO
+ * @index: the model's line (0 for the first); a function's MSI-X vector
+ *         (its first 32)
  *
  * Return: a number above 0; -EINVAL for a NULL @dev; -ENXIO if the model
  * has no line @index (as platform_get_irq()).

@@ -85,6 +85,8 @@ struct dmamap_cma;      /* mm/ */
 struct dmamap_swiotlb;  /* ops/swiotlb */
 struct dmamap_iommu;    /* ops/iommu */
 struct dmamap_sched;    /* hw/ */
+struct dmamap_vfio;     /* platform/vfio/ */
+struct dmamap_vfio_space; /* ops/vfio */
 
 /*
  * Whether this thread runs a device model's callback (hw/ sets it): its
@@ -156,6 +158,8 @@ struct dmamap_platform {
 	struct dmamap_swiotlb *swiotlb;      /* ops/swiotlb: the default pool and its mode */
 	struct dmamap_iommu *iommu;          /* ops/iommu: its domains */
 	struct dmamap_sched *sched;          /* hw/: device time; NULL until a model steps */
+	struct dmamap_vfio *vfio;            /* platform/vfio: the function held, or NULL */
+	struct dmamap_vfio_space *vfio_space; /* ops/vfio: its IOVA space and registered memory */
 };
 
 /* ---- counters (owner: base/; every layer counts) ------------------------- */
@@ -191,6 +195,7 @@ struct dmamap_iotlb;         /* ops/swiotlb */
 struct dmamap_dmabounce;     /* ops/dmabounce */
 struct dmamap_iommu_domain;  /* ops/iommu */
 struct dmamap_iopt;          /* hw/ */
+struct dmamap_msi;           /* hw/ */
 
 /* The real thing: <dmamap/device.h> only reserves room for it. */
 #define DMAMAP_DEVICE_DEFINED 1
@@ -200,6 +205,7 @@ struct device {
 	 * from the rest and kept current by dmamap__device_refresh().
 	 */
 	bool direct_identity; /* ops/direct: mapping is a limit check (see direct.h) */
+	bool vfio_lookup;     /* ops/vfio: mapping registered memory is a table lookup */
 	u64 map_limit;        /* base/: min(*dma_mask, bus_dma_limit) */
 	/* ops/swiotlb: the default pool's device addresses, and the pool every mapping bounces through */
 	dma_addr_t bounce_start;
@@ -245,6 +251,9 @@ struct device {
 	bool model_again; /* woke itself in a step: idle now, stepped again at the next yield point */
 	unsigned int model_stall; /* yield points it sits out (seeded schedule) */
 	int irq_first;            /* 0: none */
+	/* hw/: a real function's interrupt lines (its MSI-X vectors) and their waiter. */
+	unsigned int nr_msi;
+	struct dmamap_msi *msi;
 	int io_slot;              /* its slot + 1; 0: none */
 
 	struct dmamap_fault_record fault;      /* base/ */

@@ -16,6 +16,7 @@
 #include "../mm/mm.h"
 #include "../ops/iommu.h"
 #include "../ops/swiotlb.h"
+#include "../ops/vfio.h"
 #include "../platform/port.h"
 #include "core.h"
 #include "../lib/mem.h"
@@ -359,6 +360,12 @@ struct dmamap_platform *dmamap_platform_create(const struct dmamap_board *board,
 
 struct dmamap_platform *dmamap_platform_host(struct dmamap_error *err)
 {
+	return dmamap__platform_host_sized(0, HOST_SWIOTLB_SIZE, err);
+}
+
+struct dmamap_platform *dmamap__platform_host_sized(u64 arena_size, u64 swiotlb_size,
+						    struct dmamap_error *err)
+{
 	struct dmamap_mm_layout layout = { 0 };
 	struct dmamap_platform *p = platform_alloc("host");
 	const struct dmamap_bank *arena;
@@ -368,10 +375,10 @@ struct dmamap_platform *dmamap_platform_host(struct dmamap_error *err)
 		return NULL;
 	}
 	p->default_mask = DMA_BIT_MASK(64);
-	if (dmamap__port_init_host(p, err))
+	if (dmamap__port_init_host(p, arena_size, err))
 		goto fail;
 	arena = dmamap__port_lowest_bank(p);
-	if (dmamap__swiotlb_init(p, arena->start, HOST_SWIOTLB_SIZE, false)) {
+	if (dmamap__swiotlb_init(p, arena->start, swiotlb_size, false)) {
 		dmamap__set_error(err, -ENOMEM, "host: cannot set up the bounce pool");
 		goto fail;
 	}
@@ -405,6 +412,8 @@ void dmamap_platform_destroy(struct dmamap_platform *p)
 	dmamap__swiotlb_fini(p);
 	dmamap__mm_fini(p);
 	dmamap__iommu_fini(p);
+	/* The registered memory leaves the IOMMU before the container closes. */
+	dmamap__vfio_space_fini(p);
 	dmamap__port_fini(p);
 	pthread_mutex_destroy(&p->devices.lock);
 	pthread_mutex_destroy(&p->observers.lock);

@@ -125,6 +125,12 @@ void dmamap__free_noncoherent(struct device *dev, size_t size, void *vaddr,
 
 /* Re-derive what the backends cache in @dev (the platform's refresh hook). */
 void dmamap__core_refresh(struct device *dev);
+/*
+ * The host platform with an arena of @arena_size bytes (0: the default)
+ * and a bounce pool of @swiotlb_size carved from it (0: none).
+ */
+struct dmamap_platform *dmamap__platform_host_sized(u64 arena_size, u64 swiotlb_size,
+						    struct dmamap_error *err);
 
 /*
  * Every DMA API call is a yield point: the board's busy devices step

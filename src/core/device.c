@@ -232,6 +232,7 @@ void dmamap_device_destroy(struct device *dev)
 		return;
 	/* A driver still bound lets go first, while the device is whole. */
 	dmamap__device_unbind(dev);
+	dmamap__msi_stop(dev);
 	dmamap__model_detach(dev);
 	dmamap__dbg_device_gone(dev);
 	dmamap__dmabounce_release(dev);

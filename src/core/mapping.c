@@ -12,6 +12,7 @@
 #include "../base/trace.h"
 #include "../debug/checker.h"
 #include "../ops/direct.h"
+#include "../ops/vfio.h"
 #include "../platform/port.h"
 #include "core.h"
 
@@ -232,6 +233,14 @@ map_page(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir
 			return map_identity_hooked(dev, type, addr, size, dir, caller);
 		return addr;
 	}
+	if (dev->vfio_lookup && !dmamap__hooks_on(dev) && !dmamap__fault_armed(&dev->plat->fault) &&
+	    dmamap__shard_known()) {
+		addr = dmamap__vfio_map_registered(dev, ptr, size);
+		if (likely(addr != DMA_MAPPING_ERROR)) {
+			dmamap__count_map(dev, size);
+			return addr;
+		}
+	}
 	if (dmamap__dbg_on(dev))
 		return map_page_debugged(dev, ptr, size, dir, attrs, type, caller);
 	/* The bounced fast path has no yield point: with busy devices, the plain path. */
@@ -289,6 +298,11 @@ unmap_page(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direc
 		dmamap__stat_add(dev, ST_UNMAPS, 1);
 		if (dmamap__hooks_on(dev))
 			unmap_identity_hooked(dev, type, addr, size, dir);
+		return;
+	}
+	if (dev->vfio_lookup && !dmamap__hooks_on(dev) && dmamap__shard_known() &&
+	    dmamap__vfio_registered_handle(dev, addr)) {
+		dmamap__stat_add(dev, ST_UNMAPS, 1);
 		return;
 	}
 	if (dmamap__dbg_on(dev))

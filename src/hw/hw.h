@@ -104,6 +104,30 @@ void dmamap__irq_release(struct device *dev);
 void dmamap__irq_raise_locked(struct device *dev, unsigned int line);
 /* Call the handlers of @s's pending interrupts, unless this thread has them disabled. */
 void dmamap__irq_deliver(struct dmamap_sched *s);
+/*
+ * A real function's @line fired: its handlers run on this thread now
+ * (with whatever else of the device waited), counted in @delivered and
+ * @unhandled; a line disabled stays pending until enabled.
+ */
+void dmamap__irq_fire(struct device *dev, unsigned int line, uint64_t *delivered,
+		      uint64_t *unhandled);
+
+/* ---- a real function's MSI-X vectors (msi.c) ------------------------------ */
+
+/*
+ * Interrupt numbers for up to @max of @dev's vectors and a thread that
+ * waits on them (the function's platform holds it through VFIO): 0;
+ * -ENODEV when it has no MSI-X; -ENOMEM, -ENOSPC, or the kernel's -errno.
+ */
+int dmamap__msi_start(struct device *dev, unsigned int max);
+/* The thread stopped, the vectors off, the numbers given back. */
+void dmamap__msi_stop(struct device *dev);
+/* Wake the thread to deliver what waited (an enable_irq(), a new handler). */
+void dmamap__msi_kick(struct device *dev);
+struct dmamap_msi_stats {
+	uint64_t signalled, delivered, unhandled;
+};
+void dmamap__msi_stats(const struct device *dev, struct dmamap_msi_stats *st);
 
 /* ---- register blocks (io.c) ------------------------------------------------ */
 

@@ -72,9 +72,15 @@ static void recount(struct irq_desc *d, bool was)
 		__atomic_fetch_sub(&s->pending, 1, __ATOMIC_RELAXED);
 }
 
+/* A device's interrupt lines: its model's, or a real function's vectors. */
+static unsigned int nr_lines(const struct device *dev)
+{
+	return dev->model ? dev->model->nr_irqs : dev->nr_msi;
+}
+
 int dmamap__irq_alloc(struct device *dev)
 {
-	unsigned int n = dev->model->nr_irqs, run = 0;
+	unsigned int n = nr_lines(dev), run = 0;
 
 	if (!n)
 		return 0;
@@ -111,7 +117,7 @@ void dmamap__irq_release(struct device *dev)
 {
 	if (!dev->irq_first)
 		return;
-	for (unsigned int k = 0; k < dev->model->nr_irqs; k++) {
+	for (unsigned int k = 0; k < nr_lines(dev); k++) {
 		unsigned int irq = (unsigned int)dev->irq_first + k;
 		struct irq_desc *d;
 		bool was;
@@ -176,14 +182,14 @@ int dmamap_model_raise_irq(struct device *dev, unsigned int line)
 	return 0;
 }
 
-/* The first deliverable interrupt of @s's board, claimed; 0 if none. */
-static unsigned int claim_pending(struct dmamap_sched *s, struct irq_action *act,
-				  unsigned int *nact, unsigned int *gen)
+/* The first deliverable interrupt of @p's devices (of @dev alone, if given), claimed; 0 if none. */
+static unsigned int claim_pending(const struct dmamap_platform *p, const struct device *dev,
+				  struct irq_action *act, unsigned int *nact, unsigned int *gen)
 {
 	for (unsigned int i = 1; i <= irq_high; i++) {
 		struct irq_desc *d = slot(i);
 
-		if (!d || !d->dev || d->dev->plat != s->plat || !deliverable(d))
+		if (!d || !d->dev || d->dev->plat != p || (dev && d->dev != dev) || !deliverable(d))
 			continue;
 		d->pending = false;
 		recount(d, true);
@@ -196,7 +202,13 @@ static unsigned int claim_pending(struct dmamap_sched *s, struct irq_action *act
 	return 0;
 }
 
-void dmamap__irq_deliver(struct dmamap_sched *s)
+/*
+ * Run the pending interrupts of @p (of @dev alone, if given) on this
+ * thread, one after the other, until none is left; counts them in
+ * @delivered and @unhandled.
+ */
+static void deliver_pending(struct dmamap_platform *p, const struct device *dev,
+			    uint64_t *delivered, uint64_t *unhandled)
 {
 	struct irq_action act[MAX_ACTIONS];
 	unsigned int irq, nact, gen;
@@ -209,22 +221,22 @@ void dmamap__irq_deliver(struct dmamap_sched *s)
 		bool handled = false;
 
 		pthread_mutex_lock(&irq_lock);
-		irq = claim_pending(s, act, &nact, &gen);
+		irq = claim_pending(p, dev, act, &nact, &gen);
 		owner = irq ? slot(irq)->dev : NULL;
 		pthread_mutex_unlock(&irq_lock);
 		if (!irq)
 			return;
 		irqs_off = true;
 		handling = irq;
-		DMAMAP__TRACE(s->plat, .id = DMAMAP_TRACE_IRQ_HANDLER_ENTRY, .irq = irq, .dev = owner,
+		DMAMAP__TRACE(p, .id = DMAMAP_TRACE_IRQ_HANDLER_ENTRY, .irq = irq, .dev = owner,
 			      .name = nact ? act[0].name : "", .dir = DMA_NONE);
 		for (unsigned int k = 0; k < nact && !handled; k++)
 			handled = act[k].handler((int)irq, act[k].dev_id) != IRQ_NONE;
 		handling = 0;
 		irqs_off = false;
-		__atomic_fetch_add(&s->stats.irqs_delivered, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(delivered, 1, __ATOMIC_RELAXED);
 		if (!handled)
-			__atomic_fetch_add(&s->stats.irqs_unhandled, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(unhandled, 1, __ATOMIC_RELAXED);
 		pthread_mutex_lock(&irq_lock);
 		/* The handler may have destroyed its own device: then the number is no longer its. */
 		d = slot(irq);
@@ -234,12 +246,36 @@ void dmamap__irq_deliver(struct dmamap_sched *s)
 	}
 }
 
+void dmamap__irq_deliver(struct dmamap_sched *s)
+{
+	deliver_pending(s->plat, NULL, &s->stats.irqs_delivered, &s->stats.irqs_unhandled);
+}
+
+void dmamap__irq_fire(struct device *dev, unsigned int line, uint64_t *delivered,
+		      uint64_t *unhandled)
+{
+	struct irq_desc *d;
+
+	pthread_mutex_lock(&irq_lock);
+	d = line < nr_lines(dev) && dev->irq_first ? slot((unsigned int)dev->irq_first + line) :
+						      NULL;
+	if (d)
+		d->pending = true;
+	pthread_mutex_unlock(&irq_lock);
+	deliver_pending(dev->plat, dev, delivered, unhandled);
+}
+
 /* After an install or an enable: deliver what waited, at the next yield point. */
 static void poke(struct device *dev)
 {
 	struct dmamap_sched *s = dev->plat->sched;
 	bool taken;
 
+	/* A real function's interrupts wait on their own thread: it delivers what waited. */
+	if (dev->msi) {
+		dmamap__msi_kick(dev);
+		return;
+	}
 	if (!s)
 		return;
 	taken = dmamap__sched_enter(s);
@@ -253,7 +289,7 @@ int dmamap_device_irq(struct device *dev, unsigned int index)
 {
 	if (!dev)
 		return -EINVAL;
-	if (!dev->model || index >= dev->model->nr_irqs || !dev->irq_first)
+	if (index >= nr_lines(dev) || !dev->irq_first)
 		return -ENXIO;
 	return dev->irq_first + (int)index;
 }

@@ -33,7 +33,7 @@ struct dmamap_iova {
 	struct iova_shard shards[DMAMAP_STAT_SHARDS];
 };
 
-struct dmamap_iova *dmamap__iova_create(u64 base, u64 end)
+struct dmamap_iova *dmamap__iova_create_order(u64 base, u64 end, unsigned int max_order)
 {
 	struct dmamap_iova *v = dmamap__zalloc_lines(sizeof(*v));
 
@@ -41,7 +41,7 @@ struct dmamap_iova *dmamap__iova_create(u64 base, u64 end)
 		return NULL;
 	v->base_pfn = base >> PAGE_SHIFT;
 	v->npages = (unsigned long)((end - base) >> PAGE_SHIFT);
-	v->buddy = dmamap__buddy_create(v->base_pfn, v->npages, 16);
+	v->buddy = dmamap__buddy_create(v->base_pfn, v->npages, max_order);
 	if (!v->buddy) {
 		free(v);
 		return NULL;

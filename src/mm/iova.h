@@ -9,8 +9,13 @@ struct dmamap_iova;
 /* Ranges below this order are kept in per-thread caches: the cheap sizes. */
 #define DMAMAP_IOVA_CACHE_ORDERS 6
 
-/* IOVA space [base, end), page aligned. */
-struct dmamap_iova *dmamap__iova_create(u64 base, u64 end);
+/* IOVA space [base, end), page aligned; its largest range 2^@max_order pages. */
+struct dmamap_iova *dmamap__iova_create_order(u64 base, u64 end, unsigned int max_order);
+/* The same, ranges up to 2^16 pages (256 MiB): what one mapping of the simulated IOMMU needs. */
+static inline struct dmamap_iova *dmamap__iova_create(u64 base, u64 end)
+{
+	return dmamap__iova_create_order(base, end, 16);
+}
 void dmamap__iova_destroy(struct dmamap_iova *v);
 /* A naturally aligned range of 2^order pages; 0 when the space is full. */
 u64 dmamap__iova_alloc(struct dmamap_iova *v, unsigned int order);

@@ -11,6 +11,7 @@
 #include "host/host.h"
 #include "sim/sim.h"
 #include "memory.h"
+#include "vfio/vfio.h"
 
 #define HOST_ARENA_SIZE (256ULL << 20)
 
@@ -28,12 +29,12 @@ int dmamap__port_init_board(struct dmamap_platform *p, const struct dmamap_board
 	return ret;
 }
 
-int dmamap__port_init_host(struct dmamap_platform *p, struct dmamap_error *err)
+int dmamap__port_init_host(struct dmamap_platform *p, u64 arena_size, struct dmamap_error *err)
 {
 	p->mach.kind = MACHINE_HOST;
 	p->mach.line_size = 1u << HOST_DMA_MINALIGN_SHIFT;
 	p->mach.line_shift = HOST_DMA_MINALIGN_SHIFT;
-	if (dmamap__host_init(p, HOST_ARENA_SIZE)) {
+	if (dmamap__host_init(p, arena_size ? arena_size : HOST_ARENA_SIZE)) {
 		dmamap__set_error(err, -ENOMEM, "host: cannot create the coherent arena");
 		return -ENOMEM;
 	}
@@ -42,6 +43,8 @@ int dmamap__port_init_host(struct dmamap_platform *p, struct dmamap_error *err)
 
 void dmamap__port_fini(struct dmamap_platform *p)
 {
+	dmamap__vfio_close(p->vfio);
+	p->vfio = NULL;
 	dmamap__linear_unregister(p);
 	dmamap__aliases_fini(p);
 	if (p->mach.kind == MACHINE_SIM)
@@ -315,4 +318,69 @@ void dmamap__port_order_pause(struct dmamap_platform *p, bool paused)
 {
 	if (p->mach.kind == MACHINE_SIM)
 		dmamap__sim_order_pause(p, paused);
+}
+
+int dmamap__port_vfio_open(struct dmamap_platform *p, const char *bdf, struct dmamap_error *err)
+{
+	if (p->mach.kind != MACHINE_HOST || p->vfio) {
+		dmamap__set_error(err, -EINVAL, "vfio: only a host platform holds a function");
+		return -EINVAL;
+	}
+	return dmamap__vfio_open(&p->vfio, bdf, err);
+}
+
+const char *dmamap__port_vfio_bdf(const struct dmamap_platform *p)
+{
+	return p->vfio ? p->vfio->bdf : "";
+}
+
+unsigned int dmamap__port_iommu_apertures(const struct dmamap_platform *p, u64 *start, u64 *end,
+					  unsigned int max, u64 *pgsize)
+{
+	const struct dmamap_vfio *v = p->vfio;
+
+	if (!v)
+		return 0;
+	for (unsigned int i = 0; i < v->nr_apertures && i < max; i++) {
+		start[i] = v->aperture_start[i];
+		end[i] = v->aperture_end[i];
+	}
+	*pgsize = v->pgsize_min;
+	return v->nr_apertures;
+}
+
+int dmamap__port_iommu_map(struct dmamap_platform *p, uintptr_t va, u64 iova, u64 size)
+{
+	return p->vfio ? dmamap__vfio_map(p->vfio, va, iova, size) : -ENODEV;
+}
+
+int dmamap__port_iommu_unmap(struct dmamap_platform *p, u64 iova, u64 size)
+{
+	return p->vfio ? dmamap__vfio_unmap(p->vfio, iova, size) : -ENODEV;
+}
+
+void *dmamap__port_bar(struct dmamap_platform *p, unsigned int bar, size_t *size)
+{
+	return p->vfio ? dmamap__vfio_bar(p->vfio, bar, size) : NULL;
+}
+
+int dmamap__port_config(struct dmamap_platform *p, unsigned int off, void *buf, size_t len,
+			bool write)
+{
+	return p->vfio ? dmamap__vfio_config(p->vfio, off, buf, len, write) : -EINVAL;
+}
+
+int dmamap__port_reset(struct dmamap_platform *p)
+{
+	return p->vfio ? dmamap__vfio_reset(p->vfio) : -EINVAL;
+}
+
+unsigned int dmamap__port_msix_count(struct dmamap_platform *p)
+{
+	return p->vfio ? dmamap__vfio_msix_count(p->vfio) : 0;
+}
+
+int dmamap__port_msix_set(struct dmamap_platform *p, unsigned int n, const int *fds)
+{
+	return p->vfio ? dmamap__vfio_msix_set(p->vfio, n, fds) : -ENODEV;
 }

@@ -22,8 +22,11 @@
 /* The simulated SoC a board describes: its RAM, line size and cache rules. */
 int dmamap__port_init_board(struct dmamap_platform *p, const struct dmamap_board *board,
 			    struct dmamap_error *err);
-/* This process: an arena for coherent allocations; every address is memory. */
-int dmamap__port_init_host(struct dmamap_platform *p, struct dmamap_error *err);
+/*
+ * This process: an arena of @arena_size bytes (0: 256 MiB, committed as
+ * touched) for coherent allocations; every address is memory.
+ */
+int dmamap__port_init_host(struct dmamap_platform *p, u64 arena_size, struct dmamap_error *err);
 void dmamap__port_fini(struct dmamap_platform *p);
 
 /* Whether bus masters snoop the CPU's cache unless told otherwise (the host). */
@@ -285,4 +288,35 @@ void dmamap__port_order_fetch(struct device *dev, phys_addr_t desc, size_t len, 
 /* The schedule's seed (0: the weakest fixed order), and threaded devices (the host's order). */
 void dmamap__port_order_seed(struct dmamap_platform *p, uint64_t seed);
 void dmamap__port_order_pause(struct dmamap_platform *p, bool paused);
+
+/* ---- a real IOMMU: a PCI function held through VFIO (host only) -------------- */
+
+/* Hold @bdf through VFIO on the host platform @p; errors as dmamap_platform_vfio(). */
+int dmamap__port_vfio_open(struct dmamap_platform *p, const char *bdf, struct dmamap_error *err);
+/* Whether @p holds a function through VFIO: its devices' addresses are the real IOMMU's. */
+static inline bool dmamap__port_real_iommu(const struct dmamap_platform *p)
+{
+	return p->vfio != NULL;
+}
+/* The function's address, "0000:01:00.0". */
+const char *dmamap__port_vfio_bdf(const struct dmamap_platform *p);
+/*
+ * The IOVA ranges the IOMMU translates, [@start[i], @end[i]): fills up to
+ * @max; returns how many there are. The IOMMU's smallest page in @pgsize.
+ */
+unsigned int dmamap__port_iommu_apertures(const struct dmamap_platform *p, u64 *start, u64 *end,
+					  unsigned int max, u64 *pgsize);
+/* Pin [@va, +@size) and map it at @iova for the device; 0 or the kernel's -errno. */
+int dmamap__port_iommu_map(struct dmamap_platform *p, uintptr_t va, u64 iova, u64 size);
+/* Unmap what dmamap__port_iommu_map() mapped at @iova, exactly @size; 0 or -errno. */
+int dmamap__port_iommu_unmap(struct dmamap_platform *p, u64 iova, u64 size);
+/* BAR @bar mapped for the accessors (NULL: none, I/O ports, not mappable); its size. */
+void *dmamap__port_bar(struct dmamap_platform *p, unsigned int bar, size_t *size);
+/* Read or write @len bytes of configuration space at @off: 0, -EINVAL, -EIO. */
+int dmamap__port_config(struct dmamap_platform *p, unsigned int off, void *buf, size_t len,
+			bool write);
+int dmamap__port_reset(struct dmamap_platform *p);
+/* The function's MSI-X vectors: how many; vectors 0..@n-1 to signal @fds (@n 0: off). */
+unsigned int dmamap__port_msix_count(struct dmamap_platform *p);
+int dmamap__port_msix_set(struct dmamap_platform *p, unsigned int n, const int *fds);
 #endif

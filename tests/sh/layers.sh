@@ -56,9 +56,10 @@ allowed() {
 	hw) echo "hw/models platform base lib" ;;
 	hw/models) echo "" ;;
 	mm) echo "platform base lib" ;;
-	platform) echo "platform/host platform/sim base lib" ;;
+	platform) echo "platform/host platform/sim platform/vfio base lib" ;;
 	platform/sim) echo "base lib" ;;
 	platform/host) echo "base lib" ;;
+	platform/vfio) echo "base lib" ;;
 	base) echo "lib" ;;
 	lib) echo "" ;;
 	of) echo "lib" ;;
@@ -75,6 +76,7 @@ ops_allowed() {
 	dmabounce.c) echo "dmabounce.h direct.h" ;;
 	iommu.c) echo "iommu.h iommu_int.h ops_helpers.h" ;;
 	iommu_link.c) echo "iommu.h iommu_int.h" ;;
+	vfio.c) echo "vfio.h ops_helpers.h" ;;
 	ops_helpers.c) echo "ops_helpers.h" ;;
 	*.h) echo "$1" ;;
 	*) echo "" ;;
@@ -109,7 +111,7 @@ code_of() {
 
 # The tables above as text awk reads ("folder:allowed folders" a line), so
 # that each check below is one awk pass, not a process per include or call.
-dirs="run driver core debug ops hw hw/models mm platform platform/sim platform/host base lib of"
+dirs="run driver core debug ops hw hw/models mm platform platform/sim platform/host platform/vfio base lib of"
 table=$(for d in $dirs; do echo "$d:$(allowed "$d")"; done)
 opsfiles=$(cd src/ops && ls)
 opstable=$(for f in $opsfiles; do echo "$f:$(ops_allowed "$f")"; done)

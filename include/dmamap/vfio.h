@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A real PCI device for a user-space driver, through Linux's VFIO: the
+ * device's DMA goes through the kernel's IOMMU, which gives it exactly the
+ * pages this process mapped. The driver keeps the kernel's DMA API
+ * (<dmamap/dma-mapping.h>) and the register accessors (<dmamap/io.h>), so
+ * the same source runs on a simulated board and on the device.
+ *
+ * Memory the program registers up front (dmamap_vfio_register()) is mapped
+ * in the IOMMU once: a streaming map of it is a table lookup with no system
+ * call. A map of memory not registered pins and maps its pages on the
+ * spot (VFIO_IOMMU_MAP_DMA) and unmaps them at unmap: correct, slower,
+ * counted in dmamap_vfio_stats(). Coherent allocations come from an arena
+ * registered when the platform is made, so dma_mmap_attrs() works on them.
+ *
+ * The function's MSI-X vectors (its first 32) are interrupt lines:
+ * dmamap_device_irq(dev, vector) gives the number for request_irq(). The
+ * kernel signals an eventfd per vector; a thread of the platform's waits
+ * on them and runs the handlers, as a CPU takes an interrupt in Linux.
+ *
+ * docs/vfio.md: what the machine needs (groups, permissions, locked
+ * memory), what is safe, and the test rig.
+ */
+#ifndef DMAMAP_VFIO_H
+#define DMAMAP_VFIO_H
+
+#include <dmamap/platform.h>
+#include <dmamap/io.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct dmamap_vfio_options {
+	/*
+	 * Bytes of the arena coherent allocations come from (0: 16 MiB),
+	 * rounded up to the host page; registered, so pinned, for the
+	 * platform's life.
+	 */
+	size_t arena_size;
+};
+
+/**
+ * dmamap_platform_vfio() - a platform holding one PCI function through VFIO
+ * @bdf: the function's address, "0000:01:00.0" (domain:bus:device.function)
+ * @opt: options, or NULL for the defaults (arena_size above 1 GiB: -EINVAL)
+ * @err: receives the reason on failure (may be NULL)
+ *
+ * Opens the VFIO container, the function's IOMMU group and the function
+ * (already bound to the vfio-pci driver), sets the type1 IOMMU, and
+ * registers the coherent arena. The platform's one device is named @bdf
+ * (dmamap_device_lookup()); its DMA addresses are IOVAs of its IOMMU
+ * domain. It is coherent (PCIe snoops the CPU's caches on the machines
+ * VFIO runs on), its mask 64-bit until the driver sets one.
+ *
+ * Return: the platform, or NULL with @err set:
+ *
+ * - -EINVAL: a NULL or malformed @bdf;
+ * - -ENOENT: no such function, or it has no IOMMU group (no IOMMU, or
+ *   the kernel was booted without it);
+ * - -ENODEV: the kernel has no VFIO (/dev/vfio/vfio), or the function is
+ *   not bound to vfio-pci;
+ * - -EACCES: no permission on /dev/vfio/vfio or the group's file;
+ * - -EBUSY: the group is not viable (another function in it is bound to a
+ *   host driver), or another process holds it;
+ * - -EOPNOTSUPP: the container has no type1v2 IOMMU;
+ * - -ENOMEM: the arena, or pinning it (RLIMIT_MEMLOCK);
+ * - -ENOSPC: the IOMMU translates no IOVA range of 16 MiB or more below
+ *   4 GiB;
+ * - another negative errno that the kernel returned, named in @err.
+ */
+DMAMAP_API struct dmamap_platform *dmamap_platform_vfio(const char *bdf,
+							const struct dmamap_vfio_options *opt,
+							struct dmamap_error *err);
+
+/**
+ * dmamap_platform_is_vfio() - whether a platform was made by dmamap_platform_vfio()
+ * @p: platform
+ *
+ * Return: true if so; false otherwise and for a NULL @p.
+ */
+DMAMAP_API bool dmamap_platform_is_vfio(const struct dmamap_platform *p);
+
+/**
+ * dmamap_vfio_register() - map memory in the IOMMU once, for fast streaming maps
+ * @p: a VFIO platform
+ * @addr: start, aligned to the host page
+ * @size: bytes, a multiple of the host page
+ *
+ * The pages are pinned and mapped at a fresh IOVA range until
+ * dmamap_vfio_unregister() or the platform's end. A hugepage or memfd
+ * arena from which the driver carves its buffers is the intended use.
+ *
+ * Return: 0; -EINVAL for a platform that is not VFIO, a NULL @addr, a
+ * zero or unaligned @size or @addr, or a range that overlaps one already
+ * registered; -ENOSPC when 64 ranges are registered, @size is above 1 GiB
+ * or the IOVA space has no room; -ENOMEM or -EFAULT as the kernel refuses to pin (locked-memory
+ * limit, memory not mapped).
+ */
+DMAMAP_API int dmamap_vfio_register(struct dmamap_platform *p, void *addr, size_t size);
+
+/**
+ * dmamap_vfio_unregister() - undo dmamap_vfio_register()
+ * @p: a VFIO platform
+ * @addr: the start given to dmamap_vfio_register()
+ *
+ * The range leaves the IOMMU. Streaming mappings of it must be unmapped
+ * first: the device loses access to them here.
+ *
+ * Return: 0; -EINVAL for a platform that is not VFIO; -ENOENT if @addr
+ * starts no registered range (the arena cannot be unregistered); -ENOMEM;
+ * the kernel's -errno when it would not unmap the range (it stays
+ * registered then).
+ */
+DMAMAP_API int dmamap_vfio_unregister(struct dmamap_platform *p, void *addr);
+
+/**
+ * dmamap_vfio_bar() - a PCI BAR of the function, mapped for the accessors
+ * @dev: the device of a VFIO platform
+ * @bar: 0..5
+ * @size: receives its size in bytes (may be NULL)
+ *
+ * Mapped once, at first use, until the platform goes. Reach it only with
+ * readl()/writel() and friends.
+ *
+ * Return: the BAR's base; NULL for a NULL or non-VFIO @dev, a BAR that
+ * does not exist, is I/O ports or cannot be mapped.
+ */
+DMAMAP_API void __iomem *dmamap_vfio_bar(struct device *dev, unsigned int bar, size_t *size);
+
+/**
+ * dmamap_vfio_config_read() - read the function's PCI configuration space
+ * @dev: the device of a VFIO platform
+ * @offset: byte offset
+ * @buf: receives @len bytes
+ * @len: bytes (1..4096)
+ *
+ * Return: 0; -EINVAL for a non-VFIO @dev, a NULL @buf or a range outside
+ * the space; -EIO when the kernel returns less.
+ */
+DMAMAP_API int dmamap_vfio_config_read(struct device *dev, unsigned int offset, void *buf,
+				       size_t len);
+/**
+ * dmamap_vfio_config_write() - write the function's PCI configuration space
+ * @dev: the device of a VFIO platform
+ * @offset: byte offset (VFIO filters what a user may change)
+ * @buf: @len bytes
+ * @len: bytes (1..4096)
+ *
+ * Return: as dmamap_vfio_config_read().
+ */
+DMAMAP_API int dmamap_vfio_config_write(struct device *dev, unsigned int offset,
+					const void *buf, size_t len);
+
+/**
+ * dmamap_vfio_reset() - reset the function (VFIO_DEVICE_RESET)
+ * @dev: the device of a VFIO platform
+ *
+ * Return: 0; -EINVAL for a non-VFIO @dev; -ENOTTY if the function has no
+ * reset VFIO can do; another negative errno from the kernel.
+ */
+DMAMAP_API int dmamap_vfio_reset(struct device *dev);
+
+struct dmamap_vfio_stats {
+	uint64_t registered_bytes; /* in the IOMMU for good: the arena and dmamap_vfio_register() */
+	uint64_t fast_maps;        /* streaming maps that were a table lookup */
+	uint64_t slow_maps;        /* maps that pinned and mapped (a system call each) */
+	uint64_t slow_unmaps;
+	uint64_t slow_bytes_live;  /* bytes the slow path keeps mapped now */
+	uint64_t map_failures;     /* maps refused: the mask, the IOVA space, the kernel */
+	uint64_t iova_start, iova_end; /* the IOVA space used: [start, end) */
+	unsigned int msix_vectors; /* interrupt lines: MSI-X vectors with an eventfd */
+	uint64_t irqs_signalled;   /* messages the function sent, every vector */
+	uint64_t irqs_delivered;   /* handler runs: messages that came together run them once */
+	uint64_t irqs_unhandled;   /* of which no handler said IRQ_HANDLED */
+};
+
+/**
+ * dmamap_vfio_stats() - what the VFIO backend did for a device
+ * @dev: the device of a VFIO platform
+ * @st: filled
+ *
+ * Return: 0; -EINVAL for a NULL @st or a non-VFIO @dev.
+ */
+DMAMAP_API int dmamap_vfio_stats(struct device *dev, struct dmamap_vfio_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

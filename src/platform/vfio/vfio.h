@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A PCI function held through Linux's VFIO: the container (one IOMMU
+ * domain), the function's group and the function itself. Private to
+ * src/platform/; the layers above reach it through the port.
+ *
+ * Every call into the kernel goes through one table, so that the tests
+ * can stand a kernel of their own behind it (tests/vfio/): the mapping
+ * logic above is then checked on machines with no IOMMU to give.
+ */
+#ifndef DMAMAP_PLATFORM_VFIO_VFIO_H
+#define DMAMAP_PLATFORM_VFIO_VFIO_H
+
+#include <sys/types.h>
+#include "../../base/device.h"
+
+struct dmamap_vfio_kernel {
+	int (*open)(const char *path, int flags);
+	int (*close)(int fd);
+	int (*ioctl)(int fd, unsigned long request, void *arg);
+	ssize_t (*pread)(int fd, void *buf, size_t len, off_t off);
+	ssize_t (*pwrite)(int fd, const void *buf, size_t len, off_t off);
+	void *(*mmap)(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+	int (*munmap)(void *addr, size_t len);
+	/* The target of the symbolic link @path, NUL-terminated in @buf; -1 with errno. */
+	ssize_t (*readlink)(const char *path, char *buf, size_t len);
+};
+
+/* The table in force: the kernel's own system calls unless a test swapped it. */
+extern const struct dmamap_vfio_kernel *dmamap__vfio_kernel;
+
+#define VFIO_MAX_BARS 6
+#define VFIO_MAX_APERTURES 8
+
+struct dmamap_vfio_bar {
+	u64 offset, size; /* in the device file */
+	bool mmio, mappable;
+	void *map;        /* mapped at first use */
+};
+
+struct dmamap_vfio {
+	char bdf[16];
+	int container, group, device;
+	int group_id;
+	u64 config_offset, config_size;
+	pthread_mutex_t lock; /* BAR mapping, never a mapping path */
+	struct dmamap_vfio_bar bars[VFIO_MAX_BARS];
+	/* Where the IOMMU translates: [start, end) ranges, from the container. */
+	unsigned int nr_apertures;
+	u64 aperture_start[VFIO_MAX_APERTURES], aperture_end[VFIO_MAX_APERTURES];
+	u64 pgsize_min; /* the IOMMU's smallest page */
+};
+
+/* Open @bdf's group and function in a new type1 container; errors as dmamap_platform_vfio(). */
+int dmamap__vfio_open(struct dmamap_vfio **out, const char *bdf, struct dmamap_error *err);
+void dmamap__vfio_close(struct dmamap_vfio *v);
+/* Map [@va, +@size) at @iova, pinned, readable and writable by the device; 0 or -errno. */
+int dmamap__vfio_map(struct dmamap_vfio *v, uintptr_t va, u64 iova, u64 size);
+int dmamap__vfio_unmap(struct dmamap_vfio *v, u64 iova, u64 size);
+void *dmamap__vfio_bar(struct dmamap_vfio *v, unsigned int bar, size_t *size);
+int dmamap__vfio_config(struct dmamap_vfio *v, unsigned int off, void *buf, size_t len,
+			bool write);
+int dmamap__vfio_reset(struct dmamap_vfio *v);
+/* How many MSI-X vectors the function has (0: none, or the kernel would not say). */
+unsigned int dmamap__vfio_msix_count(struct dmamap_vfio *v);
+/*
+ * Vectors 0..@n-1 signal the eventfds @fds (VFIO_DEVICE_SET_IRQS): 0 or
+ * the kernel's -errno. @n 0 turns MSI-X off again.
+ */
+int dmamap__vfio_msix_set(struct dmamap_vfio *v, unsigned int n, const int *fds);
+
+#endif

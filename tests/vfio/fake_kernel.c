@@ -1,0 +1,1312 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fake Linux VFIO kernel (fake_kernel.h): what each call checks and
+ * refuses follows drivers/vfio/vfio_main.c, drivers/vfio/group.c,
+ * drivers/vfio/vfio_iommu_type1.c and drivers/vfio/pci/vfio_pci_core.c.
+ * Nothing here allocates through the library, so its failure points and
+ * ledger see none of it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <linux/vfio.h>
+#include "../helpers.h"
+#include "../../src/platform/vfio/vfio.h"
+#include "fake_kernel.h"
+
+#define FD_BASE 1000
+#define MAX_FDS 4096
+#define MAX_MAPS 8192
+#define MAX_BAR_MAPS 16
+#define IOMMU_PAGE 4096ULL
+#define REGION_SHIFT 40 /* VFIO_PCI_OFFSET_SHIFT */
+#define REGION_OFFSET(i) ((uint64_t)(i) << REGION_SHIFT)
+#define MSIX_MAX 2048 /* PCI's limit: the table size field is 11 bits */
+
+enum fd_kind { FD_CLOSED, FD_CONTAINER, FD_GROUP, FD_DEVICE };
+
+struct fake_fd {
+	enum fd_kind kind;
+	/* container: its IOMMU is set, how many groups it holds */
+	bool iommu_set;
+	unsigned int groups;
+	/* group: the container it is in (-1: none) */
+	int container;
+};
+
+struct fake_map {
+	int container;
+	uint64_t iova, vaddr, size;
+	uint32_t prot; /* VFIO_DMA_MAP_FLAG_READ | _WRITE */
+};
+
+struct fake_bar_map {
+	void *addr;
+	size_t len;
+};
+
+struct fake_vfio_counts fake_counts;
+char fake_misuse[256];
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct fake_vfio_cfg cfg;
+static char cfg_bdf[32], cfg_driver[64];
+static const struct dmamap_vfio_kernel *saved;
+static bool installed;
+static struct fake_fd fds[MAX_FDS];
+static unsigned int nfds;
+static int group_fd = -1; /* the one group's open file (a group opens once) */
+static struct fake_map maps[MAX_MAPS];
+static unsigned int nmaps;
+static struct fake_bar_map bars[MAX_BAR_MAPS];
+static uint8_t config[FAKE_CONFIG_SIZE];
+static long map_fail_countdown, call_fail_countdown;
+static int call_fail_errno;
+static unsigned long calls;
+static char last_readlink[256];
+/*
+ * MSI-X as vfio-pci holds it: on for msix_on vectors (0: off); each
+ * vector's eventfd as the library numbered it, and the kernel's own
+ * reference to it (a duplicate: the kernel holds the eventfd's context,
+ * so the file lives on whatever the library closes).
+ */
+static bool msix_ready; /* the tables below hold -1 where no file is (static zeros are fd 0) */
+static unsigned int msix_on;
+static int msix_fds[MSIX_MAX], msix_refs[MSIX_MAX];
+static int last_fds[MSIX_MAX];
+static unsigned int nlast;
+
+/* ---- the function's configuration space ------------------------------------ */
+
+static void put16(unsigned int off, uint16_t v)
+{
+	config[off] = (uint8_t)v;
+	config[off + 1] = (uint8_t)(v >> 8);
+}
+
+static void put32(unsigned int off, uint32_t v)
+{
+	put16(off, (uint16_t)v);
+	put16(off + 2, (uint16_t)(v >> 16));
+}
+
+static void config_reset(void)
+{
+	memset(config, 0, sizeof(config));
+	put16(0x00, FAKE_VENDOR);
+	put16(0x02, FAKE_DEVICE);
+	put16(0x04, 0x0000);     /* command: nothing enabled yet */
+	put16(0x06, 0x0010);     /* status: a capability list */
+	config[0x08] = 0x02;     /* revision */
+	config[0x09] = 0x02;     /* NVMe */
+	config[0x0a] = 0x08;
+	config[0x0b] = 0x01;     /* mass storage */
+	put32(0x10, 0xfebf0004); /* BAR0: memory, 64-bit, not prefetchable */
+	put32(0x14, 0x00000000); /* BAR1: BAR0's upper half */
+	put32(0x18, 0x0000c001); /* BAR2: I/O ports */
+	put16(0x2c, FAKE_VENDOR);
+	put16(0x2e, 0x1100);
+	config[0x34] = 0x40;
+}
+
+/* ---- bookkeeping --------------------------------------------------------------- */
+
+static void misuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void misuse(const char *fmt, ...)
+{
+	va_list ap;
+
+	fake_counts.misuse++;
+	va_start(ap, fmt);
+	vsnprintf(fake_misuse, sizeof(fake_misuse), fmt, ap);
+	va_end(ap);
+}
+
+static int fail(int e)
+{
+	errno = e;
+	return -1;
+}
+
+/* A call that the armed countdown fails. */
+static bool injected(void)
+{
+	calls++;
+	if (call_fail_countdown > 0 && --call_fail_countdown == 0) {
+		fake_counts.injected++;
+		errno = call_fail_errno ? call_fail_errno : EIO;
+		return true;
+	}
+	return false;
+}
+
+static struct fake_fd *fd_of(int fd)
+{
+	if (fd < FD_BASE || fd >= FD_BASE + (int)nfds || fds[fd - FD_BASE].kind == FD_CLOSED)
+		return NULL;
+	return &fds[fd - FD_BASE];
+}
+
+static int new_fd(enum fd_kind kind)
+{
+	if (nfds == MAX_FDS)
+		return fail(EMFILE);
+	fds[nfds] = (struct fake_fd){ .kind = kind, .container = -1 };
+	return FD_BASE + (int)nfds++;
+}
+
+static void drop_maps_of(int container, bool at_close)
+{
+	for (unsigned int i = 0; i < nmaps;) {
+		if (maps[i].container != container) {
+			i++;
+			continue;
+		}
+		if (at_close)
+			fake_counts.dropped_at_close++;
+		maps[i] = maps[--nmaps];
+	}
+}
+
+/* The last group left its container: the kernel releases the IOMMU and every mapping. */
+static void detach_group(void)
+{
+	struct fake_fd *g = fd_of(group_fd), *c;
+
+	if (!g || g->container < 0)
+		return;
+	c = fd_of(g->container);
+	if (c && c->groups && !--c->groups) {
+		drop_maps_of(g->container, true);
+		c->iommu_set = false;
+	}
+	g->container = -1;
+}
+
+/* ---- MSI-X (vfio_pci_intrs.c) ---------------------------------------------------- */
+
+static void msix_vector_put(unsigned int i)
+{
+	if (msix_refs[i] >= 0)
+		close(msix_refs[i]);
+	msix_refs[i] = msix_fds[i] = -1;
+}
+
+/* vfio_msi_disable(): every vector's eventfd let go, MSI-X off. */
+static void msix_off(void)
+{
+	for (unsigned int i = 0; i < MSIX_MAX; i++)
+		if (msix_refs[i] >= 0 || msix_fds[i] >= 0)
+			msix_vector_put(i);
+	msix_on = 0;
+}
+
+/* What vfio_pci_get_irq_count() says of each index. */
+static unsigned int irq_count(unsigned int index)
+{
+	switch (index) {
+	case VFIO_PCI_INTX_IRQ_INDEX:
+		return 1; /* interrupt pin A */
+	case VFIO_PCI_MSIX_IRQ_INDEX:
+		if (cfg.no_msix)
+			return 0;
+		if (!cfg.msix_vectors)
+			return FAKE_MSIX_VECTORS;
+		return cfg.msix_vectors < MSIX_MAX ? cfg.msix_vectors : MSIX_MAX;
+	case VFIO_PCI_ERR_IRQ_INDEX:
+	case VFIO_PCI_REQ_IRQ_INDEX:
+		return 1; /* PCI Express */
+	default:
+		return 0; /* no MSI capability, as QEMU's NVMe */
+	}
+}
+
+bool fake_is_eventfd(int fd)
+{
+	char path[64], target[64];
+	ssize_t n;
+
+	if (fd < 0 || fcntl(fd, F_GETFD) < 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return true; /* no /proc: open is all that can be told */
+	target[n] = '\0';
+	return !strcmp(target, "anon_inode:[eventfd]");
+}
+
+unsigned int fake_eventfds_open(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	unsigned int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char *end;
+		long fd = strtol(e->d_name, &end, 10);
+
+		if (*end || e->d_name[0] == '.' || fd == dirfd(d))
+			continue;
+		n += fake_is_eventfd((int)fd);
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * vfio_msi_set_block(): vectors [@start, +@count) signal @efd (-1: none).
+ * eventfd_ctx_fdget() refuses a file not open (EBADF) or not an eventfd
+ * (EINVAL); the vectors this call set are torn down again then.
+ */
+static int msix_set_block(unsigned int start, unsigned int count, const int32_t *efd)
+{
+	for (unsigned int j = 0; j < count; j++) {
+		unsigned int i = start + j;
+		int ref = -1;
+
+		if (efd[j] >= 0) {
+			int e = fcntl(efd[j], F_GETFD) < 0 ? EBADF : !fake_is_eventfd(efd[j]) ? EINVAL : 0;
+
+			ref = e ? -1 : fcntl(efd[j], F_DUPFD_CLOEXEC, 0);
+			if (!e && ref < 0)
+				e = errno;
+			if (e) {
+				while (j--)
+					msix_vector_put(start + j);
+				return fail(e);
+			}
+		}
+		msix_vector_put(i);
+		msix_fds[i] = efd[j];
+		msix_refs[i] = ref;
+	}
+	return 0;
+}
+
+static void msix_signal(unsigned int i)
+{
+	uint64_t one = 1;
+
+	if (msix_refs[i] >= 0 && write(msix_refs[i], &one, sizeof(one)) == sizeof(one))
+		fake_counts.msix_fired++;
+}
+
+/* VFIO_DEVICE_GET_IRQ_INFO, as vfio_pci_ioctl_get_irq_info(). */
+static int get_irq_info(struct vfio_irq_info *info)
+{
+	if (!info)
+		return fail(EFAULT);
+	if (info->argsz < offsetof(struct vfio_irq_info, count) + sizeof(info->count) ||
+	    info->index >= VFIO_PCI_NUM_IRQS)
+		return fail(EINVAL);
+	info->flags = VFIO_IRQ_INFO_EVENTFD;
+	info->count = irq_count(info->index);
+	if (info->index == VFIO_PCI_INTX_IRQ_INDEX)
+		info->flags |= VFIO_IRQ_INFO_MASKABLE | VFIO_IRQ_INFO_AUTOMASKED;
+	else
+		info->flags |= VFIO_IRQ_INFO_NORESIZE; /* no dynamic MSI-X */
+	return 0;
+}
+
+/*
+ * VFIO_DEVICE_SET_IRQS: vfio_set_irqs_validate_and_prepare(), then
+ * vfio_pci_set_msi_trigger() for MSI-X. The other indexes are not
+ * modelled (refused with ENOTTY, as a kernel without their handlers).
+ */
+static int set_irqs(struct vfio_irq_set *hdr)
+{
+	const size_t minsz = offsetof(struct vfio_irq_set, count) + sizeof(hdr->count);
+	uint32_t data = hdr ? hdr->flags & VFIO_IRQ_SET_DATA_TYPE_MASK : 0;
+	unsigned int max, size;
+
+	if (!hdr)
+		return fail(EFAULT);
+	if (hdr->argsz < minsz || hdr->index >= VFIO_PCI_NUM_IRQS ||
+	    hdr->count >= UINT32_MAX - hdr->start ||
+	    (hdr->flags & ~(VFIO_IRQ_SET_DATA_TYPE_MASK | VFIO_IRQ_SET_ACTION_TYPE_MASK)))
+		return fail(EINVAL);
+	max = irq_count(hdr->index);
+	if (hdr->start >= max || hdr->start + hdr->count > max)
+		return fail(EINVAL);
+	switch (data) {
+	case VFIO_IRQ_SET_DATA_NONE: size = 0; break;
+	case VFIO_IRQ_SET_DATA_BOOL: size = 1; break;
+	case VFIO_IRQ_SET_DATA_EVENTFD: size = 4; break;
+	default: return fail(EINVAL);
+	}
+	if (size && hdr->argsz - minsz < (uint64_t)hdr->count * size)
+		return fail(EINVAL);
+	if (hdr->index != VFIO_PCI_MSIX_IRQ_INDEX)
+		return fail(ENOTTY);
+	/* MSI-X has a trigger only: no mask, no unmask, and one action at a time. */
+	if ((hdr->flags & VFIO_IRQ_SET_ACTION_TYPE_MASK) != VFIO_IRQ_SET_ACTION_TRIGGER)
+		return fail(ENOTTY);
+	if (msix_on && !hdr->count && data == VFIO_IRQ_SET_DATA_NONE) {
+		msix_off();
+		fake_counts.msix_disables++;
+		return 0;
+	}
+	if (data == VFIO_IRQ_SET_DATA_EVENTFD) {
+		const int32_t *efd = (const int32_t *)hdr->data;
+
+		if (msix_on) /* new eventfds for vectors already on */
+			return hdr->start + hdr->count > msix_on ? fail(EINVAL) :
+			       msix_set_block(hdr->start, hdr->count, efd);
+		/* vfio_msi_enable(): the vectors allocated, or the kernel's refusal. */
+		if (cfg.msix_errno)
+			return fail(cfg.msix_errno);
+		if (!hdr->count)
+			return fail(EINVAL);
+		msix_on = hdr->start + hdr->count;
+		if (msix_set_block(hdr->start, hdr->count, efd)) {
+			int e = errno;
+
+			msix_off();
+			return fail(e);
+		}
+		nlast = hdr->count;
+		memcpy(last_fds, efd, hdr->count * sizeof(int32_t));
+		fake_counts.msix_enables++;
+		return 0;
+	}
+	if (!msix_on)
+		return fail(EINVAL);
+	/* DATA_NONE or DATA_BOOL with a count: the kernel signals those vectors itself (a loopback). */
+	for (unsigned int i = hdr->start; i < hdr->start + hdr->count; i++)
+		if (data == VFIO_IRQ_SET_DATA_NONE || ((const uint8_t *)hdr->data)[i - hdr->start])
+			msix_signal(i);
+	return 0;
+}
+
+/* ---- the table's calls ------------------------------------------------------- */
+
+static int f_open(const char *path, int flags)
+{
+	char want[64];
+	int fd;
+
+	pthread_mutex_lock(&lock);
+	fake_counts.opens++;
+	if (injected()) {
+		fd = -1;
+		goto out;
+	}
+	if ((flags & O_ACCMODE) != O_RDWR)
+		misuse("open(%s) not O_RDWR", path);
+	snprintf(want, sizeof(want), "/dev/vfio/%d", cfg.group);
+	if (!strcmp(path, "/dev/vfio/vfio")) {
+		fd = cfg.container_errno ? fail(cfg.container_errno) : new_fd(FD_CONTAINER);
+	} else if (!strcmp(path, want)) {
+		if (cfg.group_errno)
+			fd = fail(cfg.group_errno);
+		else if (group_fd >= 0)
+			fd = fail(EBUSY); /* a group's file opens once */
+		else
+			fd = group_fd = new_fd(FD_GROUP);
+	} else {
+		fd = fail(ENOENT);
+	}
+out:
+	if (fd < 0)
+		fake_counts.open_failures++;
+	pthread_mutex_unlock(&lock);
+	return fd;
+}
+
+static int f_close(int fd)
+{
+	struct fake_fd *f;
+	int ret = 0;
+
+	pthread_mutex_lock(&lock);
+	fake_counts.closes++;
+	f = fd_of(fd);
+	if (!f) {
+		misuse("close(%d) of a file not open", fd);
+		ret = fail(EBADF);
+		goto out;
+	}
+	switch (f->kind) {
+	case FD_CONTAINER:
+		drop_maps_of(fd, true);
+		/* A group still in it leaves it (the kernel keeps it until then; nothing to map after). */
+		if (group_fd >= 0 && fd_of(group_fd)->container == fd)
+			fd_of(group_fd)->container = -1;
+		break;
+	case FD_GROUP:
+		detach_group();
+		group_fd = -1;
+		break;
+	case FD_DEVICE:
+		/* vfio_pci_core_disable(): the interrupts go with the last close. */
+		if (msix_on) {
+			fake_counts.msix_off_at_close++;
+			msix_off();
+		}
+		break;
+	default:
+		break;
+	}
+	f->kind = FD_CLOSED;
+out:
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+static ssize_t f_readlink(const char *path, char *buf, size_t len)
+{
+	static const char prefix[] = "/sys/bus/pci/devices/";
+	const char *rest, *slash, *target = NULL;
+	char tbuf[128];
+	size_t n;
+
+	pthread_mutex_lock(&lock);
+	fake_counts.readlinks++;
+	snprintf(last_readlink, sizeof(last_readlink), "%s", path);
+	if (injected()) {
+		pthread_mutex_unlock(&lock);
+		return -1;
+	}
+	if (strncmp(path, prefix, sizeof(prefix) - 1))
+		goto enoent;
+	rest = path + sizeof(prefix) - 1;
+	slash = strchr(rest, '/');
+	if (!slash || (size_t)(slash - rest) != strlen(cfg_bdf) ||
+	    strncmp(rest, cfg_bdf, strlen(cfg_bdf)) || cfg.no_function)
+		goto enoent;
+	slash++;
+	if (!strcmp(slash, "iommu_group") && !cfg.no_group) {
+		snprintf(tbuf, sizeof(tbuf), "../../../../kernel/iommu_groups/%d", cfg.group);
+		target = tbuf;
+	} else if (!strcmp(slash, "driver") && cfg_driver[0]) {
+		snprintf(tbuf, sizeof(tbuf), "../../../../bus/pci/drivers/%s", cfg_driver);
+		target = tbuf;
+	} else if (!strcmp(slash, "subsystem")) {
+		target = "../../../../bus/pci";
+	}
+	if (!target)
+		goto enoent;
+	if (!len) {
+		pthread_mutex_unlock(&lock);
+		return fail(EINVAL);
+	}
+	n = strlen(target);
+	if (n > len - 1)
+		n = len - 1;
+	memcpy(buf, target, n);
+	buf[n] = '\0';
+	pthread_mutex_unlock(&lock);
+	return (ssize_t)n;
+enoent:
+	pthread_mutex_unlock(&lock);
+	return fail(ENOENT);
+}
+
+/* VFIO_IOMMU_GET_INFO: the page sizes and the capability chain (migration, DMA left, IOVA ranges). */
+static int get_info(struct vfio_iommu_type1_info *info)
+{
+	uint8_t caps[512];
+	size_t csize = 0, base = sizeof(*info);
+	struct vfio_iommu_type1_info_cap_migration *mig;
+	struct vfio_iommu_type1_info_dma_avail *avail;
+	struct vfio_iommu_type1_info_cap_iova_range *iova;
+	unsigned int nr = cfg.nr_ranges ? cfg.nr_ranges : 2;
+	size_t s;
+
+	if (info->argsz < offsetof(struct vfio_iommu_type1_info, cap_offset) + sizeof(info->cap_offset))
+		return fail(EINVAL);
+	info->flags = VFIO_IOMMU_INFO_PGSIZES;
+	info->iova_pgsizes = FAKE_PGSIZES;
+	if (cfg.no_caps) {
+		info->cap_offset = 0;
+		return 0;
+	}
+	memset(caps, 0, sizeof(caps));
+	/* As vfio_info_cap_add(): each cap 8-byte aligned, next = offset from the start of info. */
+	mig = (void *)(caps + csize);
+	s = (sizeof(*mig) + 7) & ~(size_t)7;
+	mig->header.id = VFIO_IOMMU_TYPE1_INFO_CAP_MIGRATION;
+	mig->header.version = 1;
+	mig->pgsize_bitmap = FAKE_PGSIZES;
+	mig->max_dirty_bitmap_size = 256ULL << 20;
+	csize += s;
+	mig->header.next = (uint32_t)(base + csize);
+	avail = (void *)(caps + csize);
+	s = (sizeof(*avail) + 7) & ~(size_t)7;
+	avail->header.id = VFIO_IOMMU_TYPE1_INFO_DMA_AVAIL;
+	avail->header.version = 1;
+	avail->avail = 65535 - nmaps;
+	csize += s;
+	avail->header.next = (uint32_t)(base + csize);
+	iova = (void *)(caps + csize);
+	s = (sizeof(*iova) + nr * sizeof(iova->iova_ranges[0]) + 7) & ~(size_t)7;
+	iova->header.id = VFIO_IOMMU_TYPE1_INFO_CAP_IOVA_RANGE;
+	iova->header.version = 1;
+	iova->header.next = 0;
+	iova->nr_iovas = nr;
+	for (unsigned int i = 0; i < nr; i++) {
+		if (cfg.nr_ranges) {
+			iova->iova_ranges[i].start = cfg.ranges[i].start;
+			iova->iova_ranges[i].end = cfg.ranges[i].end;
+		} else {
+			iova->iova_ranges[i].start = i ? FAKE_IOVA1_START : 0;
+			iova->iova_ranges[i].end = i ? FAKE_IOVA1_END : FAKE_IOVA0_END;
+		}
+	}
+	csize += s;
+	info->flags |= VFIO_IOMMU_INFO_CAPS;
+	if (info->argsz < base + csize) {
+		/* Too small for the chain: the size it needs, and no chain. */
+		info->argsz = (uint32_t)(base + csize);
+		info->cap_offset = 0;
+		return 0;
+	}
+	memcpy((uint8_t *)info + base, caps, csize);
+	info->cap_offset = (uint32_t)base;
+	return 0;
+}
+
+static bool in_ranges(uint64_t s, uint64_t e)
+{
+	unsigned int nr = cfg.nr_ranges ? cfg.nr_ranges : 2;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		uint64_t rs = cfg.nr_ranges ? cfg.ranges[i].start : (i ? FAKE_IOVA1_START : 0);
+		uint64_t re = cfg.nr_ranges ? cfg.ranges[i].end : (i ? FAKE_IOVA1_END : FAKE_IOVA0_END);
+
+		if (s >= rs && e <= re)
+			return true;
+	}
+	return false;
+}
+
+/* What pinning the pages finds: every page of [@va, +@size) mapped in this process. */
+static bool pages_present(uint64_t va, uint64_t size)
+{
+	static unsigned char vec[4096];
+	const uint64_t chunk = sizeof(vec) * IOMMU_PAGE;
+
+	for (uint64_t off = 0; off < size; off += chunk) {
+		uint64_t n = size - off < chunk ? size - off : chunk;
+
+		if (mincore((void *)(uintptr_t)(va + off), (size_t)n, vec))
+			return false;
+	}
+	return true;
+}
+
+static int map_dma(int container, struct vfio_iommu_type1_dma_map *m)
+{
+	uint32_t prot;
+
+	if (m->argsz < offsetof(struct vfio_iommu_type1_dma_map, size) + sizeof(m->size) ||
+	    m->flags & ~(uint32_t)(VFIO_DMA_MAP_FLAG_READ | VFIO_DMA_MAP_FLAG_WRITE)) {
+		misuse("MAP_DMA argsz %u flags 0x%x", m->argsz, m->flags);
+		return fail(EINVAL);
+	}
+	prot = m->flags & (VFIO_DMA_MAP_FLAG_READ | VFIO_DMA_MAP_FLAG_WRITE);
+	if (!prot || !m->size || (m->size | m->iova | m->vaddr) & (IOMMU_PAGE - 1) ||
+	    m->iova + m->size - 1 < m->iova || m->vaddr + m->size - 1 < m->vaddr) {
+		misuse("MAP_DMA iova 0x%llx vaddr 0x%llx size 0x%llx flags 0x%x",
+		       (unsigned long long)m->iova, (unsigned long long)m->vaddr,
+		       (unsigned long long)m->size, m->flags);
+		return fail(EINVAL);
+	}
+	for (unsigned int i = 0; i < nmaps; i++)
+		if (maps[i].container == container && m->iova < maps[i].iova + maps[i].size &&
+		    maps[i].iova < m->iova + m->size)
+			return fail(EEXIST);
+	if (nmaps == MAX_MAPS)
+		return fail(ENOSPC);
+	if (!in_ranges(m->iova, m->iova + m->size - 1))
+		return fail(EINVAL);
+	if (map_fail_countdown > 0 && --map_fail_countdown == 0)
+		return fail(ENOMEM); /* RLIMIT_MEMLOCK */
+	if (!pages_present(m->vaddr, m->size))
+		return fail(EFAULT);
+	maps[nmaps++] = (struct fake_map){ .container = container, .iova = m->iova,
+					   .vaddr = m->vaddr, .size = m->size, .prot = prot };
+	return 0;
+}
+
+static int unmap_dma(int container, struct vfio_iommu_type1_dma_unmap *u)
+{
+	uint64_t end, done = 0;
+
+	if (u->argsz < offsetof(struct vfio_iommu_type1_dma_unmap, size) + sizeof(u->size) ||
+	    u->flags) {
+		misuse("UNMAP_DMA argsz %u flags 0x%x", u->argsz, u->flags);
+		return fail(EINVAL);
+	}
+	if (!u->size || (u->iova | u->size) & (IOMMU_PAGE - 1) || u->iova + u->size - 1 < u->iova) {
+		misuse("UNMAP_DMA iova 0x%llx size 0x%llx", (unsigned long long)u->iova,
+		       (unsigned long long)u->size);
+		return fail(EINVAL);
+	}
+	end = u->iova + u->size;
+	/* type1v2: a range may not bisect a mapping. */
+	for (unsigned int i = 0; i < nmaps; i++) {
+		const struct fake_map *m = &maps[i];
+
+		if (m->container != container)
+			continue;
+		if ((m->iova < u->iova && u->iova < m->iova + m->size) ||
+		    (m->iova < end && end < m->iova + m->size))
+			return fail(EINVAL);
+	}
+	for (unsigned int i = 0; i < nmaps;) {
+		if (maps[i].container == container && maps[i].iova >= u->iova &&
+		    maps[i].iova + maps[i].size <= end) {
+			done += maps[i].size;
+			maps[i] = maps[--nmaps];
+			continue;
+		}
+		i++;
+	}
+	fake_counts.unmapped_bytes += done;
+	u->size = done;
+	return 0;
+}
+
+static int region_info(struct vfio_region_info *ri)
+{
+	if (ri->argsz < offsetof(struct vfio_region_info, offset) + sizeof(ri->offset))
+		return fail(EINVAL);
+	if (ri->index >= VFIO_PCI_NUM_REGIONS)
+		return fail(EINVAL);
+	ri->offset = REGION_OFFSET(ri->index);
+	ri->cap_offset = 0;
+	ri->flags = 0;
+	ri->size = 0;
+	switch (ri->index) {
+	case VFIO_PCI_BAR0_REGION_INDEX:
+		ri->size = FAKE_BAR0_SIZE;
+		ri->flags = VFIO_REGION_INFO_FLAG_READ | VFIO_REGION_INFO_FLAG_WRITE |
+			    VFIO_REGION_INFO_FLAG_MMAP;
+		break;
+	case VFIO_PCI_BAR2_REGION_INDEX:
+		/* I/O ports: read and write through the file, never mapped. */
+		ri->size = FAKE_BAR2_SIZE;
+		ri->flags = VFIO_REGION_INFO_FLAG_READ | VFIO_REGION_INFO_FLAG_WRITE;
+		break;
+	case VFIO_PCI_CONFIG_REGION_INDEX:
+		ri->size = FAKE_CONFIG_SIZE;
+		ri->flags = VFIO_REGION_INFO_FLAG_READ | VFIO_REGION_INFO_FLAG_WRITE;
+		break;
+	default:
+		break; /* BAR1 (BAR0's upper half), BAR3-5, ROM, VGA: none */
+	}
+	return 0;
+}
+
+static enum fake_ioctl which(unsigned long request)
+{
+	switch (request) {
+	case VFIO_GET_API_VERSION: return FAKE_GET_API_VERSION;
+	case VFIO_CHECK_EXTENSION: return FAKE_CHECK_EXTENSION;
+	case VFIO_GROUP_GET_STATUS: return FAKE_GROUP_GET_STATUS;
+	case VFIO_GROUP_SET_CONTAINER: return FAKE_GROUP_SET_CONTAINER;
+	case VFIO_SET_IOMMU: return FAKE_SET_IOMMU;
+	case VFIO_IOMMU_GET_INFO: return FAKE_IOMMU_GET_INFO;
+	case VFIO_IOMMU_MAP_DMA: return FAKE_MAP_DMA;
+	case VFIO_IOMMU_UNMAP_DMA: return FAKE_UNMAP_DMA;
+	case VFIO_GROUP_GET_DEVICE_FD: return FAKE_GET_DEVICE_FD;
+	case VFIO_DEVICE_GET_INFO: return FAKE_DEVICE_GET_INFO;
+	case VFIO_DEVICE_GET_REGION_INFO: return FAKE_GET_REGION_INFO;
+	case VFIO_DEVICE_RESET: return FAKE_DEVICE_RESET;
+	case VFIO_DEVICE_GET_IRQ_INFO: return FAKE_GET_IRQ_INFO;
+	case VFIO_DEVICE_SET_IRQS: return FAKE_SET_IRQS;
+	default: return FAKE_OTHER_IOCTL;
+	}
+}
+
+static const enum fd_kind ioctl_kind[FAKE_NR_IOCTLS] = {
+	[FAKE_GET_API_VERSION] = FD_CONTAINER, [FAKE_CHECK_EXTENSION] = FD_CONTAINER,
+	[FAKE_GROUP_GET_STATUS] = FD_GROUP,    [FAKE_GROUP_SET_CONTAINER] = FD_GROUP,
+	[FAKE_SET_IOMMU] = FD_CONTAINER,       [FAKE_IOMMU_GET_INFO] = FD_CONTAINER,
+	[FAKE_MAP_DMA] = FD_CONTAINER,         [FAKE_UNMAP_DMA] = FD_CONTAINER,
+	[FAKE_GET_DEVICE_FD] = FD_GROUP,       [FAKE_DEVICE_GET_INFO] = FD_DEVICE,
+	[FAKE_GET_REGION_INFO] = FD_DEVICE,    [FAKE_DEVICE_RESET] = FD_DEVICE,
+	[FAKE_GET_IRQ_INFO] = FD_DEVICE,       [FAKE_SET_IRQS] = FD_DEVICE,
+};
+
+static int do_ioctl(int fd, enum fake_ioctl k, void *arg)
+{
+	struct fake_fd *f = fd_of(fd);
+
+	if (!f) {
+		misuse("ioctl %d on fd %d, not open", (int)k, fd);
+		return fail(EBADF);
+	}
+	if (k == FAKE_OTHER_IOCTL)
+		return fail(ENOTTY);
+	if (f->kind != ioctl_kind[k]) {
+		misuse("ioctl %d on a file of kind %d", (int)k, (int)f->kind);
+		return fail(ENOTTY);
+	}
+	switch (k) {
+	case FAKE_GET_API_VERSION:
+		return cfg.bad_api_version ? 1 : VFIO_API_VERSION;
+	case FAKE_CHECK_EXTENSION:
+		switch ((uintptr_t)arg) {
+		case VFIO_TYPE1_IOMMU: return 1;
+		case VFIO_TYPE1v2_IOMMU: return cfg.no_type1v2 ? 0 : 1;
+		default: return 0;
+		}
+	case FAKE_GROUP_GET_STATUS: {
+		struct vfio_group_status *st = arg;
+
+		if (!st || st->argsz < sizeof(*st))
+			return fail(EINVAL);
+		st->flags = (cfg.not_viable ? 0 : VFIO_GROUP_FLAGS_VIABLE) |
+			    (f->container >= 0 ? VFIO_GROUP_FLAGS_CONTAINER_SET : 0);
+		return 0;
+	}
+	case FAKE_GROUP_SET_CONTAINER: {
+		struct fake_fd *c;
+
+		if (!arg)
+			return fail(EFAULT);
+		c = fd_of(*(int *)arg);
+		if (!c || c->kind != FD_CONTAINER) {
+			misuse("SET_CONTAINER of fd %d, not a container", *(int *)arg);
+			return fail(EBADF);
+		}
+		if (f->container >= 0)
+			return fail(EINVAL);
+		if (cfg.not_viable)
+			return fail(EPERM);
+		f->container = *(int *)arg;
+		c->groups++;
+		return 0;
+	}
+	case FAKE_SET_IOMMU:
+		if (!f->groups)
+			return fail(EINVAL); /* no group in the container yet */
+		if (f->iommu_set)
+			return fail(EBUSY);
+		if ((uintptr_t)arg != VFIO_TYPE1v2_IOMMU && (uintptr_t)arg != VFIO_TYPE1_IOMMU)
+			return fail(EINVAL);
+		if ((uintptr_t)arg == VFIO_TYPE1v2_IOMMU && cfg.no_type1v2)
+			return fail(EINVAL);
+		f->iommu_set = true;
+		return 0;
+	case FAKE_IOMMU_GET_INFO:
+		if (!f->iommu_set)
+			return fail(EINVAL);
+		return get_info(arg);
+	case FAKE_MAP_DMA:
+		if (!f->iommu_set) {
+			misuse("MAP_DMA before SET_IOMMU");
+			return fail(EINVAL);
+		}
+		return map_dma(fd, arg);
+	case FAKE_UNMAP_DMA:
+		if (!f->iommu_set) {
+			misuse("UNMAP_DMA before SET_IOMMU");
+			return fail(EINVAL);
+		}
+		return unmap_dma(fd, arg);
+	case FAKE_GET_DEVICE_FD: {
+		struct fake_fd *c = fd_of(f->container);
+
+		if (!c || !c->iommu_set)
+			return fail(EINVAL);
+		if (!arg || strcmp(arg, cfg_bdf))
+			return fail(ENODEV);
+		return new_fd(FD_DEVICE);
+	}
+	case FAKE_DEVICE_GET_INFO: {
+		struct vfio_device_info *di = arg;
+
+		if (!di || di->argsz < offsetof(struct vfio_device_info, num_irqs) + sizeof(di->num_irqs))
+			return fail(EINVAL);
+		di->flags = VFIO_DEVICE_FLAGS_PCI | VFIO_DEVICE_FLAGS_RESET;
+		di->num_regions = VFIO_PCI_NUM_REGIONS;
+		di->num_irqs = VFIO_PCI_NUM_IRQS;
+		return 0;
+	}
+	case FAKE_GET_REGION_INFO:
+		return arg ? region_info(arg) : fail(EFAULT);
+	case FAKE_DEVICE_RESET:
+		if (cfg.reset_errno)
+			return fail(cfg.reset_errno);
+		config_reset();
+		return 0;
+	case FAKE_GET_IRQ_INFO:
+		return get_irq_info(arg);
+	case FAKE_SET_IRQS:
+		return set_irqs(arg);
+	default:
+		return fail(ENOTTY);
+	}
+}
+
+static int f_ioctl(int fd, unsigned long request, void *arg)
+{
+	enum fake_ioctl k = which(request);
+	int ret;
+
+	pthread_mutex_lock(&lock);
+	fake_counts.ioctl[k]++;
+	ret = injected() ? -1 : do_ioctl(fd, k, arg);
+	if (ret < 0)
+		fake_counts.ioctl_failed[k]++;
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+/* pread/pwrite of the device file: the configuration space region only. */
+static ssize_t config_rw(int fd, void *buf, size_t len, off_t off, bool write)
+{
+	struct fake_fd *f;
+	uint64_t pos = (uint64_t)off & (REGION_OFFSET(1) - 1);
+	size_t n;
+	ssize_t ret;
+
+	pthread_mutex_lock(&lock);
+	if (write)
+		fake_counts.config_writes++;
+	else
+		fake_counts.config_reads++;
+	if (injected()) {
+		ret = -1;
+		goto out;
+	}
+	f = fd_of(fd);
+	if (!f || f->kind != FD_DEVICE) {
+		misuse("%s of fd %d, not a device", write ? "pwrite" : "pread", fd);
+		ret = fail(EBADF);
+		goto out;
+	}
+	if (off < 0 || ((uint64_t)off >> REGION_SHIFT) != VFIO_PCI_CONFIG_REGION_INDEX ||
+	    pos >= FAKE_CONFIG_SIZE) {
+		ret = fail(EINVAL);
+		goto out;
+	}
+	n = len < FAKE_CONFIG_SIZE - pos ? len : FAKE_CONFIG_SIZE - pos;
+	if (cfg.config_short && n)
+		n--;
+	for (size_t i = 0; i < n; i++) {
+		if (!write)
+			((uint8_t *)buf)[i] = config[pos + i];
+		else if (pos + i >= 4) /* vendor and device IDs are read-only */
+			config[pos + i] = ((const uint8_t *)buf)[i];
+	}
+	ret = (ssize_t)n;
+out:
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+static ssize_t f_pread(int fd, void *buf, size_t len, off_t off)
+{
+	return config_rw(fd, buf, len, off, false);
+}
+
+static ssize_t f_pwrite(int fd, const void *buf, size_t len, off_t off)
+{
+	return config_rw(fd, (void *)(uintptr_t)buf, len, off, true);
+}
+
+static void *f_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	struct fake_fd *f;
+	void *m = MAP_FAILED;
+	unsigned int slot;
+
+	pthread_mutex_lock(&lock);
+	if (injected())
+		goto out;
+	f = fd_of(fd);
+	if (!f || f->kind != FD_DEVICE) {
+		misuse("mmap of fd %d, not a device", fd);
+		errno = EBADF;
+		goto out;
+	}
+	if (!(flags & MAP_SHARED))
+		misuse("mmap of a BAR not MAP_SHARED");
+	/* Only BAR0 is mmap-able (the region's MMAP flag). */
+	if ((uint64_t)off != REGION_OFFSET(VFIO_PCI_BAR0_REGION_INDEX) || !len ||
+	    len > FAKE_BAR0_SIZE) {
+		errno = EINVAL;
+		goto out;
+	}
+	for (slot = 0; slot < MAX_BAR_MAPS && bars[slot].addr; slot++)
+		;
+	if (slot == MAX_BAR_MAPS) {
+		errno = ENOMEM;
+		goto out;
+	}
+	m = mmap(addr, len, prot, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (m != MAP_FAILED) {
+		bars[slot] = (struct fake_bar_map){ m, len };
+		fake_counts.bar_mmaps++;
+	}
+out:
+	pthread_mutex_unlock(&lock);
+	return m;
+}
+
+static int f_munmap(void *addr, size_t len)
+{
+	int ret = -1;
+
+	pthread_mutex_lock(&lock);
+	for (unsigned int i = 0; i < MAX_BAR_MAPS; i++) {
+		if (bars[i].addr != addr)
+			continue;
+		if (len != bars[i].len)
+			misuse("munmap of a BAR with %zu bytes, mapped %zu", len, bars[i].len);
+		ret = munmap(addr, bars[i].len);
+		bars[i].addr = NULL;
+		fake_counts.bar_munmaps++;
+		break;
+	}
+	if (ret) {
+		misuse("munmap(%p) of nothing the fake mapped", addr);
+		errno = EINVAL;
+	}
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+static const struct dmamap_vfio_kernel fake_kernel = {
+	.open = f_open,
+	.close = f_close,
+	.ioctl = f_ioctl,
+	.pread = f_pread,
+	.pwrite = f_pwrite,
+	.mmap = f_mmap,
+	.munmap = f_munmap,
+	.readlink = f_readlink,
+};
+
+/* ---- installing, and what tests ask ----------------------------------------- */
+
+void fake_vfio_install(const struct fake_vfio_cfg *c)
+{
+	pthread_mutex_lock(&lock);
+	cfg = c ? *c : (struct fake_vfio_cfg){ 0 };
+	snprintf(cfg_bdf, sizeof(cfg_bdf), "%s", cfg.bdf ? cfg.bdf : FAKE_BDF);
+	snprintf(cfg_driver, sizeof(cfg_driver), "%s", cfg.driver ? cfg.driver : "vfio-pci");
+	cfg.bdf = cfg_bdf;
+	cfg.driver = cfg_driver;
+	if (!cfg.group)
+		cfg.group = FAKE_GROUP;
+	memset(&fake_counts, 0, sizeof(fake_counts));
+	fake_misuse[0] = last_readlink[0] = '\0';
+	nfds = nmaps = 0;
+	group_fd = -1;
+	map_fail_countdown = call_fail_countdown = 0;
+	call_fail_errno = 0;
+	calls = 0;
+	config_reset();
+	if (msix_ready) {
+		msix_off();
+	} else {
+		for (unsigned int i = 0; i < MSIX_MAX; i++)
+			msix_fds[i] = msix_refs[i] = -1;
+		msix_ready = true;
+	}
+	nlast = 0;
+	if (!installed)
+		saved = dmamap__vfio_kernel;
+	installed = true;
+	dmamap__vfio_kernel = &fake_kernel;
+	pthread_mutex_unlock(&lock);
+}
+
+void fake_vfio_remove(void)
+{
+	pthread_mutex_lock(&lock);
+	for (unsigned int i = 0; i < MAX_BAR_MAPS; i++)
+		if (bars[i].addr) {
+			munmap(bars[i].addr, bars[i].len);
+			bars[i].addr = NULL;
+		}
+	if (msix_ready)
+		msix_off();
+	if (installed)
+		dmamap__vfio_kernel = saved;
+	installed = false;
+	pthread_mutex_unlock(&lock);
+}
+
+void fake_vfio_map_fail_in(long n)
+{
+	pthread_mutex_lock(&lock);
+	map_fail_countdown = n;
+	pthread_mutex_unlock(&lock);
+}
+
+void fake_vfio_fail_call_in(long n, int err)
+{
+	pthread_mutex_lock(&lock);
+	call_fail_countdown = n;
+	call_fail_errno = err;
+	pthread_mutex_unlock(&lock);
+}
+
+unsigned long fake_vfio_calls(void)
+{
+	return calls;
+}
+
+unsigned int fake_vfio_open_fds(void)
+{
+	unsigned int n = 0;
+
+	pthread_mutex_lock(&lock);
+	for (unsigned int i = 0; i < nfds; i++)
+		n += fds[i].kind != FD_CLOSED;
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+unsigned int fake_vfio_nr_mappings(void)
+{
+	return nmaps;
+}
+
+uint64_t fake_vfio_mapped_bytes(void)
+{
+	uint64_t n = 0;
+
+	pthread_mutex_lock(&lock);
+	for (unsigned int i = 0; i < nmaps; i++)
+		n += maps[i].size;
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+bool fake_vfio_mapping_at(uint64_t iova, uint64_t *map_iova, uint64_t *vaddr, uint64_t *size)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&lock);
+	for (unsigned int i = 0; i < nmaps && !found; i++) {
+		if (iova - maps[i].iova >= maps[i].size)
+			continue;
+		found = true;
+		if (map_iova)
+			*map_iova = maps[i].iova;
+		if (vaddr)
+			*vaddr = maps[i].vaddr;
+		if (size)
+			*size = maps[i].size;
+	}
+	pthread_mutex_unlock(&lock);
+	return found;
+}
+
+bool fake_vfio_mapping_nth(unsigned int i, uint64_t *iova, uint64_t *vaddr, uint64_t *size)
+{
+	bool found;
+
+	pthread_mutex_lock(&lock);
+	found = i < nmaps;
+	if (found) {
+		if (iova)
+			*iova = maps[i].iova;
+		if (vaddr)
+			*vaddr = maps[i].vaddr;
+		if (size)
+			*size = maps[i].size;
+	}
+	pthread_mutex_unlock(&lock);
+	return found;
+}
+
+void *fake_vfio_bar0(void)
+{
+	for (unsigned int i = 0; i < MAX_BAR_MAPS; i++)
+		if (bars[i].addr)
+			return bars[i].addr;
+	return NULL;
+}
+
+unsigned int fake_vfio_live_bar_maps(void)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < MAX_BAR_MAPS; i++)
+		n += bars[i].addr != NULL;
+	return n;
+}
+
+const uint8_t *fake_vfio_config(void)
+{
+	return config;
+}
+
+const char *fake_vfio_last_readlink(void)
+{
+	return last_readlink;
+}
+
+/* The mapping of an open container holding @iova with @prot, or NULL. */
+static const struct fake_map *translate(uint64_t iova, uint32_t prot)
+{
+	for (unsigned int i = 0; i < nmaps; i++)
+		if (iova - maps[i].iova < maps[i].size && (maps[i].prot & prot) == prot)
+			return &maps[i];
+	return NULL;
+}
+
+int fake_dma(uint64_t iova, void *buf, size_t len, bool write)
+{
+	uint32_t prot = write ? VFIO_DMA_MAP_FLAG_WRITE : VFIO_DMA_MAP_FLAG_READ;
+	size_t done;
+
+	pthread_mutex_lock(&lock);
+	/* Every byte translates, or nothing moves. */
+	for (done = 0; done < len;) {
+		const struct fake_map *m = translate(iova + done, prot);
+		uint64_t n;
+
+		if (!m || iova + done < iova) {
+			fake_counts.dma_faults++;
+			pthread_mutex_unlock(&lock);
+			return -EFAULT;
+		}
+		n = m->iova + m->size - (iova + done);
+		done += n < len - done ? n : len - done;
+	}
+	for (done = 0; done < len;) {
+		const struct fake_map *m = translate(iova + done, prot);
+		uint8_t *va = (uint8_t *)(uintptr_t)(m->vaddr + (iova + done - m->iova));
+		uint64_t n = m->iova + m->size - (iova + done);
+
+		if (n > len - done)
+			n = len - done;
+		if (write)
+			memcpy(va, (uint8_t *)buf + done, n);
+		else
+			memcpy((uint8_t *)buf + done, va, n);
+		done += n;
+	}
+	fake_counts.dma_ok++;
+	pthread_mutex_unlock(&lock);
+	return 0;
+}
+
+bool fake_vfio_clean(char *why, size_t len)
+{
+	unsigned int fdn = fake_vfio_open_fds();
+
+	if (fdn)
+		snprintf(why, len, "%u files left open", fdn);
+	else if (nmaps)
+		snprintf(why, len, "%u mappings left in the IOMMU (first at IOVA 0x%llx)", nmaps,
+			 (unsigned long long)maps[0].iova);
+	else if (fake_vfio_live_bar_maps())
+		snprintf(why, len, "%u BAR mappings left", fake_vfio_live_bar_maps());
+	else if (fake_msix_enabled())
+		snprintf(why, len, "MSI-X left on with %u vectors", fake_msix_enabled());
+	else if (fake_counts.msix_off_at_close)
+		snprintf(why, len, "MSI-X was still on when the function's file closed (%lu times)",
+			 fake_counts.msix_off_at_close);
+	else if (fake_counts.misuse)
+		snprintf(why, len, "%lu calls the kernel refuses as misuse, the last: %s",
+			 fake_counts.misuse, fake_misuse);
+	else
+		return true;
+	return false;
+}
+
+int fake_msix_fire(unsigned int vector)
+{
+	unsigned long fired;
+	int ret = 0;
+
+	pthread_mutex_lock(&lock);
+	if (vector >= msix_on) {
+		ret = -EINVAL;
+	} else if (msix_refs[vector] < 0) {
+		ret = -ENOENT;
+	} else {
+		fired = fake_counts.msix_fired;
+		msix_signal(vector);
+		if (fake_counts.msix_fired == fired)
+			ret = -EIO;
+	}
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+unsigned int fake_msix_enabled(void)
+{
+	unsigned int n;
+
+	pthread_mutex_lock(&lock);
+	n = msix_on;
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+int fake_msix_fd(unsigned int vector)
+{
+	int fd;
+
+	pthread_mutex_lock(&lock);
+	fd = vector < msix_on ? msix_fds[vector] : -1;
+	pthread_mutex_unlock(&lock);
+	return fd;
+}
+
+unsigned int fake_msix_last_fds(int *out, unsigned int max)
+{
+	unsigned int n;
+
+	pthread_mutex_lock(&lock);
+	n = nlast;
+	for (unsigned int i = 0; i < n && i < max; i++)
+		out[i] = last_fds[i];
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+struct dmamap_platform *fake_platform(const struct fake_vfio_cfg *c, size_t arena, bool check,
+				      struct device **dev)
+{
+	struct dmamap_vfio_options opt = { .arena_size = arena };
+	struct dmamap_error err = { 0 };
+	struct dmamap_platform *p;
+
+	*dev = NULL;
+	fake_vfio_install(c);
+	p = dmamap_platform_vfio(FAKE_BDF, &opt, &err);
+	if (!p) {
+		printf("#   dmamap_platform_vfio: %d %s\n", err.code, err.msg);
+		return NULL;
+	}
+	if (check)
+		checked(p);
+	else
+		quiet(p);
+	*dev = dmamap_device_lookup(p, FAKE_BDF);
+	if (!*dev)
+		printf("#   no device %s on the VFIO platform\n", FAKE_BDF);
+	return p;
+}
+
+struct dmamap_vfio_stats vstats(struct device *dev)
+{
+	struct dmamap_vfio_stats st;
+
+	if (dmamap_vfio_stats(dev, &st))
+		memset(&st, 0xff, sizeof(st));
+	return st;
+}

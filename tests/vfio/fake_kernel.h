@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A Linux kernel of our own behind the VFIO platform's system calls
+ * (dmamap__vfio_kernel): sysfs links of one PCI function, /dev/vfio/vfio
+ * and its group's file, the container, group and device ioctls, the type1
+ * IOMMU's table of IOVA -> process memory, the function's configuration
+ * space and BAR0. Each refusal is the errno the real kernel gives.
+ *
+ * The device's side is fake_dma(): an access through the recorded IOMMU
+ * table, refused (-EFAULT, counted) when any byte of it is not mapped, as
+ * the IOMMU refuses it; and fake_msix_fire(): an MSI-X message, signalled
+ * on the eventfd the library gave for that vector (VFIO_DEVICE_SET_IRQS),
+ * as the kernel's interrupt handler signals it.
+ *
+ * State is process-wide (each test runs in its own process): install once
+ * per test, remove at its end.
+ */
+#ifndef DMAMAP_TESTS_VFIO_FAKE_KERNEL_H
+#define DMAMAP_TESTS_VFIO_FAKE_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <dmamap/dmamap.h>
+#include <dmamap/vfio.h>
+
+#define FAKE_BDF "0000:01:00.0"
+#define FAKE_GROUP 12
+#define FAKE_VENDOR 0x1b36
+#define FAKE_DEVICE 0x0010
+#define FAKE_BAR0_SIZE 16384
+#define FAKE_BAR2_SIZE 256
+#define FAKE_CONFIG_SIZE 4096
+/* Intel's IOVA ranges (inclusive ends): the interrupt window is a hole. */
+#define FAKE_IOVA0_END 0xfedfffffULL
+#define FAKE_IOVA1_START 0xfef00000ULL
+#define FAKE_IOVA1_END ((1ULL << 48) - 1)
+#define FAKE_PGSIZES (0x1000ULL | 0x200000ULL | 0x40000000ULL)
+/* MSI-X vectors of the function unless the configuration says otherwise: QEMU's NVMe has 65. */
+#define FAKE_MSIX_VECTORS 65
+
+struct fake_vfio_range {
+	uint64_t start, end; /* inclusive, as the kernel gives them */
+};
+
+/* What the machine looks like; all zeros: a healthy function bound to vfio-pci. */
+struct fake_vfio_cfg {
+	const char *bdf;        /* the function that exists (NULL: FAKE_BDF) */
+	int group;              /* its IOMMU group (0: FAKE_GROUP) */
+	bool no_function;       /* no /sys/bus/pci/devices/<bdf> at all */
+	bool no_group;          /* no iommu_group link: no IOMMU */
+	const char *driver;     /* bound driver (NULL: "vfio-pci"; "": none) */
+	int container_errno;    /* open("/dev/vfio/vfio") fails so */
+	int group_errno;        /* open("/dev/vfio/<group>") fails so */
+	bool no_type1v2;        /* VFIO_CHECK_EXTENSION(VFIO_TYPE1v2_IOMMU) says 0 */
+	bool bad_api_version;   /* VFIO_GET_API_VERSION says 1 */
+	bool not_viable;        /* VFIO_GROUP_GET_STATUS without VIABLE */
+	bool no_caps;           /* VFIO_IOMMU_GET_INFO with no capability chain */
+	unsigned int nr_ranges; /* the IOVA-range capability (0: Intel's two) */
+	struct fake_vfio_range ranges[4];
+	int reset_errno;        /* VFIO_DEVICE_RESET fails so */
+	bool config_short;      /* config reads and writes move one byte less */
+	unsigned int msix_vectors; /* MSI-X vectors GET_IRQ_INFO gives (0: FAKE_MSIX_VECTORS) */
+	bool no_msix;           /* no MSI-X capability: GET_IRQ_INFO gives count 0 */
+	int msix_errno;         /* SET_IRQS that would turn MSI-X on fails so (the kernel's refusal) */
+};
+
+enum fake_ioctl {
+	FAKE_GET_API_VERSION,
+	FAKE_CHECK_EXTENSION,
+	FAKE_GROUP_GET_STATUS,
+	FAKE_GROUP_SET_CONTAINER,
+	FAKE_SET_IOMMU,
+	FAKE_IOMMU_GET_INFO,
+	FAKE_MAP_DMA,
+	FAKE_UNMAP_DMA,
+	FAKE_GET_DEVICE_FD,
+	FAKE_DEVICE_GET_INFO,
+	FAKE_GET_REGION_INFO,
+	FAKE_DEVICE_RESET,
+	FAKE_GET_IRQ_INFO,
+	FAKE_SET_IRQS,
+	FAKE_OTHER_IOCTL,
+	FAKE_NR_IOCTLS
+};
+
+struct fake_vfio_counts {
+	unsigned long ioctl[FAKE_NR_IOCTLS];      /* calls, failed or not */
+	unsigned long ioctl_failed[FAKE_NR_IOCTLS];
+	unsigned long opens, open_failures, closes, readlinks;
+	unsigned long config_reads, config_writes;
+	unsigned long bar_mmaps, bar_munmaps;
+	unsigned long dma_ok, dma_faults;         /* fake_dma() */
+	unsigned long unmapped_bytes;             /* what UNMAP_DMA took */
+	unsigned long dropped_at_close;           /* mappings the container's close released */
+	unsigned long injected;                   /* calls fake_vfio_fail_call_in() failed */
+	unsigned long misuse;                     /* calls the real kernel would refuse as misuse */
+	unsigned long msix_enables;               /* SET_IRQS that turned MSI-X on */
+	unsigned long msix_disables;              /* SET_IRQS that turned it off (DATA_NONE, count 0) */
+	unsigned long msix_fired;                 /* fake_msix_fire() that signalled an eventfd */
+	unsigned long msix_off_at_close;          /* MSI-X still on when the function's file closed */
+};
+
+extern struct fake_vfio_counts fake_counts;
+/* The last misuse, in words ("" when none). */
+extern char fake_misuse[256];
+
+/* Stand the fake kernel behind dmamap__vfio_kernel, fresh (@cfg NULL: the defaults). */
+void fake_vfio_install(const struct fake_vfio_cfg *cfg);
+/* The kernel the library had before; the fake's BAR mappings released. */
+void fake_vfio_remove(void);
+
+/* The @n-th VFIO_IOMMU_MAP_DMA from now fails with ENOMEM (0: none). */
+void fake_vfio_map_fail_in(long n);
+/* The @n-th call from now (open, ioctl, pread, pwrite, mmap, readlink) fails with @err (0: none). */
+void fake_vfio_fail_call_in(long n, int err);
+/* Calls into the table so far (close and munmap not counted). */
+unsigned long fake_vfio_calls(void);
+
+/* Files open now: container, group and device descriptors. */
+unsigned int fake_vfio_open_fds(void);
+/* Mappings in the IOMMU table now, and their bytes. */
+unsigned int fake_vfio_nr_mappings(void);
+uint64_t fake_vfio_mapped_bytes(void);
+/* The @i-th mapping in the table (no order): true and its fields, or false past the last. */
+bool fake_vfio_mapping_nth(unsigned int i, uint64_t *iova, uint64_t *vaddr, uint64_t *size);
+/* The mapping holding @iova: true and its fields, or false. */
+bool fake_vfio_mapping_at(uint64_t iova, uint64_t *map_iova, uint64_t *vaddr, uint64_t *size);
+/* The BAR0 memory the library mapped (NULL when it is not mapped). */
+void *fake_vfio_bar0(void);
+unsigned int fake_vfio_live_bar_maps(void);
+/* The function's configuration space as the fake holds it. */
+const uint8_t *fake_vfio_config(void);
+/* The last readlink() path asked ("" when none). */
+const char *fake_vfio_last_readlink(void);
+
+/*
+ * The device reads (@write false) or writes @len bytes at @iova through
+ * the IOMMU: 0, or -EFAULT (counted) when any byte is not mapped with the
+ * permission needed; nothing moves then.
+ */
+int fake_dma(uint64_t iova, void *buf, size_t len, bool write);
+
+/*
+ * The function sends MSI-X vector @vector's message: the kernel writes 1
+ * to the eventfd the library gave for it. 0; -EINVAL when MSI-X is off or
+ * @vector is past the vectors turned on; -ENOENT when the library gave no
+ * eventfd (-1) for it.
+ */
+int fake_msix_fire(unsigned int vector);
+/* Vectors MSI-X is on with now (0: off). */
+unsigned int fake_msix_enabled(void);
+/* The eventfd the library gave for @vector, as it numbered it (-1: none, or MSI-X off). */
+int fake_msix_fd(unsigned int vector);
+/*
+ * The eventfds of the last SET_IRQS that turned MSI-X on, kept after it
+ * is turned off: up to @max into @fds; how many there were.
+ */
+unsigned int fake_msix_last_fds(int *fds, unsigned int max);
+/* Whether @fd is open in this process and an eventfd. */
+bool fake_is_eventfd(int fd);
+/* Eventfds open in this process now (the fake's own references to them included). */
+unsigned int fake_eventfds_open(void);
+
+/*
+ * Nothing open, nothing mapped, no BAR mapped, MSI-X off (and never left
+ * on for the function's close to turn off), no misuse: true; false with
+ * the first thing left in @why.
+ */
+bool fake_vfio_clean(char *why, size_t len);
+
+/*
+ * The fake installed with @cfg, then dmamap_platform_vfio(FAKE_BDF) with
+ * an arena of @arena bytes (0: the default), its reports captured
+ * (checked() when @check, quiet() otherwise). *@dev: the function's
+ * device. NULL, said, on failure.
+ */
+struct dmamap_platform *fake_platform(const struct fake_vfio_cfg *cfg, size_t arena, bool check,
+				      struct device **dev);
+/* dmamap_vfio_stats(), all ones when it fails (no check can pass on them). */
+struct dmamap_vfio_stats vstats(struct device *dev);
+
+#endif
