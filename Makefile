@@ -175,12 +175,13 @@ $(TESTS): $(TEST_OBJS) $(DRV_OBJS) $(TEST_TOOL_OBJS) $(STATIC)
 # and a memory limit (docs/reliability.md): fdt_fuzz (the device tree reader,
 # seeded with the built-in boards), api_fuzz (programs of driver API calls),
 # ring_fuzz (the device models against a hostile driver), board_fuzz (boards
-# described in code, and the environment), cli_fuzz (the command line) and
-# dts_fuzz (.dts source through cpp and dtc), each seeded from
+# described in code, and the environment), cli_fuzz (the command line),
+# dts_fuzz (.dts source through cpp and dtc) and vfio_fuzz (a PCI address
+# and every answer of a kernel the input plays), each seeded from
 # fuzz/corpus/NAME/. The library is compiled once for all of them. What they
 # find lands in build-fuzz/ as crash-*, timeout-*, oom-*.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := fdt_fuzz api_fuzz ring_fuzz board_fuzz cli_fuzz dts_fuzz
+FUZZ_TARGETS := fdt_fuzz api_fuzz ring_fuzz board_fuzz cli_fuzz dts_fuzz vfio_fuzz
 FUZZ_FLAGS := -timeout=10 -rss_limit_mb=4096 -artifact_prefix=build-fuzz/
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -Iinclude -pthread -MMD -MP \
 	-Wall -Wextra -Werror -Wno-missing-field-initializers

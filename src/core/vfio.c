@@ -73,7 +73,7 @@ struct dmamap_platform *dmamap_platform_vfio(const char *bdf,
 	dmamap__device_refresh(dev);
 	/* Its MSI-X vectors, for request_irq(); a function without them is polled. */
 	ret = dmamap__msi_start(dev, 32);
-	if (ret && ret != -ENODEV) {
+	if (ret) {
 		dmamap__set_error(err, ret, "vfio: %s: cannot set up its MSI-X interrupts: %s",
 				  desc.name, strerror(-ret));
 		dmamap_platform_destroy(p);

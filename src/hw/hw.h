@@ -116,8 +116,9 @@ void dmamap__irq_fire(struct device *dev, unsigned int line, uint64_t *delivered
 
 /*
  * Interrupt numbers for up to @max of @dev's vectors and a thread that
- * waits on them (the function's platform holds it through VFIO): 0;
- * -ENODEV when it has no MSI-X; -ENOMEM, -ENOSPC, or the kernel's -errno.
+ * waits on them (the function's platform holds it through VFIO): 0, also
+ * for a function without MSI-X (it gets no lines); -ENOMEM, -ENOSPC, or
+ * the kernel's -errno.
  */
 int dmamap__msi_start(struct device *dev, unsigned int max);
 /* The thread stopped, the vectors off, the numbers given back. */

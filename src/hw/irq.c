@@ -61,9 +61,10 @@ static bool deliverable(const struct irq_desc *d)
 /* After a change of @d (lock held): the board's count of deliverable interrupts follows it. */
 static void recount(struct irq_desc *d, bool was)
 {
-	struct dmamap_sched *s = d->dev ? d->dev->plat->sched : NULL;
+	struct dmamap_sched *s = d->dev && !d->dev->msi ? d->dev->plat->sched : NULL;
 	bool now = deliverable(d);
 
+	/* A real function's lines are its thread's: a yield point has nothing to deliver there. */
 	if (!s || was == now)
 		return;
 	if (now)
@@ -189,7 +190,9 @@ static unsigned int claim_pending(const struct dmamap_platform *p, const struct 
 	for (unsigned int i = 1; i <= irq_high; i++) {
 		struct irq_desc *d = slot(i);
 
-		if (!d || !d->dev || d->dev->plat != p || (dev && d->dev != dev) || !deliverable(d))
+		/* A real function's interrupts are its own thread's to run, never a yield point's. */
+		if (!d || !d->dev || d->dev->plat != p || (dev ? d->dev != dev : d->dev->msi != NULL) ||
+		    !deliverable(d))
 			continue;
 		d->pending = false;
 		recount(d, true);

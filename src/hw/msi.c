@@ -77,12 +77,14 @@ static void msi_free(struct dmamap_msi *m)
 
 int dmamap__msi_start(struct device *dev, unsigned int max)
 {
-	unsigned int n = MIN(MIN(dmamap__port_msix_count(dev->plat), max), MSI_MAX);
+	unsigned int n = dmamap__port_msix_count(dev->plat);
 	struct dmamap_msi *m;
 	int ret;
 
+	/* Asked once (MIN evaluates its arguments twice): the kernel's answer is one number. */
+	n = MIN(MIN(n, max), (unsigned int)MSI_MAX);
 	if (!n)
-		return -ENODEV;
+		return 0; /* no MSI-X: a function its driver polls */
 	m = dmamap__calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
@@ -107,9 +109,13 @@ int dmamap__msi_start(struct device *dev, unsigned int max)
 	if (!ret) {
 		ret = dmamap__port_msix_set(dev->plat, n, m->fd);
 		if (!ret) {
+			/* Set before the first interrupt can come: the scheduler never counts these lines. */
+			dev->msi = m;
 			ret = -pthread_create(&m->thread, NULL, msi_thread, m);
-			if (ret)
+			if (ret) {
+				dev->msi = NULL;
 				dmamap__port_msix_set(dev->plat, 0, NULL);
+			}
 		}
 		if (ret)
 			dmamap__irq_release(dev);
@@ -119,7 +125,6 @@ int dmamap__msi_start(struct device *dev, unsigned int max)
 		msi_free(m);
 		return ret;
 	}
-	dev->msi = m;
 	return 0;
 }
 

@@ -170,11 +170,39 @@ static int must(int fd, unsigned long request, void *arg, const char *what,
 	return -e;
 }
 
+/*
+ * The IOVA ranges in the capability at @off of @info (@room bytes, what
+ * was allocated, whatever the kernel wrote in argsz): false if it does
+ * not fit. Read with memcpy: the kernel promises no alignment.
+ */
+static bool read_iova_ranges(struct dmamap_vfio *v, const uint8_t *info, size_t room, size_t off)
+{
+	struct vfio_iommu_type1_info_cap_iova_range cap;
+	struct vfio_iova_range r;
+
+	if (off + sizeof(cap) > room)
+		return false;
+	memcpy(&cap, info + off, sizeof(cap));
+	if (cap.nr_iovas > (room - off - sizeof(cap)) / sizeof(r))
+		return false;
+	v->nr_apertures = 0;
+	for (uint32_t i = 0; i < cap.nr_iovas && v->nr_apertures < VFIO_MAX_APERTURES; i++) {
+		memcpy(&r, info + off + sizeof(cap) + i * sizeof(r), sizeof(r));
+		if (r.end < r.start)
+			continue;
+		v->aperture_start[v->nr_apertures] = r.start;
+		/* The kernel's end is inclusive; ours is not (the top page is given up). */
+		v->aperture_end[v->nr_apertures++] = r.end == ~(u64)0 ? r.end : r.end + 1;
+	}
+	return true;
+}
+
 /* The IOMMU's IOVA ranges and page sizes, from the container's info and its capability chain. */
 static int read_apertures(struct dmamap_vfio *v, struct dmamap_error *err)
 {
 	struct vfio_iommu_type1_info probe = { .argsz = sizeof(probe) };
 	struct vfio_iommu_type1_info *info;
+	size_t room;
 	uint32_t off;
 	int ret;
 
@@ -188,38 +216,27 @@ static int read_apertures(struct dmamap_vfio *v, struct dmamap_error *err)
 	if (!(probe.flags & VFIO_IOMMU_INFO_CAPS) || probe.argsz <= sizeof(probe) ||
 	    probe.argsz > 65536)
 		return 0;
-	info = dmamap__calloc(1, probe.argsz);
+	room = probe.argsz;
+	info = dmamap__calloc(1, room);
 	if (!info) {
 		dmamap__set_error(err, -ENOMEM, "vfio: out of memory");
 		return -ENOMEM;
 	}
 	info->argsz = probe.argsz;
 	ret = must(v->container, VFIO_IOMMU_GET_INFO, info, "VFIO_IOMMU_GET_INFO", err);
-	for (off = ret ? 0 : info->cap_offset; off && off + sizeof(struct vfio_info_cap_header) <= info->argsz;) {
-		struct vfio_info_cap_header *h = (void *)((char *)info + off);
+	/* Each hop goes forward, inside what was allocated: a chain cannot loop or run out. */
+	for (off = ret ? 0 : info->cap_offset;
+	     off >= sizeof(*info) && off + sizeof(struct vfio_info_cap_header) <= room;) {
+		struct vfio_info_cap_header h;
 
-		if (h->id == VFIO_IOMMU_TYPE1_INFO_CAP_IOVA_RANGE &&
-		    off + sizeof(struct vfio_iommu_type1_info_cap_iova_range) <= info->argsz) {
-			struct vfio_iommu_type1_info_cap_iova_range *r = (void *)h;
-			uint32_t n = r->nr_iovas;
-
-			if (off + sizeof(*r) + (u64)n * sizeof(r->iova_ranges[0]) > info->argsz)
-				break;
-			v->nr_apertures = 0;
-			for (uint32_t i = 0; i < n && v->nr_apertures < VFIO_MAX_APERTURES; i++) {
-				u64 s = r->iova_ranges[i].start, e = r->iova_ranges[i].end;
-
-				if (e < s)
-					continue;
-				v->aperture_start[v->nr_apertures] = s;
-				/* The kernel's end is inclusive; ours is not (the top page is given up). */
-				v->aperture_end[v->nr_apertures++] = e == ~(u64)0 ? e : e + 1;
-			}
+		memcpy(&h, (const uint8_t *)info + off, sizeof(h));
+		if (h.id == VFIO_IOMMU_TYPE1_INFO_CAP_IOVA_RANGE) {
+			read_iova_ranges(v, (const uint8_t *)info, room, off);
 			break;
 		}
-		if (h->next <= (uint32_t)off)
+		if (h.next <= off)
 			break;
-		off = h->next;
+		off = h.next;
 	}
 	free(info);
 	return ret;
