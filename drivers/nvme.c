@@ -244,25 +244,20 @@ static int add_pages(dma_addr_t dma, size_t len, dma_addr_t *page, unsigned int 
 
 static int admin_identify(struct nvme_ctrl *c, uint32_t nsid, uint32_t cns, void *out)
 {
-	void *buf = aligned_alloc(NVME_PAGE, NVME_PAGE);
 	struct sqe cmd = { .cdw0 = ADMIN_IDENTIFY, .nsid = nsid, .cdw10 = cns };
 	dma_addr_t dma;
+	void *buf;
 	int ret;
 
+	/* Coherent: it maps on every platform, also one whose streaming maps need registered memory. */
+	buf = dma_alloc_coherent(c->dev, NVME_PAGE, &dma, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	/* A streaming map, as a kernel driver maps a page it got from the allocator. */
-	dma = dma_map_single(c->dev, buf, NVME_PAGE, DMA_FROM_DEVICE);
-	if (dma_mapping_error(c->dev, dma)) {
-		free(buf);
-		return -ENOMEM;
-	}
 	cmd.prp1 = dma;
 	ret = submit(c, &c->admin, &cmd, NULL);
-	dma_unmap_single(c->dev, dma, NVME_PAGE, DMA_FROM_DEVICE);
 	if (!ret)
 		memcpy(out, buf, NVME_PAGE);
-	free(buf);
+	dma_free_coherent(c->dev, NVME_PAGE, buf, dma);
 	return ret;
 }
 

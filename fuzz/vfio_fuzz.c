@@ -3,8 +3,9 @@
  * libFuzzer target for what the VFIO platform reads from outside: the PCI
  * address it is given, and every answer of the kernel (sysfs links, the
  * IOMMU's info and its capability chain, region and interrupt info,
- * configuration space, refusals with any errno), all taken from the
- * input through a kernel of this file's own. Then a few calls on the
+ * configuration space, /proc/self/pagemap without an IOMMU, refusals with
+ * any errno), all taken from the input through a kernel of this file's
+ * own. Then a few calls on the
  * platform, if one was made: BARs, configuration space, maps of
  * registered and unregistered memory, stats, destroy.
  *
@@ -207,6 +208,20 @@ static ssize_t k_readlink(const char *path, char *buf, size_t len)
 	return (ssize_t)strlen(buf);
 }
 
+static int k_mlock(const void *addr, size_t len)
+{
+	(void)addr;
+	(void)len;
+	return refused();
+}
+
+static int k_munlock(const void *addr, size_t len)
+{
+	(void)addr;
+	(void)len;
+	return 0;
+}
+
 static const struct dmamap_vfio_kernel fuzz_kernel = {
 	.open = k_open,
 	.close = k_close,
@@ -216,6 +231,8 @@ static const struct dmamap_vfio_kernel fuzz_kernel = {
 	.mmap = k_mmap,
 	.munmap = munmap,
 	.readlink = k_readlink,
+	.mlock = k_mlock,
+	.munlock = k_munlock,
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -240,6 +257,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bdf[n < 15 ? n : 15] = '\0';
 		in.at += n;
 	}
+	/* Every other input without an IOMMU: frames read from pagemap, which the input also plays. */
+	opt.unsafe_noiommu = byte() & 1;
 	dmamap__ledger_read(&before);
 	dmamap__vfio_kernel = &fuzz_kernel;
 	p = dmamap_platform_vfio(bdf, &opt, &err);
@@ -264,6 +283,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			dma_addr_t h = dma_map_single(dev, buf + byte(), 512, DMA_TO_DEVICE);
 
 			dmamap_vfio_stats(dev, &st);
+			if (h != DMA_MAPPING_ERROR && opt.unsafe_noiommu)
+				abort(); /* unregistered memory, which nothing pins, given to a device */
 			if (h != DMA_MAPPING_ERROR && (h < st.iova_start || h + 511 >= st.iova_end))
 				abort(); /* a handle outside the space the platform reports */
 			if (h != DMA_MAPPING_ERROR)

@@ -16,7 +16,8 @@
 # env: DMAMAP_VFIO_VM_SUITE (Debian suite of the guest kernel, default
 #   bookworm: 6.1; trixie: 6.12), DMAMAP_VFIO_VM_ACCEL (auto, kvm, tcg;
 #   auto takes KVM where it can boot the guest), DMAMAP_VFIO_VM_TIMEOUT
-#   (seconds, 300).
+#   (seconds, 300), DMAMAP_VFIO_VM_NOIOMMU=1 (no IOMMU at all: the guest loads
+#   vfio with enable_unsafe_noiommu_mode=1, the group is /dev/vfio/noiommu-N).
 set -u
 vm=build-vm-x86
 suite=${DMAMAP_VFIO_VM_SUITE:-bookworm}
@@ -187,6 +188,13 @@ rm -rf "$root" && mkdir -p "$root/bin" "$root/lib/modules" "$root/lib64" "$root/
 cp "$kdir/busybox" "$root/bin/" && cp "$kdir"/modules/*.ko "$kdir/load" "$root/lib/modules/" ||
 	die "could not fill $root"
 printf '%s\n' "$command" >"$root/command"
+noiommu=${DMAMAP_VFIO_VM_NOIOMMU:-0}
+if [ "$noiommu" = 1 ]; then
+	echo noiommu >"$root/mode"
+	echo enable_unsafe_noiommu_mode=1 >"$root/lib/modules/vfio.params"
+else
+	echo iommu >"$root/mode"
+fi
 needed() { # FILE: the DT_NEEDED names of an ELF file, nothing for any other file
 	readelf -d "$1" 2>/dev/null | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'
 }
@@ -235,7 +243,8 @@ echo
 echo "vfio-vm: kernel $(uname -r)"
 run() {
 	for m in $(cat /lib/modules/load); do
-		insmod /lib/modules/$m.ko || { echo "vfio-vm: insmod $m failed"; return 125; }
+		insmod /lib/modules/$m.ko $(cat /lib/modules/$m.params 2>/dev/null) ||
+			{ echo "vfio-vm: insmod $m failed"; return 125; }
 	done
 	echo "vfio-vm: modules" $(cat /lib/modules/load)
 	if [ -c /dev/iommu ]; then echo "vfio-vm: iommufd /dev/iommu"; else echo "vfio-vm: iommufd none"; fi
@@ -246,15 +255,21 @@ run() {
 	done
 	[ -n "$bdf" ] || { echo "vfio-vm: no NVMe function"; return 125; }
 	d=/sys/bus/pci/devices/$bdf
-	[ -e $d/iommu_group ] || { echo "vfio-vm: $bdf is in no IOMMU group: is the IOMMU on?"; return 125; }
+	mode=$(cat /mode)
+	# Without an IOMMU, vfio-pci makes the group itself when it binds.
+	[ $mode = noiommu ] || [ -e $d/iommu_group ] ||
+		{ echo "vfio-vm: $bdf is in no IOMMU group: is the IOMMU on?"; return 125; }
 	[ -e $d/driver ] && echo $bdf >$d/driver/unbind
 	# driver_override makes vfio-pci take this device without a new_id for every NVMe it has.
 	echo vfio-pci >$d/driver_override
 	echo $bdf >/sys/bus/pci/drivers_probe
-	group=$(basename $(readlink $d/iommu_group))
-	[ "$(basename $(readlink $d/driver))" = vfio-pci ] && [ -c /dev/vfio/$group ] ||
-		{ echo "vfio-vm: $bdf could not be bound to vfio-pci"; return 125; }
-	echo "vfio-vm: nvme $bdf group $group"
+	group=$(readlink $d/iommu_group); group=${group##*/}
+	file=/dev/vfio/$group
+	[ $mode = noiommu ] && file=/dev/vfio/noiommu-$group
+	[ "$(readlink $d/driver | sed "s,.*/,,")" = vfio-pci ] && [ -c $file ] ||
+		{ echo "vfio-vm: $bdf could not be bound to vfio-pci$([ $mode = noiommu ] &&
+			echo ' (no-IOMMU mode needs a kernel built with CONFIG_VFIO_NOIOMMU)')"; return 125; }
+	echo "vfio-vm: nvme $bdf group $group ($file)"
 	# Kernel messages (DMAR faults above all) would cut into the commands' output: they are
 	# printed after, from the log.
 	dmesg -n 1
@@ -288,11 +303,14 @@ kernel=$kdir/vmlinuz
 # group without allow_unsafe_interrupts; caching-mode makes the guest report every mapping it
 # makes, as an assigned device would need. No NIC, no VGA: fewer devices, no iPXE ROM to load.
 # The disk's slot is fixed, so its address (0000:00:04.0) and the DMAR lines naming it are too.
-set -- -machine q35,kernel-irqchip=split -device intel-iommu,intremap=on,caching-mode=on \
+iommu_dev="-device intel-iommu,intremap=on,caching-mode=on" iommu_arg=intel_iommu=on
+[ "$noiommu" = 1 ] && iommu_dev= iommu_arg=intel_iommu=off
+# shellcheck disable=SC2086
+set -- -machine q35,kernel-irqchip=split $iommu_dev \
 	-smp 2 -m 1024 -nographic -vga none -nic none -no-reboot \
 	-drive file="$img",if=none,id=nv0,format=raw -device nvme,drive=nv0,serial=dmamap-vfio,addr=04.0 \
 	-kernel "$kernel" -initrd "$vm/initrd.gz" \
-	-append "console=ttyS0 intel_iommu=on panic=-1 rdinit=/init quiet"
+	-append "console=ttyS0 $iommu_arg panic=-1 rdinit=/init quiet"
 limit=${DMAMAP_VFIO_VM_TIMEOUT:-300}
 accel=${DMAMAP_VFIO_VM_ACCEL:-auto} why="DMAMAP_VFIO_VM_ACCEL=tcg"
 if [ "$accel" = auto ]; then

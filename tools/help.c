@@ -58,7 +58,7 @@ static const struct cli_command commands[] = {
 	{ "run", cli_run, "run your driver and device model across boards and seeds", NULL },
 	{ "bench", cli_bench, "the speed ratios, or dma_map_benchmark's measurement", NULL },
 	{ "nvme", cli_nvme, "the example NVMe driver on a real function, through VFIO",
-	  "usage: dmamap nvme BDF [--bench] [--no-stray] [--poll]\n\n"
+	  "usage: dmamap nvme BDF [--bench] [--no-stray] [--poll] [--unsafe-noiommu]\n\n"
 	  "Holds the PCI function BDF (0000:01:00.0, bound to vfio-pci) through VFIO and runs\n"
 	  "the example NVMe driver on it: Identify, blocks written and read back through\n"
 	  "dma_map_single() (registered memory and not) and dma_map_sg(), then a read into an\n"
@@ -66,6 +66,7 @@ static const struct cli_command commands[] = {
 	  "  --bench                 map+unmap costs: registered, unregistered, host identity\n"
 	  "  --no-stray              skip the read into an unmapped IOVA\n"
 	  "  --poll                  poll the I/O queue (default: its MSI-X interrupt)\n"
+	  "  --unsafe-noiommu        VFIO without an IOMMU: physical addresses, a hugepage arena\n"
 	  "docs/vfio.md tells how to bind a function and what the machine needs.\n" },
 	{ NULL, NULL, NULL, NULL },
 };

@@ -172,6 +172,8 @@ int cli_nvme(int argc, char **argv)
 	uint8_t *arena = MAP_FAILED, *heap_src = NULL, *heap_dst = NULL;
 	size_t arena_len = 256 << 10, bar_len = 0;
 	bool do_bench = false, stray = true, poll = false;
+	struct dmamap_vfio_options opt = { 0 };
+	uint8_t *src2, *dst2;
 	const char *bdf = NULL;
 	int ret, status = 1;
 
@@ -182,6 +184,8 @@ int cli_nvme(int argc, char **argv)
 			stray = false;
 		else if (!strcmp(argv[i], "--poll"))
 			poll = true;
+		else if (!strcmp(argv[i], "--unsafe-noiommu"))
+			opt.unsafe_noiommu = true;
 		else if (argv[i][0] != '-' && !bdf)
 			bdf = argv[i];
 		else {
@@ -190,10 +194,10 @@ int cli_nvme(int argc, char **argv)
 		}
 	}
 	if (!bdf) {
-		fprintf(stderr, "usage: dmamap nvme BDF [--bench] [--no-stray] [--poll]\n");
+		fprintf(stderr, "usage: dmamap nvme BDF [--bench] [--no-stray] [--poll] [--unsafe-noiommu]\n");
 		return 2;
 	}
-	p = dmamap_platform_vfio(bdf, NULL, &err);
+	p = dmamap_platform_vfio(bdf, &opt, &err);
 	if (!p) {
 		fprintf(stderr, "dmamap nvme: %s\n", err.msg);
 		return 1;
@@ -217,7 +221,20 @@ int cli_nvme(int argc, char **argv)
 	printf("nvme: namespace 1: %llu blocks of %u bytes; %u namespaces\n",
 	       (unsigned long long)c.blocks, c.block_size, c.namespaces);
 
-	arena = mmap(NULL, arena_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (opt.unsafe_noiommu) {
+		/*
+		 * No IOMMU: a buffer must be physically contiguous, and a 2 MiB
+		 * hugepage is (echo N > /proc/sys/vm/nr_hugepages first).
+		 */
+		arena_len = 2 << 20;
+		arena = mmap(NULL, arena_len, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE, -1, 0);
+		printf("nvme: no IOMMU (unsafe): DMA addresses are physical, buffers in a %s\n",
+		       arena == MAP_FAILED ? "MISSING hugepage" : "2 MiB hugepage");
+	} else {
+		arena = mmap(NULL, arena_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			     -1, 0);
+	}
 	heap_src = aligned_alloc(4096, 64 << 10);
 	heap_dst = aligned_alloc(4096, 64 << 10);
 	if (arena == MAP_FAILED || !heap_src || !heap_dst ||
@@ -225,14 +242,28 @@ int cli_nvme(int argc, char **argv)
 		fprintf(stderr, "dmamap nvme: cannot register %zu bytes\n", arena_len);
 		goto out;
 	}
+	/* Without an IOMMU unregistered memory has no device address: the second pair is the arena's. */
+	src2 = opt.unsafe_noiommu ? arena + (1 << 20) : heap_src;
+	dst2 = opt.unsafe_noiommu ? arena + (1 << 20) + (128 << 10) : heap_dst;
 	ret = round_trip(&c, "dma_map_single, registered memory", 8, arena, arena + 128 * 1024,
 			 64 << 10, 1);
+	if (!ret && opt.unsafe_noiommu) {
+		dma_addr_t h = dma_map_single(dev, heap_src, 4096, DMA_TO_DEVICE);
+
+		printf("nvme: dma_map_single of unregistered memory without an IOMMU: %s\n",
+		       dma_mapping_error(dev, h) ? "refused, as it must be" : "MAPPED");
+		if (!dma_mapping_error(dev, h)) {
+			dma_unmap_single(dev, h, 4096, DMA_TO_DEVICE);
+			ret = -EIO;
+		}
+	}
 	if (!ret)
-		ret = round_trip(&c, "dma_map_single, unregistered memory", 200, heap_src, heap_dst,
-				 64 << 10, 2);
+		ret = round_trip(&c, opt.unsafe_noiommu ? "dma_map_single, more registered memory" :
+							  "dma_map_single, unregistered memory",
+				 200, src2, dst2, 64 << 10, 2);
 	if (!ret)
 		ret = round_trip(&c, "dma_map_single, 3 blocks at an odd offset", 400,
-				 heap_src + c.block_size, heap_dst + 3 * c.block_size,
+				 src2 + c.block_size, dst2 + 3 * c.block_size,
 				 3 * (size_t)c.block_size, 3);
 	if (!ret)
 		ret = round_trip_sg(&c, 600, arena, 16 << 10);
@@ -246,7 +277,8 @@ int cli_nvme(int argc, char **argv)
 		       (unsigned long long)st.irqs_delivered, (unsigned long long)c.irqs);
 	else
 		printf("nvme: I/O completions polled\n");
-	if (!ret && stray) {
+	/* Without an IOMMU a stray address is someone's memory: never aimed at. */
+	if (!ret && stray && !opt.unsafe_noiommu) {
 		/* Above everything this process mapped: the IOMMU has no entry there. */
 		dma_addr_t nowhere = st.iova_end - 0x100000;
 		int r = nvme_read_to(&c, 8, nowhere);

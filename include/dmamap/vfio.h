@@ -38,6 +38,16 @@ struct dmamap_vfio_options {
 	 * platform's life.
 	 */
 	size_t arena_size;
+	/*
+	 * UNSAFE: no IOMMU. VFIO's no-IOMMU mode (the vfio module loaded with
+	 * enable_unsafe_noiommu_mode=1; root only), DMA addresses being the
+	 * physical addresses of the pages, read from /proc/self/pagemap, as
+	 * DPDK's IOVA-as-PA mode. Nothing confines the device: a wrong
+	 * address it is given is memory of someone else's. Only registered
+	 * memory (locked, and the arena) can be mapped, and a buffer only
+	 * where its pages are physically contiguous (hugepages are).
+	 */
+	bool unsafe_noiommu;
 };
 
 /**
@@ -63,7 +73,10 @@ struct dmamap_vfio_options {
  * - -EACCES: no permission on /dev/vfio/vfio or the group's file;
  * - -EBUSY: the group is not viable (another function in it is bound to a
  *   host driver), or another process holds it;
- * - -EOPNOTSUPP: the container has no type1v2 IOMMU;
+ * - -EOPNOTSUPP: the container has no type1v2 IOMMU (with unsafe_noiommu:
+ *   the kernel has no no-IOMMU mode);
+ * - -EPERM: unsafe_noiommu without the right to read physical addresses
+ *   (CAP_SYS_ADMIN);
  * - -ENOMEM: the arena, or pinning it (RLIMIT_MEMLOCK);
  * - -ENOSPC: the IOMMU translates no IOVA range of 16 MiB or more below
  *   4 GiB;
@@ -90,12 +103,15 @@ DMAMAP_API bool dmamap_platform_is_vfio(const struct dmamap_platform *p);
  * The pages are pinned and mapped at a fresh IOVA range until
  * dmamap_vfio_unregister() or the platform's end. A hugepage or memfd
  * arena from which the driver carves its buffers is the intended use.
+ * Without an IOMMU (unsafe_noiommu) the pages are locked with mlock() and
+ * their physical addresses read once.
  *
  * Return: 0; -EINVAL for a platform that is not VFIO, a NULL @addr, a
  * zero or unaligned @size or @addr, or a range that overlaps one already
  * registered; -ENOSPC when 64 ranges are registered, @size is above 1 GiB
- * or the IOVA space has no room; -ENOMEM or -EFAULT as the kernel refuses to pin (locked-memory
- * limit, memory not mapped).
+ * or the IOVA space has no room; -ENOMEM or -EFAULT as the kernel refuses
+ * to pin (locked-memory limit, memory not mapped); -EPERM without an IOMMU
+ * when the physical addresses cannot be read.
  */
 DMAMAP_API int dmamap_vfio_register(struct dmamap_platform *p, void *addr, size_t size);
 
@@ -168,7 +184,7 @@ struct dmamap_vfio_stats {
 	uint64_t slow_unmaps;
 	uint64_t slow_bytes_live;  /* bytes the slow path keeps mapped now */
 	uint64_t map_failures;     /* maps refused: the mask, the IOVA space, the kernel */
-	uint64_t iova_start, iova_end; /* the IOVA space used: [start, end) */
+	uint64_t iova_start, iova_end; /* the IOVA space used: [start, end); 0, 0 without an IOMMU */
 	unsigned int msix_vectors; /* interrupt lines: MSI-X vectors with an eventfd */
 	uint64_t irqs_signalled;   /* messages the function sent, every vector */
 	uint64_t irqs_delivered;   /* handler runs: messages that came together run them once */

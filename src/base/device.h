@@ -159,6 +159,7 @@ struct dmamap_platform {
 	struct dmamap_iommu *iommu;          /* ops/iommu: its domains */
 	struct dmamap_sched *sched;          /* hw/: device time; NULL until a model steps */
 	struct dmamap_vfio *vfio;            /* platform/vfio: the function held, or NULL */
+	bool vfio_noiommu;                   /* platform/: it has no IOMMU (DMA addresses physical) */
 	struct dmamap_vfio_space *vfio_space; /* ops/vfio: its IOVA space and registered memory */
 };
 

@@ -40,7 +40,7 @@ struct dmamap_platform *dmamap_platform_vfio(const char *bdf,
 	if (!p)
 		return NULL;
 	snprintf(p->name, sizeof(p->name), "vfio");
-	ret = dmamap__port_vfio_open(p, bdf, err);
+	ret = dmamap__port_vfio_open(p, bdf, opt && opt->unsafe_noiommu, err);
 	if (!ret) {
 		ret = dmamap__vfio_space_init(p);
 		if (ret)
@@ -55,7 +55,8 @@ struct dmamap_platform *dmamap_platform_vfio(const char *bdf,
 			dmamap__set_error(err, ret,
 					  "vfio: cannot map the %llu-byte coherent arena in the IOMMU: %s%s",
 					  (unsigned long long)bank->size, strerror(-ret),
-					  ret == -ENOMEM ? " (ulimit -l: docs/vfio.md)" : "");
+					  ret == -ENOMEM ? " (ulimit -l: docs/vfio.md)" :
+					  ret == -EPERM ? " (physical addresses from /proc/self/pagemap need CAP_SYS_ADMIN)" : "");
 	}
 	if (ret) {
 		dmamap_platform_destroy(p);
@@ -144,7 +145,7 @@ int dmamap_vfio_stats(struct device *dev, struct dmamap_vfio_stats *st)
 
 	if (!p || !st)
 		return -EINVAL;
-	dmamap__vfio_read_stats(p, st);
+	dmamap__vfio_read_stats(dev, st);
 	dmamap__msi_stats(dev, &ms);
 	st->msix_vectors = dev->nr_msi;
 	st->irqs_signalled = ms.signalled;

@@ -18,6 +18,12 @@
  * The devices VFIO serves snoop the CPU's caches: there is nothing to
  * sync, and coherent allocations are plain cached memory from the
  * registered arena.
+ *
+ * Without an IOMMU (VFIO's unsafe no-IOMMU mode) a DMA address is the
+ * physical address: registered memory is locked and its pages' frames
+ * read once; a buffer maps only where its pages are physically
+ * contiguous, unregistered memory not at all (nothing pins it where it
+ * is), and an unmap has nothing to undo.
  */
 #include <pthread.h>
 #include <dmamap/vfio.h>
@@ -35,31 +41,19 @@
 #define SPACE_FIRST (1ULL << 20)
 #define SPACE_LAST (1ULL << 32)
 
-struct region {
-	uintptr_t va;
-	u64 size;
-	u64 iova;
-	unsigned int order; /* of the IOVA block: its pages, as a power of two */
-	bool arena;
-};
-
-struct table {
-	struct table *older;
-	unsigned int n;
-	struct region r[]; /* sorted by va */
-};
-
 struct vfio_counts {
-	uint64_t fast_maps, slow_maps, slow_unmaps, slow_bytes_mapped, slow_bytes_unmapped,
-		failures;
+	uint64_t slow_maps, slow_unmaps, slow_bytes_mapped, slow_bytes_unmapped, failures;
 } __attribute__((aligned(64)));
 
 struct dmamap_vfio_space {
-	struct table *table; /* the one in force, loaded with acquire */
-	struct dmamap_iova *iova;
+	struct dmamap_vfio_fast fast; /* first: what the core's short path reads */
+	struct dmamap_iova *reg_iova; /* registered ranges' IOVAs: [start, fast.registered_end) */
+	struct dmamap_iova *iova;     /* the slow path's: [fast.registered_end, end) */
 	u64 start, end, unit;
 	pthread_mutex_t lock; /* registration; never a mapping path */
-	struct table *retired;
+	struct vfio_table *retired;
+	bool noiommu;
+	struct vfio_frames *all_frames; /* every frames block made, for the end */
 	uint64_t registered_bytes;
 	struct vfio_counts counts[DMAMAP_STAT_SHARDS];
 };
@@ -69,32 +63,8 @@ static inline struct vfio_counts *counts(struct dmamap_vfio_space *s)
 	return &s->counts[dmamap__my_shard()];
 }
 
-/* The registered range holding [@va, +@size), or NULL. */
-static inline const struct region *lookup_va(const struct table *t, uintptr_t va, size_t size)
-{
-	unsigned int lo = 0, hi = t->n;
-
-	/* The last range starting at or before @va. */
-	while (lo < hi) {
-		unsigned int mid = (lo + hi) / 2;
-
-		if (t->r[mid].va <= va)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return NULL;
-	{
-		const struct region *r = &t->r[lo - 1];
-		u64 off = va - r->va;
-
-		return off < r->size && size <= r->size - off ? r : NULL;
-	}
-}
-
 /* The registered range whose IOVAs hold @dma, or NULL (few ranges: a scan). */
-static const struct region *lookup_iova(const struct table *t, dma_addr_t dma)
+static const struct vfio_region *lookup_iova(const struct vfio_table *t, dma_addr_t dma)
 {
 	for (unsigned int i = 0; i < t->n; i++)
 		if (dma - t->r[i].iova < t->r[i].size)
@@ -102,9 +72,51 @@ static const struct region *lookup_iova(const struct table *t, dma_addr_t dma)
 	return NULL;
 }
 
-static inline struct table *table_of(struct dmamap_vfio_space *s)
+/*
+ * No IOMMU: the physical address of [@va, +@size) in @r, or
+ * DMA_MAPPING_ERROR where its pages are not contiguous in memory.
+ */
+static dma_addr_t physical(const struct vfio_region *r, uintptr_t va, size_t size, u64 unit)
 {
-	return __atomic_load_n(&s->table, __ATOMIC_ACQUIRE);
+	u64 first = (va - r->va) / unit, last = (va - r->va + size - 1) / unit;
+
+	for (u64 i = first; i < last; i++)
+		if (r->frames->pa[i + 1] != r->frames->pa[i] + unit)
+			return DMA_MAPPING_ERROR;
+	return r->frames->pa[first] + ((va - r->va) & (unit - 1));
+}
+
+/* The device address of [@va, +@size) in registered range @r, or DMA_MAPPING_ERROR. */
+static inline dma_addr_t registered_dma(const struct dmamap_vfio_space *s, const struct vfio_region *r,
+					uintptr_t va, size_t size)
+{
+	if (unlikely(s->noiommu))
+		return physical(r, va, size, s->unit);
+	return r->iova + (va - r->va);
+}
+
+/* The arena address behind a coherent allocation's device address, or 0. */
+static uintptr_t arena_va(const struct dmamap_vfio_space *s, dma_addr_t dma)
+{
+	const struct vfio_table *t = __atomic_load_n(&s->fast.table, __ATOMIC_ACQUIRE);
+	const struct vfio_region *r;
+
+	if (!s->noiommu) {
+		r = lookup_iova(t, dma);
+		return r && r->arena ? r->va + (uintptr_t)(dma - r->iova) : 0;
+	}
+	for (unsigned int i = 0; i < t->n; i++) {
+		r = &t->r[i];
+		for (u64 k = 0; r->arena && k < r->size / s->unit; k++)
+			if (dma - r->frames->pa[k] < s->unit)
+				return r->va + (uintptr_t)(k * s->unit + (dma - r->frames->pa[k]));
+	}
+	return 0;
+}
+
+static inline const struct vfio_table *table_of(struct dmamap_vfio_space *s)
+{
+	return __atomic_load_n(&s->fast.table, __ATOMIC_ACQUIRE);
 }
 
 static unsigned int order_for(u64 size)
@@ -152,15 +164,19 @@ static __attribute__((noinline)) dma_addr_t map_slow(struct device *dev, phys_ad
 static dma_addr_t vfio_map_phys(struct device *dev, phys_addr_t phys, size_t size)
 {
 	struct dmamap_vfio_space *s = dev->plat->vfio_space;
-	const struct region *r = lookup_va(table_of(s), (uintptr_t)phys, size);
+	const struct vfio_region *r = dmamap__vfio_lookup_va(table_of(s), (uintptr_t)phys, size);
 	dma_addr_t dma;
 
 	if (unlikely(!r))
-		return map_slow(dev, phys, size);
-	dma = r->iova + ((uintptr_t)phys - r->va);
+		return s->noiommu ? map_error(dev, "without an IOMMU only registered (locked) memory maps",
+					      phys, size, 0) :
+				    map_slow(dev, phys, size);
+	dma = registered_dma(s, r, (uintptr_t)phys, size);
+	if (unlikely(dma == DMA_MAPPING_ERROR))
+		return map_error(dev, "without an IOMMU a buffer must be physically contiguous", phys,
+				 size, 0);
 	if (unlikely(dma + size - 1 > dev->map_limit))
 		return map_error(dev, "registered memory lies above the device's mask", phys, size, 0);
-	dmamap__count_add(&counts(s)->fast_maps, 1);
 	return dma;
 }
 
@@ -178,7 +194,8 @@ static void vfio_unmap_phys(struct device *dev, dma_addr_t dma, size_t size, con
 	u64 first, len;
 	int ret;
 
-	if (likely(lookup_iova(table_of(s), dma)))
+	/* Without an IOMMU nothing was mapped; registered memory stays mapped. */
+	if (s->noiommu || dma - s->start < s->fast.registered_end - s->start)
 		return;
 	first = dma & ~(s->unit - 1);
 	len = (dma + size - first + s->unit - 1) & ~(s->unit - 1);
@@ -219,15 +236,15 @@ static void *vfio_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle,
 	size_t len = dmamap__port_map_size(size);
 	phys_addr_t phys;
 	dma_addr_t dma;
-	const struct region *r;
+	const struct vfio_region *r;
 
 	(void)gfp;
 	phys = dmamap__pages_alloc(p, dmamap__get_order(len), ZONE_NORMAL_IDX);
 	if (phys == PHYS_NONE)
 		return NULL;
 	/* The arena is registered: its pages are in the IOMMU already. */
-	r = lookup_va(table_of(p->vfio_space), (uintptr_t)phys, len);
-	dma = r ? r->iova + ((uintptr_t)phys - r->va) : DMA_MAPPING_ERROR;
+	r = dmamap__vfio_lookup_va(table_of(p->vfio_space), (uintptr_t)phys, len);
+	dma = r ? registered_dma(p->vfio_space, r, (uintptr_t)phys, len) : DMA_MAPPING_ERROR;
 	if (dma == DMA_MAPPING_ERROR || dma + len - 1 > dev->coherent_dma_mask) {
 		dmamap__free_contiguous(p, phys, len);
 		return NULL;
@@ -242,9 +259,9 @@ static void *vfio_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle,
 static phys_addr_t allocation_of(struct device *dev, dma_addr_t dma, size_t size, const void *cpu,
 				 const char *func)
 {
-	const struct region *r = lookup_iova(table_of(dev->plat->vfio_space), dma);
+	uintptr_t va = arena_va(dev->plat->vfio_space, dma);
 	size_t len = dmamap__port_map_size(size);
-	phys_addr_t phys = r && r->arena ? (phys_addr_t)(r->va + (dma - r->iova)) : PHYS_NONE;
+	phys_addr_t phys = va ? (phys_addr_t)va : PHYS_NONE;
 
 	if (phys == PHYS_NONE || !dmamap__is_contiguous(dev->plat, phys, len) ||
 	    (cpu != (void *)(uintptr_t)phys && cpu != (void *)virt_to_page((void *)(uintptr_t)phys))) {
@@ -283,25 +300,21 @@ static void vfio_free_noncoherent(struct device *dev, size_t size, void *cpu, dm
 static int vfio_mmap(struct device *dev, struct vm_area_struct *vma, void *cpu, dma_addr_t dma,
 		     size_t size, unsigned long attrs)
 {
-	const struct region *r = lookup_iova(table_of(dev->plat->vfio_space), dma);
+	uintptr_t va = arena_va(dev->plat->vfio_space, dma);
 
 	(void)cpu;
 	(void)attrs;
-	if (!r || !r->arena)
-		return -ENXIO;
-	return dmamap__common_mmap(dev, vma, (phys_addr_t)(r->va + (dma - r->iova)), size, VIEW_CPU);
+	return va ? dmamap__common_mmap(dev, vma, (phys_addr_t)va, size, VIEW_CPU) : -ENXIO;
 }
 
 static int vfio_get_sgtable(struct device *dev, struct sg_table *sgt, void *cpu, dma_addr_t dma,
 			    size_t size, unsigned long attrs)
 {
-	const struct region *r = lookup_iova(table_of(dev->plat->vfio_space), dma);
+	uintptr_t va = arena_va(dev->plat->vfio_space, dma);
 
 	(void)cpu;
 	(void)attrs;
-	if (!r || !r->arena)
-		return -ENXIO;
-	return dmamap__common_get_sgtable(dev, sgt, (phys_addr_t)(r->va + (dma - r->iova)), size);
+	return va ? dmamap__common_get_sgtable(dev, sgt, (phys_addr_t)va, size) : -ENXIO;
 }
 
 /*
@@ -314,6 +327,9 @@ static int vfio_dma_supported(struct device *dev, u64 mask)
 {
 	struct dmamap_vfio_space *s = dev->plat->vfio_space;
 
+	/* Physical addresses may be anywhere in RAM: a map above the mask is refused then. */
+	if (s->noiommu)
+		return mask >= DMA_BIT_MASK(32);
 	return mask >= s->end - 1;
 }
 
@@ -321,6 +337,8 @@ static u64 vfio_required_mask(struct device *dev)
 {
 	struct dmamap_vfio_space *s = dev->plat->vfio_space;
 
+	if (s->noiommu)
+		return DMA_BIT_MASK(64);
 	return DMA_BIT_MASK(64 - __builtin_clzll(s->end - 1));
 }
 
@@ -345,29 +363,10 @@ static const struct dma_map_ops vfio_ops = {
 	.opt_mapping_size = vfio_opt_mapping_size,
 };
 
-dma_addr_t dmamap__vfio_map_registered(struct device *dev, const void *ptr, size_t size)
-{
-	struct dmamap_vfio_space *s = dev->plat->vfio_space;
-	const struct region *r = lookup_va(table_of(s), (uintptr_t)ptr, size);
-	dma_addr_t dma;
-
-	if (unlikely(!r))
-		return DMA_MAPPING_ERROR;
-	dma = r->iova + ((uintptr_t)ptr - r->va);
-	if (unlikely(dma + size - 1 > dev->map_limit))
-		return DMA_MAPPING_ERROR;
-	dmamap__count_add(&counts(s)->fast_maps, 1);
-	return dma;
-}
-
-bool dmamap__vfio_registered_handle(struct device *dev, dma_addr_t addr)
-{
-	return lookup_iova(table_of(dev->plat->vfio_space), addr) != NULL;
-}
-
 void dmamap__vfio_attach(struct device *dev)
 {
-	dev->vfio_lookup = true;
+	/* Without an IOMMU every map takes the general path: it checks physical contiguity. */
+	dev->vfio_lookup = !dev->plat->vfio_space->noiommu;
 	dev->dma_ops = &vfio_ops;
 	dev->coherent = true;
 }
@@ -375,13 +374,25 @@ void dmamap__vfio_attach(struct device *dev)
 int dmamap__vfio_space_init(struct dmamap_platform *p)
 {
 	struct dmamap_vfio_space *s;
-	u64 start[8], end[8], pgsize = 0;
+	u64 start[8], end[8], pgsize = 0, split;
 	unsigned int n = dmamap__port_iommu_apertures(p, start, end, 8, &pgsize);
 
 	s = dmamap__zalloc_lines(sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	pthread_mutex_init(&s->lock, NULL);
+	if (dmamap__port_no_iommu(p)) {
+		/* Physical addresses: no IOVA space to keep, pages in the host's unit. */
+		s->noiommu = true;
+		s->unit = MAX((u64)dmamap__host_page_size(), (u64)PAGE_SIZE);
+		s->fast.table = dmamap__calloc(1, sizeof(struct vfio_table));
+		if (!s->fast.table) {
+			free(s);
+			return -ENOMEM;
+		}
+		p->vfio_space = s;
+		return 0;
+	}
 	s->unit = MAX(MAX((u64)dmamap__host_page_size(), pgsize), (u64)PAGE_SIZE);
 	/* The first aperture that reaches above 1 MiB, kept below 4 GiB. */
 	for (unsigned int i = 0; i < n && i < 8; i++) {
@@ -399,11 +410,22 @@ int dmamap__vfio_space_init(struct dmamap_platform *p)
 		free(s);
 		return -ENOSPC;
 	}
-	s->table = dmamap__calloc(1, sizeof(struct table));
+	/*
+	 * Registered ranges below, the slow path's above: an unmap tells them
+	 * apart by one compare. The registered part holds a 1 GiB block where
+	 * the space allows ([1 GiB, 2 GiB)); else the space is halved.
+	 */
+	split = s->end - s->start >= (2ULL << 30) + (1ULL << 24) ? 2ULL << 30 :
+		s->start + (((s->end - s->start) / 2) & ~(s->unit - 1));
+	s->fast.registered_end = split;
+	s->fast.table = dmamap__calloc(1, sizeof(struct vfio_table));
 	/* Up to 1 GiB in one range: a registered arena of that size is one block. */
-	s->iova = s->table ? dmamap__iova_create_order(s->start, s->end, 30 - PAGE_SHIFT) : NULL;
+	s->reg_iova = s->fast.table ? dmamap__iova_create_order(s->start, split, 30 - PAGE_SHIFT) :
+				      NULL;
+	s->iova = s->reg_iova ? dmamap__iova_create(split, s->end) : NULL;
 	if (!s->iova) {
-		free(s->table);
+		dmamap__iova_destroy(s->reg_iova);
+		free((void *)s->fast.table);
 		free(s);
 		return -ENOMEM;
 	}
@@ -414,35 +436,46 @@ int dmamap__vfio_space_init(struct dmamap_platform *p)
 void dmamap__vfio_space_fini(struct dmamap_platform *p)
 {
 	struct dmamap_vfio_space *s = p->vfio_space;
-	struct table *t;
+	struct vfio_table *t;
 
 	if (!s)
 		return;
-	t = s->table;
-	for (unsigned int i = 0; i < t->n; i++)
-		dmamap__port_iommu_unmap(p, t->r[i].iova, t->r[i].size);
+	t = (struct vfio_table *)s->fast.table;
+	for (unsigned int i = 0; i < t->n; i++) {
+		if (s->noiommu)
+			dmamap__port_unlock(p, t->r[i].va, t->r[i].size / s->unit);
+		else
+			dmamap__port_iommu_unmap(p, t->r[i].iova, t->r[i].size);
+	}
+	while (s->all_frames) {
+		struct vfio_frames *next = s->all_frames->next;
+
+		free(s->all_frames);
+		s->all_frames = next;
+	}
 	while (t) {
-		struct table *older = t->older;
+		struct vfio_table *older = t->older;
 
 		free(t);
 		t = older;
 	}
 	for (t = s->retired; t;) {
-		struct table *older = t->older;
+		struct vfio_table *older = t->older;
 
 		free(t);
 		t = older;
 	}
 	dmamap__iova_destroy(s->iova);
+	dmamap__iova_destroy(s->reg_iova);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 	p->vfio_space = NULL;
 }
 
 /* A copy of @t with @add inserted in order (@add NULL) or @drop left out; NULL when out of memory. */
-static struct table *table_edit(const struct table *t, const struct region *add, unsigned int drop)
+static struct vfio_table *table_edit(const struct vfio_table *t, const struct vfio_region *add, unsigned int drop)
 {
-	struct table *n = dmamap__calloc(1, sizeof(*n) + (t->n + 1) * sizeof(n->r[0]));
+	struct vfio_table *n = dmamap__calloc(1, sizeof(*n) + (t->n + 1) * sizeof(n->r[0]));
 	unsigned int k = 0;
 
 	if (!n)
@@ -460,38 +493,71 @@ static struct table *table_edit(const struct table *t, const struct region *add,
 	return n;
 }
 
-static void publish(struct dmamap_vfio_space *s, struct table *n)
+static void publish(struct dmamap_vfio_space *s, struct vfio_table *n)
 {
-	struct table *old = s->table;
+	struct vfio_table *old = (struct vfio_table *)s->fast.table;
 
 	/* Readers may still hold the old table: it is kept until the end. */
 	old->older = s->retired;
 	s->retired = old;
-	__atomic_store_n(&s->table, n, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->fast.table, n, __ATOMIC_RELEASE);
+}
+
+/* No IOMMU (lock held): lock @r's pages, read where they are, publish it. */
+static int register_physical(struct dmamap_platform *p, struct dmamap_vfio_space *s,
+			     struct vfio_region *r)
+{
+	size_t npages = (size_t)(r->size / s->unit);
+	struct vfio_frames *f = dmamap__calloc(1, sizeof(*f) + npages * sizeof(f->pa[0]));
+	struct vfio_table *n;
+	int ret;
+
+	if (!f)
+		return -ENOMEM;
+	ret = dmamap__port_lock_phys(p, r->va, npages, f->pa);
+	r->frames = f;
+	n = ret ? NULL : table_edit(s->fast.table, r, 0);
+	if (!n) {
+		if (!ret)
+			dmamap__port_unlock(p, r->va, npages);
+		free(f);
+		return ret ? ret : -ENOMEM;
+	}
+	/* Readers of older tables may still follow it: it lives until the end. */
+	f->next = s->all_frames;
+	s->all_frames = f;
+	publish(s, n);
+	s->registered_bytes += r->size;
+	return 0;
 }
 
 int dmamap__vfio_register(struct dmamap_platform *p, uintptr_t va, u64 size, bool arena)
 {
 	struct dmamap_vfio_space *s = p->vfio_space;
-	struct region r = { .va = va, .size = size, .arena = arena };
-	struct table *t, *n;
+	struct vfio_region r = { .va = va, .size = size, .arena = arena };
+	struct vfio_table *t, *n;
 	int ret;
 
 	if (!s || !va || !size || (va | size) & (s->unit - 1) || va + size < va)
 		return -EINVAL;
 	pthread_mutex_lock(&s->lock);
-	t = s->table;
+	t = (struct vfio_table *)s->fast.table;
 	for (unsigned int i = 0; i < t->n; i++)
 		if (va < t->r[i].va + t->r[i].size && t->r[i].va < va + size) {
 			pthread_mutex_unlock(&s->lock);
 			return -EINVAL;
 		}
-	if (t->n >= MAX_REGIONS || size > s->end - s->start) {
+	if (t->n >= MAX_REGIONS || size > (1ULL << 30) || (!s->noiommu && size > s->end - s->start)) {
 		pthread_mutex_unlock(&s->lock);
 		return -ENOSPC;
 	}
+	if (s->noiommu) {
+		ret = register_physical(p, s, &r);
+		pthread_mutex_unlock(&s->lock);
+		return ret;
+	}
 	r.order = order_for(size);
-	r.iova = dmamap__iova_alloc(s->iova, r.order);
+	r.iova = dmamap__iova_alloc(s->reg_iova, r.order);
 	if (!r.iova) {
 		pthread_mutex_unlock(&s->lock);
 		return -ENOSPC;
@@ -501,7 +567,7 @@ int dmamap__vfio_register(struct dmamap_platform *p, uintptr_t va, u64 size, boo
 	if (!n) {
 		if (!ret)
 			dmamap__port_iommu_unmap(p, r.iova, size);
-		dmamap__iova_free(s->iova, r.iova, r.order);
+		dmamap__iova_free(s->reg_iova, r.iova, r.order);
 		pthread_mutex_unlock(&s->lock);
 		return ret ? ret : -ENOMEM;
 	}
@@ -514,14 +580,14 @@ int dmamap__vfio_register(struct dmamap_platform *p, uintptr_t va, u64 size, boo
 int dmamap__vfio_unregister(struct dmamap_platform *p, uintptr_t va)
 {
 	struct dmamap_vfio_space *s = p->vfio_space;
-	struct table *t, *n;
+	struct vfio_table *t, *n;
 	unsigned int i;
 	int ret;
 
 	if (!s)
 		return -EINVAL;
 	pthread_mutex_lock(&s->lock);
-	t = s->table;
+	t = (struct vfio_table *)s->fast.table;
 	for (i = 0; i < t->n && (t->r[i].va != va || t->r[i].arena); i++)
 		;
 	if (i == t->n) {
@@ -533,23 +599,27 @@ int dmamap__vfio_unregister(struct dmamap_platform *p, uintptr_t va)
 		pthread_mutex_unlock(&s->lock);
 		return -ENOMEM;
 	}
-	/* Still mapped if the kernel says no: the range stays registered, its IOVAs taken. */
-	ret = dmamap__port_iommu_unmap(p, t->r[i].iova, t->r[i].size);
-	if (ret) {
-		free(n);
-		pthread_mutex_unlock(&s->lock);
-		return ret;
+	if (s->noiommu) {
+		dmamap__port_unlock(p, t->r[i].va, t->r[i].size / s->unit);
+	} else {
+		/* Still mapped if the kernel says no: the range stays registered, its IOVAs taken. */
+		ret = dmamap__port_iommu_unmap(p, t->r[i].iova, t->r[i].size);
+		if (ret) {
+			free(n);
+			pthread_mutex_unlock(&s->lock);
+			return ret;
+		}
+		dmamap__iova_free(s->reg_iova, t->r[i].iova, t->r[i].order);
 	}
-	dmamap__iova_free(s->iova, t->r[i].iova, t->r[i].order);
 	s->registered_bytes -= t->r[i].size;
 	publish(s, n);
 	pthread_mutex_unlock(&s->lock);
 	return 0;
 }
 
-void dmamap__vfio_read_stats(struct dmamap_platform *p, struct dmamap_vfio_stats *st)
+void dmamap__vfio_read_stats(struct device *dev, struct dmamap_vfio_stats *st)
 {
-	struct dmamap_vfio_space *s = p->vfio_space;
+	struct dmamap_vfio_space *s = dev->plat->vfio_space;
 	uint64_t mapped = 0, unmapped = 0;
 
 	memset(st, 0, sizeof(*st));
@@ -558,7 +628,6 @@ void dmamap__vfio_read_stats(struct dmamap_platform *p, struct dmamap_vfio_stats
 	for (unsigned int i = 0; i < DMAMAP_STAT_SHARDS; i++) {
 		const struct vfio_counts *c = &s->counts[i];
 
-		st->fast_maps += __atomic_load_n(&c->fast_maps, __ATOMIC_RELAXED);
 		st->slow_maps += __atomic_load_n(&c->slow_maps, __ATOMIC_RELAXED);
 		st->slow_unmaps += __atomic_load_n(&c->slow_unmaps, __ATOMIC_RELAXED);
 		st->map_failures += __atomic_load_n(&c->failures, __ATOMIC_RELAXED);
@@ -566,9 +635,14 @@ void dmamap__vfio_read_stats(struct dmamap_platform *p, struct dmamap_vfio_stats
 		unmapped += __atomic_load_n(&c->slow_bytes_unmapped, __ATOMIC_RELAXED);
 	}
 	st->slow_bytes_live = mapped - unmapped;
+	/* Every map that succeeded is the device's to count; those not on the slow path were lookups. */
+	st->fast_maps = dmamap__count_sum(dev->stats, sizeof(dev->stats[0]),
+					  offsetof(struct dmamap_stat_shard, v[ST_MAPS])) -
+			st->slow_maps;
 	pthread_mutex_lock(&s->lock);
 	st->registered_bytes = s->registered_bytes;
 	pthread_mutex_unlock(&s->lock);
 	st->iova_start = s->start;
 	st->iova_end = s->end;
 }
+

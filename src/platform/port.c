@@ -320,13 +320,18 @@ void dmamap__port_order_pause(struct dmamap_platform *p, bool paused)
 		dmamap__sim_order_pause(p, paused);
 }
 
-int dmamap__port_vfio_open(struct dmamap_platform *p, const char *bdf, struct dmamap_error *err)
+int dmamap__port_vfio_open(struct dmamap_platform *p, const char *bdf, bool noiommu,
+			   struct dmamap_error *err)
 {
+	int ret;
+
 	if (p->mach.kind != MACHINE_HOST || p->vfio) {
 		dmamap__set_error(err, -EINVAL, "vfio: only a host platform holds a function");
 		return -EINVAL;
 	}
-	return dmamap__vfio_open(&p->vfio, bdf, err);
+	ret = dmamap__vfio_open(&p->vfio, bdf, noiommu, err);
+	p->vfio_noiommu = !ret && noiommu;
+	return ret;
 }
 
 const char *dmamap__port_vfio_bdf(const struct dmamap_platform *p)
@@ -383,4 +388,15 @@ unsigned int dmamap__port_msix_count(struct dmamap_platform *p)
 int dmamap__port_msix_set(struct dmamap_platform *p, unsigned int n, const int *fds)
 {
 	return p->vfio ? dmamap__vfio_msix_set(p->vfio, n, fds) : -ENODEV;
+}
+
+int dmamap__port_lock_phys(struct dmamap_platform *p, uintptr_t va, size_t n, u64 *pa)
+{
+	return p->vfio ? dmamap__vfio_lock_phys(p->vfio, va, n, pa) : -ENODEV;
+}
+
+void dmamap__port_unlock(struct dmamap_platform *p, uintptr_t va, size_t n)
+{
+	if (p->vfio)
+		dmamap__vfio_unlock(p->vfio, va, n);
 }

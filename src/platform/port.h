@@ -291,8 +291,23 @@ void dmamap__port_order_pause(struct dmamap_platform *p, bool paused);
 
 /* ---- a real IOMMU: a PCI function held through VFIO (host only) -------------- */
 
-/* Hold @bdf through VFIO on the host platform @p; errors as dmamap_platform_vfio(). */
-int dmamap__port_vfio_open(struct dmamap_platform *p, const char *bdf, struct dmamap_error *err);
+/*
+ * Hold @bdf through VFIO on the host platform @p (@noiommu: VFIO's unsafe
+ * no-IOMMU mode); errors as dmamap_platform_vfio().
+ */
+int dmamap__port_vfio_open(struct dmamap_platform *p, const char *bdf, bool noiommu,
+			   struct dmamap_error *err);
+/* Whether @p's function has no IOMMU: its DMA addresses are physical. */
+static inline bool dmamap__port_no_iommu(const struct dmamap_platform *p)
+{
+	return p->vfio_noiommu;
+}
+/*
+ * No IOMMU: lock the @n host pages at @va and read their physical
+ * addresses into @pa (0, -EPERM, -EFAULT, -ENOMEM); unlock them again.
+ */
+int dmamap__port_lock_phys(struct dmamap_platform *p, uintptr_t va, size_t n, u64 *pa);
+void dmamap__port_unlock(struct dmamap_platform *p, uintptr_t va, size_t n);
 /* Whether @p holds a function through VFIO: its devices' addresses are the real IOMMU's. */
 static inline bool dmamap__port_real_iommu(const struct dmamap_platform *p)
 {

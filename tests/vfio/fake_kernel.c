@@ -267,29 +267,41 @@ unsigned int fake_eventfds_open(void)
 /*
  * vfio_msi_set_block(): vectors [@start, +@count) signal @efd (-1: none).
  * eventfd_ctx_fdget() refuses a file not open (EBADF) or not an eventfd
- * (EINVAL); the vectors this call set are torn down again then.
+ * (EINVAL); nothing changes then. The kernel's references are duplicates
+ * far above the numbers the process uses, so that one never takes the
+ * number of a file just closed.
  */
+#define REF_FD_MIN 512
+
 static int msix_set_block(unsigned int start, unsigned int count, const int32_t *efd)
 {
+	int refs[MSIX_MAX];
+
 	for (unsigned int j = 0; j < count; j++) {
-		unsigned int i = start + j;
-		int ref = -1;
+		if (efd[j] < 0)
+			continue;
+		if (fcntl(efd[j], F_GETFD) < 0)
+			return fail(EBADF);
+		if (!fake_is_eventfd(efd[j]))
+			return fail(EINVAL);
+	}
+	for (unsigned int j = 0; j < count; j++) {
+		refs[j] = efd[j] < 0 ? -1 : fcntl(efd[j], F_DUPFD_CLOEXEC, REF_FD_MIN);
+		if (efd[j] >= 0 && refs[j] < 0 && errno == EINVAL) /* RLIMIT_NOFILE below it */
+			refs[j] = fcntl(efd[j], F_DUPFD_CLOEXEC, 0);
+		if (efd[j] >= 0 && refs[j] < 0) {
+			int e = errno;
 
-		if (efd[j] >= 0) {
-			int e = fcntl(efd[j], F_GETFD) < 0 ? EBADF : !fake_is_eventfd(efd[j]) ? EINVAL : 0;
-
-			ref = e ? -1 : fcntl(efd[j], F_DUPFD_CLOEXEC, 0);
-			if (!e && ref < 0)
-				e = errno;
-			if (e) {
-				while (j--)
-					msix_vector_put(start + j);
-				return fail(e);
-			}
+			while (j--)
+				if (refs[j] >= 0)
+					close(refs[j]);
+			return fail(e);
 		}
-		msix_vector_put(i);
-		msix_fds[i] = efd[j];
-		msix_refs[i] = ref;
+	}
+	for (unsigned int j = 0; j < count; j++) {
+		msix_vector_put(start + j);
+		msix_fds[start + j] = efd[j];
+		msix_refs[start + j] = refs[j];
 	}
 	return 0;
 }

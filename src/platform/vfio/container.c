@@ -44,6 +44,8 @@ static const struct dmamap_vfio_kernel linux_kernel = {
 	.mmap = mmap,
 	.munmap = munmap,
 	.readlink = sys_readlink,
+	.mlock = mlock,
+	.munlock = munlock,
 };
 
 const struct dmamap_vfio_kernel *dmamap__vfio_kernel = &linux_kernel;
@@ -276,9 +278,11 @@ static int read_regions(struct dmamap_vfio *v, struct dmamap_error *err)
 	return 0;
 }
 
-int dmamap__vfio_open(struct dmamap_vfio **out, const char *bdf, struct dmamap_error *err)
+int dmamap__vfio_open(struct dmamap_vfio **out, const char *bdf, bool noiommu,
+		      struct dmamap_error *err)
 {
 	struct vfio_group_status status = { .argsz = sizeof(status) };
+	unsigned long iommu_type = noiommu ? VFIO_NOIOMMU_IOMMU : VFIO_TYPE1v2_IOMMU;
 	struct dmamap_vfio *v;
 	char path[64];
 	int ret, group;
@@ -294,6 +298,7 @@ int dmamap__vfio_open(struct dmamap_vfio **out, const char *bdf, struct dmamap_e
 		return -ENOMEM;
 	}
 	v->container = v->group = v->device = -1;
+	v->noiommu = noiommu;
 	pthread_mutex_init(&v->lock, NULL);
 	if (!parse_bdf(bdf, v->bdf)) {
 		dmamap__set_error(err, -EINVAL,
@@ -325,18 +330,21 @@ int dmamap__vfio_open(struct dmamap_vfio **out, const char *bdf, struct dmamap_e
 		goto fail;
 	}
 	errno = 0;
-	ret = K->ioctl(v->container, VFIO_CHECK_EXTENSION, (void *)(uintptr_t)VFIO_TYPE1v2_IOMMU);
+	ret = K->ioctl(v->container, VFIO_CHECK_EXTENSION, (void *)(uintptr_t)iommu_type);
 	if (ret < 0) {
 		ret = -(errno ? errno : EIO);
 		dmamap__set_error(err, ret, "vfio: VFIO_CHECK_EXTENSION: %s", strerror(-ret));
 		goto fail;
 	}
 	if (!ret) {
-		dmamap__set_error(err, -EOPNOTSUPP, "vfio: the container has no type1v2 IOMMU");
+		dmamap__set_error(err, -EOPNOTSUPP, noiommu ?
+				  "vfio: the kernel has no no-IOMMU mode (modprobe vfio enable_unsafe_noiommu_mode=1)" :
+				  "vfio: the container has no type1v2 IOMMU");
 		ret = -EOPNOTSUPP;
 		goto fail;
 	}
-	snprintf(path, sizeof(path), "/dev/vfio/%d", group);
+	/* A no-IOMMU group's file says so in its name: nobody opens one by mistake. */
+	snprintf(path, sizeof(path), noiommu ? "/dev/vfio/noiommu-%d" : "/dev/vfio/%d", group);
 	ret = v->group = open_file(path, err);
 	if (ret < 0)
 		goto fail;
@@ -352,9 +360,10 @@ int dmamap__vfio_open(struct dmamap_vfio **out, const char *bdf, struct dmamap_e
 	}
 	ret = must(v->group, VFIO_GROUP_SET_CONTAINER, &v->container, "VFIO_GROUP_SET_CONTAINER", err);
 	if (!ret)
-		ret = must(v->container, VFIO_SET_IOMMU, (void *)(uintptr_t)VFIO_TYPE1v2_IOMMU,
+		ret = must(v->container, VFIO_SET_IOMMU, (void *)(uintptr_t)iommu_type,
 			   "VFIO_SET_IOMMU", err);
-	if (!ret)
+	/* Without an IOMMU there is no IOVA space: addresses are physical. */
+	if (!ret && !noiommu)
 		ret = read_apertures(v, err);
 	if (ret)
 		goto fail;
@@ -391,6 +400,48 @@ void dmamap__vfio_close(struct dmamap_vfio *v)
 		K->close(v->container);
 	pthread_mutex_destroy(&v->lock);
 	free(v);
+}
+
+/* An entry of /proc/self/pagemap: present, and the frame (zero without CAP_SYS_ADMIN). */
+#define PM_PRESENT (1ULL << 63)
+#define PM_PFN_MASK ((1ULL << 55) - 1)
+
+int dmamap__vfio_lock_phys(struct dmamap_vfio *v, uintptr_t va, size_t n, u64 *pa)
+{
+	size_t page = dmamap__host_page_size();
+	int fd, ret = 0;
+
+	(void)v;
+	if (K->mlock((const void *)va, n * page))
+		return -(errno ? errno : ENOMEM);
+	fd = K->open("/proc/self/pagemap", O_RDONLY);
+	if (fd < 0) {
+		ret = -(errno ? errno : EIO);
+		goto out;
+	}
+	for (size_t i = 0; i < n && !ret; i++) {
+		uint64_t e;
+
+		if (K->pread(fd, &e, sizeof(e), (off_t)((va / page + i) * sizeof(e))) != sizeof(e))
+			ret = -EIO;
+		else if (!(e & PM_PRESENT))
+			ret = -EFAULT;
+		else if (!(e & PM_PFN_MASK))
+			ret = -EPERM;
+		else
+			pa[i] = (e & PM_PFN_MASK) * page;
+	}
+	K->close(fd);
+out:
+	if (ret)
+		K->munlock((const void *)va, n * page);
+	return ret;
+}
+
+void dmamap__vfio_unlock(struct dmamap_vfio *v, uintptr_t va, size_t n)
+{
+	(void)v;
+	K->munlock((const void *)va, n * dmamap__host_page_size());
 }
 
 int dmamap__vfio_map(struct dmamap_vfio *v, uintptr_t va, u64 iova, u64 size)

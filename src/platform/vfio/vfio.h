@@ -24,6 +24,8 @@ struct dmamap_vfio_kernel {
 	int (*munmap)(void *addr, size_t len);
 	/* The target of the symbolic link @path, NUL-terminated in @buf; -1 with errno. */
 	ssize_t (*readlink)(const char *path, char *buf, size_t len);
+	int (*mlock)(const void *addr, size_t len);
+	int (*munlock)(const void *addr, size_t len);
 };
 
 /* The table in force: the kernel's own system calls unless a test swapped it. */
@@ -49,10 +51,15 @@ struct dmamap_vfio {
 	unsigned int nr_apertures;
 	u64 aperture_start[VFIO_MAX_APERTURES], aperture_end[VFIO_MAX_APERTURES];
 	u64 pgsize_min; /* the IOMMU's smallest page */
+	bool noiommu;   /* VFIO's unsafe no-IOMMU mode: DMA addresses are physical */
 };
 
-/* Open @bdf's group and function in a new type1 container; errors as dmamap_platform_vfio(). */
-int dmamap__vfio_open(struct dmamap_vfio **out, const char *bdf, struct dmamap_error *err);
+/*
+ * Open @bdf's group and function in a new type1 container (@noiommu: a
+ * no-IOMMU container); errors as dmamap_platform_vfio().
+ */
+int dmamap__vfio_open(struct dmamap_vfio **out, const char *bdf, bool noiommu,
+		      struct dmamap_error *err);
 void dmamap__vfio_close(struct dmamap_vfio *v);
 /* Map [@va, +@size) at @iova, pinned, readable and writable by the device; 0 or -errno. */
 int dmamap__vfio_map(struct dmamap_vfio *v, uintptr_t va, u64 iova, u64 size);
@@ -61,6 +68,14 @@ void *dmamap__vfio_bar(struct dmamap_vfio *v, unsigned int bar, size_t *size);
 int dmamap__vfio_config(struct dmamap_vfio *v, unsigned int off, void *buf, size_t len,
 			bool write);
 int dmamap__vfio_reset(struct dmamap_vfio *v);
+/*
+ * No IOMMU: lock the @n host pages at @va in memory and read their
+ * physical addresses into @pa (one per host page): 0; -EPERM when the
+ * kernel shows no frame numbers (no CAP_SYS_ADMIN); -EFAULT for a page
+ * not present; -ENOMEM and the like when mlock() refuses.
+ */
+int dmamap__vfio_lock_phys(struct dmamap_vfio *v, uintptr_t va, size_t n, u64 *pa);
+void dmamap__vfio_unlock(struct dmamap_vfio *v, uintptr_t va, size_t n);
 /* How many MSI-X vectors the function has (0: none, or the kernel would not say). */
 unsigned int dmamap__vfio_msix_count(struct dmamap_vfio *v);
 /*
