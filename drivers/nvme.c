@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A polled NVMe driver (NVM Express base specification 1.4): the
+ * An NVMe driver (NVM Express base specification 1.4): the
  * controller's registers through <dmamap/io.h>, its queues in coherent
  * memory, data buffers mapped for each command. NVMe is little-endian, as
  * every host this runs on.
@@ -122,12 +122,16 @@ static void queue_free(struct nvme_ctrl *c, struct nvme_queue *q)
 	q->sq = q->cq = NULL;
 }
 
-/* Whether @q's next completion entry has been written. */
+/*
+ * Whether @q's next completion entry has been written. The interrupt
+ * thread asks too: head and phase are read (and written) atomically.
+ */
 static bool completed(const struct nvme_queue *q)
 {
-	const volatile struct cqe *e = &((const volatile struct cqe *)q->cq)[q->cq_head];
+	uint16_t head = __atomic_load_n(&q->cq_head, __ATOMIC_ACQUIRE);
+	const volatile struct cqe *e = &((const volatile struct cqe *)q->cq)[head];
 
-	return (e->status & 1) == q->phase;
+	return (e->status & 1) == __atomic_load_n(&q->phase, __ATOMIC_ACQUIRE);
 }
 
 /*
@@ -205,9 +209,9 @@ static int submit(struct nvme_ctrl *c, struct nvme_queue *q, struct sqe *cmd, ui
 		*result = e->result;
 	if (e->cid != cid)
 		status = 0x7fff;
-	q->cq_head = (uint16_t)((q->cq_head + 1) % q->depth);
-	if (!q->cq_head)
-		q->phase ^= 1;
+	if ((q->cq_head + 1) % q->depth == 0)
+		__atomic_store_n(&q->phase, (uint8_t)(q->phase ^ 1), __ATOMIC_RELEASE);
+	__atomic_store_n(&q->cq_head, (uint16_t)((q->cq_head + 1) % q->depth), __ATOMIC_RELEASE);
 	writel(q->cq_head, q->cq_doorbell);
 	c->last_status = status;
 	return status ? -EIO : 0;
@@ -284,7 +288,8 @@ static int identify(struct nvme_ctrl *c)
 		copy_string(c->serial, id + 4, 20);
 		copy_string(c->model, id + 24, 40);
 		copy_string(c->firmware, id + 64, 8);
-		c->max_transfer = id[77] ? NVME_PAGE << mpsmin << id[77] : 0;
+		/* In minimum pages, as a power of two; past 2^20 pages it limits nothing we send. */
+		c->max_transfer = id[77] && id[77] <= 20 ? NVME_PAGE << mpsmin << id[77] : 0;
 		memcpy(&c->namespaces, id + 516, 4);
 		ret = admin_identify(c, 1, 0, id);
 	}

@@ -97,8 +97,8 @@ DMAMAP_API bool dmamap_platform_is_vfio(const struct dmamap_platform *p);
 /**
  * dmamap_vfio_register() - map memory in the IOMMU once, for fast streaming maps
  * @p: a VFIO platform
- * @addr: start, aligned to the host page
- * @size: bytes, a multiple of the host page
+ * @addr: start, aligned to the host page and to the IOMMU's smallest page
+ * @size: bytes, a multiple of both
  *
  * The pages are pinned and mapped at a fresh IOVA range until
  * dmamap_vfio_unregister() or the platform's end. A hugepage or memfd
@@ -108,7 +108,8 @@ DMAMAP_API bool dmamap_platform_is_vfio(const struct dmamap_platform *p);
  *
  * Return: 0; -EINVAL for a platform that is not VFIO, a NULL @addr, a
  * zero or unaligned @size or @addr, or a range that overlaps one already
- * registered; -ENOSPC when 64 ranges are registered, @size is above 1 GiB
+ * registered; -ENOSPC when 64 ranges are registered (the coherent arena is
+ * one of them), @size is above 1 GiB
  * or the IOVA space has no room; -ENOMEM or -EFAULT as the kernel refuses
  * to pin (locked-memory limit, memory not mapped); -EPERM without an IOMMU
  * when the physical addresses cannot be read.

@@ -207,6 +207,7 @@ struct device {
 	 */
 	bool direct_identity; /* ops/direct: mapping is a limit check (see direct.h) */
 	bool vfio_lookup;     /* ops/vfio: mapping registered memory is a table lookup */
+	bool vfio;            /* ops/vfio: a real function; its accesses are not ours to see */
 	u64 map_limit;        /* base/: min(*dma_mask, bus_dma_limit) */
 	/* ops/swiotlb: the default pool's device addresses, and the pool every mapping bounces through */
 	dma_addr_t bounce_start;

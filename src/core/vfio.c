@@ -53,7 +53,8 @@ struct dmamap_platform *dmamap_platform_vfio(const char *bdf,
 		ret = dmamap__vfio_register(p, (uintptr_t)bank->cpu, bank->size, true);
 		if (ret)
 			dmamap__set_error(err, ret,
-					  "vfio: cannot map the %llu-byte coherent arena in the IOMMU: %s%s",
+					  "vfio: cannot %s the %llu-byte coherent arena: %s%s",
+					  opt && opt->unsafe_noiommu ? "lock and locate" : "map in the IOMMU",
 					  (unsigned long long)bank->size, strerror(-ret),
 					  ret == -ENOMEM ? " (ulimit -l: docs/vfio.md)" :
 					  ret == -EPERM ? " (physical addresses from /proc/self/pagemap need CAP_SYS_ADMIN)" : "");

@@ -98,10 +98,10 @@ static inline phys_addr_t dmamap__dbg_device_phys(struct device *dev, dma_addr_t
 	if (dev->direct_identity) /* host: the address is the memory */
 		return addr;
 	/*
-	 * A real IOMMU (VFIO): its page table is the kernel's, not ours to
-	 * walk, and nothing bounces: the device uses the CPU's own buffer.
+	 * A real function (VFIO): the IOMMU's page table is the kernel's, not
+	 * ours to walk, and nothing bounces: the device uses the CPU's own buffer.
 	 */
-	if (dev->vfio_lookup)
+	if (dev->vfio)
 		return PHYS_NONE;
 	return dmamap__dev_dma_to_phys(dev, addr, size);
 }

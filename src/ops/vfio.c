@@ -45,6 +45,14 @@ struct vfio_counts {
 	uint64_t slow_maps, slow_unmaps, slow_bytes_mapped, slow_bytes_unmapped, failures;
 } __attribute__((aligned(64)));
 
+/* A slow-path mapping, remembered so that its unmap undoes exactly it. */
+struct slow_map {
+	struct slow_map *next;
+	u64 iova, len;
+};
+
+#define SLOW_BUCKETS 256
+
 struct dmamap_vfio_space {
 	struct dmamap_vfio_fast fast; /* first: what the core's short path reads */
 	struct dmamap_iova *reg_iova; /* registered ranges' IOVAs: [start, fast.registered_end) */
@@ -55,8 +63,30 @@ struct dmamap_vfio_space {
 	bool noiommu;
 	struct vfio_frames *all_frames; /* every frames block made, for the end */
 	uint64_t registered_bytes;
+	/* The slow path's live mappings by IOVA (it makes a system call anyway: a lock is cheap). */
+	pthread_mutex_t slow_lock;
+	struct slow_map *slow[SLOW_BUCKETS];
 	struct vfio_counts counts[DMAMAP_STAT_SHARDS];
 };
+
+static struct slow_map **slow_bucket(struct dmamap_vfio_space *s, u64 iova)
+{
+	return &s->slow[(iova / s->unit) % SLOW_BUCKETS];
+}
+
+/* The record of the slow mapping at @iova, unlinked and returned (NULL: none); lock held. */
+static struct slow_map *slow_take(struct dmamap_vfio_space *s, u64 iova)
+{
+	for (struct slow_map **at = slow_bucket(s, iova); *at; at = &(*at)->next) {
+		struct slow_map *m = *at;
+
+		if (m->iova == iova) {
+			*at = m->next;
+			return m;
+		}
+	}
+	return NULL;
+}
 
 static inline struct vfio_counts *counts(struct dmamap_vfio_space *s)
 {
@@ -134,34 +164,54 @@ map_error(struct device *dev, const char *why, phys_addr_t phys, size_t size, in
 	return DMA_MAPPING_ERROR;
 }
 
-/* Memory nobody registered: pinned and mapped at a fresh IOVA range now. */
+/*
+ * Memory nobody registered: pinned and mapped at a fresh IOVA range now,
+ * with only the access @dir needs (the kernel pins for writing only what
+ * the device may write: read-only memory maps TO_DEVICE), and remembered.
+ */
 static __attribute__((noinline)) dma_addr_t map_slow(struct device *dev, phys_addr_t phys,
-						     size_t size)
+						     size_t size, enum dma_data_direction dir)
 {
 	struct dmamap_vfio_space *s = dev->plat->vfio_space;
 	uintptr_t first = (uintptr_t)phys & ~(uintptr_t)(s->unit - 1);
 	u64 len = ((u64)phys + size - first + s->unit - 1) & ~(s->unit - 1);
 	unsigned int order = order_for(len);
-	u64 iova = dmamap__iova_alloc(s->iova, order);
+	struct slow_map *m;
+	u64 iova;
 	int ret;
 
-	if (!iova)
+	m = dmamap__malloc(sizeof(*m));
+	if (!m)
+		return map_error(dev, "out of memory", phys, size, 0);
+	iova = dmamap__iova_alloc(s->iova, order);
+	if (!iova) {
+		free(m);
 		return map_error(dev, "IOVA space exhausted", phys, size, 0);
+	}
 	if (iova + ((u64)phys - first) + size - 1 > dev->map_limit) {
 		dmamap__iova_free(s->iova, iova, order);
+		free(m);
 		return map_error(dev, "no IOVA under the device's mask", phys, size, 0);
 	}
-	ret = dmamap__port_iommu_map(dev->plat, first, iova, len);
+	ret = dmamap__port_iommu_map(dev->plat, first, iova, len, dir != DMA_FROM_DEVICE,
+				     dir != DMA_TO_DEVICE);
 	if (ret) {
 		dmamap__iova_free(s->iova, iova, order);
+		free(m);
 		return map_error(dev, "VFIO_IOMMU_MAP_DMA refused", phys, size, ret);
 	}
+	*m = (struct slow_map){ .iova = iova, .len = len };
+	pthread_mutex_lock(&s->slow_lock);
+	m->next = *slow_bucket(s, iova);
+	*slow_bucket(s, iova) = m;
+	pthread_mutex_unlock(&s->slow_lock);
 	dmamap__count_add(&counts(s)->slow_maps, 1);
 	dmamap__count_add(&counts(s)->slow_bytes_mapped, len);
 	return iova + ((u64)phys - first);
 }
 
-static dma_addr_t vfio_map_phys(struct device *dev, phys_addr_t phys, size_t size)
+static dma_addr_t vfio_map_phys(struct device *dev, phys_addr_t phys, size_t size,
+				enum dma_data_direction dir)
 {
 	struct dmamap_vfio_space *s = dev->plat->vfio_space;
 	const struct vfio_region *r = dmamap__vfio_lookup_va(table_of(s), (uintptr_t)phys, size);
@@ -170,7 +220,7 @@ static dma_addr_t vfio_map_phys(struct device *dev, phys_addr_t phys, size_t siz
 	if (unlikely(!r))
 		return s->noiommu ? map_error(dev, "without an IOMMU only registered (locked) memory maps",
 					      phys, size, 0) :
-				    map_slow(dev, phys, size);
+				    map_slow(dev, phys, size, dir);
 	dma = registered_dma(s, r, (uintptr_t)phys, size);
 	if (unlikely(dma == DMA_MAPPING_ERROR))
 		return map_error(dev, "without an IOMMU a buffer must be physically contiguous", phys,
@@ -183,14 +233,14 @@ static dma_addr_t vfio_map_phys(struct device *dev, phys_addr_t phys, size_t siz
 static dma_addr_t vfio_map_page(struct device *dev, struct page *page, unsigned long offset,
 				size_t size, enum dma_data_direction dir, unsigned long attrs)
 {
-	(void)dir;
 	(void)attrs;
-	return vfio_map_phys(dev, page_to_phys(page) + offset, size);
+	return vfio_map_phys(dev, page_to_phys(page) + offset, size, dir);
 }
 
 static void vfio_unmap_phys(struct device *dev, dma_addr_t dma, size_t size, const char *func)
 {
 	struct dmamap_vfio_space *s = dev->plat->vfio_space;
+	struct slow_map *m;
 	u64 first, len;
 	int ret;
 
@@ -199,11 +249,31 @@ static void vfio_unmap_phys(struct device *dev, dma_addr_t dma, size_t size, con
 		return;
 	first = dma & ~(s->unit - 1);
 	len = (dma + size - first + s->unit - 1) & ~(s->unit - 1);
-	ret = dmamap__port_iommu_unmap(dev->plat, first, len);
+	/*
+	 * Only what the record says, and only with the size it was mapped
+	 * with: the kernel would unmap a neighbour's range too, whole.
+	 */
+	pthread_mutex_lock(&s->slow_lock);
+	m = slow_take(s, first);
+	if (m && m->len != len) {
+		m->next = *slow_bucket(s, first);
+		*slow_bucket(s, first) = m;
+		m = NULL;
+		ret = -ERANGE;
+	} else {
+		ret = m ? 0 : -ENOENT;
+	}
+	pthread_mutex_unlock(&s->slow_lock);
+	if (!ret) {
+		ret = dmamap__port_iommu_unmap(dev->plat, first, len);
+		free(m);
+	}
 	if (ret) {
 		dmamap__api_error(dev, func, DMAMAP_ERRK_BAD_HANDLE, DMAMAP_DBG_UNMAP_INVALID,
-				  "[IOVA=0x%llx] [size=%zu] is not mapped in the IOMMU: %s",
-				  (unsigned long long)dma, size, strerror(-ret));
+				  "[IOVA=0x%llx] [size=%zu] %s", (unsigned long long)dma, size,
+				  ret == -ERANGE ? "is a mapping of another size: left mapped" :
+				  ret == -ENOENT ? "is not mapped" :
+						   "could not be unmapped in the IOMMU");
 		return;
 	}
 	dmamap__iova_free(s->iova, first, order_for(len));
@@ -367,6 +437,7 @@ void dmamap__vfio_attach(struct device *dev)
 {
 	/* Without an IOMMU every map takes the general path: it checks physical contiguity. */
 	dev->vfio_lookup = !dev->plat->vfio_space->noiommu;
+	dev->vfio = true;
 	dev->dma_ops = &vfio_ops;
 	dev->coherent = true;
 }
@@ -381,6 +452,7 @@ int dmamap__vfio_space_init(struct dmamap_platform *p)
 	if (!s)
 		return -ENOMEM;
 	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->slow_lock, NULL);
 	if (dmamap__port_no_iommu(p)) {
 		/* Physical addresses: no IOVA space to keep, pages in the host's unit. */
 		s->noiommu = true;
@@ -394,16 +466,18 @@ int dmamap__vfio_space_init(struct dmamap_platform *p)
 		return 0;
 	}
 	s->unit = MAX(MAX((u64)dmamap__host_page_size(), pgsize), (u64)PAGE_SIZE);
-	/* The first aperture that reaches above 1 MiB, kept below 4 GiB. */
+	/*
+	 * The largest aperture between 1 MiB and 4 GiB: an SMMU's MSI window
+	 * (at 128 MiB on arm64) would leave the first one small.
+	 */
 	for (unsigned int i = 0; i < n && i < 8; i++) {
 		u64 a = MAX((start[i] + s->unit - 1) & ~(s->unit - 1), (u64)SPACE_FIRST);
 		u64 b = MIN(end[i], (u64)SPACE_LAST);
 
 		b &= ~(s->unit - 1);
-		if (b > a && b - a >= (1ULL << 24)) {
+		if (b > a && b - a >= (1ULL << 24) && b - a > s->end - s->start) {
 			s->start = a;
 			s->end = b;
-			break;
 		}
 	}
 	if (!s->end) {
@@ -447,6 +521,14 @@ void dmamap__vfio_space_fini(struct dmamap_platform *p)
 		else
 			dmamap__port_iommu_unmap(p, t->r[i].iova, t->r[i].size);
 	}
+	/* Slow mappings a driver leaked (the checker named them): the container's end unmaps them. */
+	for (unsigned int i = 0; i < SLOW_BUCKETS; i++)
+		while (s->slow[i]) {
+			struct slow_map *m = s->slow[i];
+
+			s->slow[i] = m->next;
+			free(m);
+		}
 	while (s->all_frames) {
 		struct vfio_frames *next = s->all_frames->next;
 
@@ -468,6 +550,7 @@ void dmamap__vfio_space_fini(struct dmamap_platform *p)
 	dmamap__iova_destroy(s->iova);
 	dmamap__iova_destroy(s->reg_iova);
 	pthread_mutex_destroy(&s->lock);
+	pthread_mutex_destroy(&s->slow_lock);
 	free(s);
 	p->vfio_space = NULL;
 }
@@ -562,7 +645,8 @@ int dmamap__vfio_register(struct dmamap_platform *p, uintptr_t va, u64 size, boo
 		pthread_mutex_unlock(&s->lock);
 		return -ENOSPC;
 	}
-	ret = dmamap__port_iommu_map(p, va, r.iova, size);
+	/* Registered memory serves every direction: the device may read and write it. */
+	ret = dmamap__port_iommu_map(p, va, r.iova, size, true, true);
 	n = ret ? NULL : table_edit(t, &r, 0);
 	if (!n) {
 		if (!ret)

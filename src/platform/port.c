@@ -354,9 +354,10 @@ unsigned int dmamap__port_iommu_apertures(const struct dmamap_platform *p, u64 *
 	return v->nr_apertures;
 }
 
-int dmamap__port_iommu_map(struct dmamap_platform *p, uintptr_t va, u64 iova, u64 size)
+int dmamap__port_iommu_map(struct dmamap_platform *p, uintptr_t va, u64 iova, u64 size,
+			   bool read, bool write)
 {
-	return p->vfio ? dmamap__vfio_map(p->vfio, va, iova, size) : -ENODEV;
+	return p->vfio ? dmamap__vfio_map(p->vfio, va, iova, size, read, write) : -ENODEV;
 }
 
 int dmamap__port_iommu_unmap(struct dmamap_platform *p, u64 iova, u64 size)

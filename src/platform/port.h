@@ -321,8 +321,12 @@ const char *dmamap__port_vfio_bdf(const struct dmamap_platform *p);
  */
 unsigned int dmamap__port_iommu_apertures(const struct dmamap_platform *p, u64 *start, u64 *end,
 					  unsigned int max, u64 *pgsize);
-/* Pin [@va, +@size) and map it at @iova for the device; 0 or the kernel's -errno. */
-int dmamap__port_iommu_map(struct dmamap_platform *p, uintptr_t va, u64 iova, u64 size);
+/*
+ * Pin [@va, +@size) and map it at @iova for the device to @read and/or
+ * @write; 0 or the kernel's -errno.
+ */
+int dmamap__port_iommu_map(struct dmamap_platform *p, uintptr_t va, u64 iova, u64 size,
+			   bool read, bool write);
 /* Unmap what dmamap__port_iommu_map() mapped at @iova, exactly @size; 0 or -errno. */
 int dmamap__port_iommu_unmap(struct dmamap_platform *p, u64 iova, u64 size);
 /* BAR @bar mapped for the accessors (NULL: none, I/O ports, not mappable); its size. */

@@ -31,12 +31,13 @@
 #define REGION_OFFSET(i) ((uint64_t)(i) << REGION_SHIFT)
 #define MSIX_MAX 2048 /* PCI's limit: the table size field is 11 bits */
 
-enum fd_kind { FD_CLOSED, FD_CONTAINER, FD_GROUP, FD_DEVICE };
+enum fd_kind { FD_CLOSED, FD_CONTAINER, FD_GROUP, FD_DEVICE, FD_PAGEMAP };
 
 struct fake_fd {
 	enum fd_kind kind;
 	/* container: its IOMMU is set, how many groups it holds */
 	bool iommu_set;
+	bool noiommu; /* the IOMMU set is VFIO_NOIOMMU_IOMMU */
 	unsigned int groups;
 	/* group: the container it is in (-1: none) */
 	int container;
@@ -83,6 +84,19 @@ static unsigned int msix_on;
 static int msix_fds[MSIX_MAX], msix_refs[MSIX_MAX];
 static int last_fds[MSIX_MAX];
 static unsigned int nlast;
+/*
+ * No IOMMU: the locked ranges (disjoint, sorted, [start, end)), what
+ * pagemap shows, and a page it shows absent whatever the mode.
+ */
+#define MAX_LOCKED 1024
+struct locked_range {
+	uint64_t start, end;
+};
+static struct locked_range locked[MAX_LOCKED];
+static unsigned int nlocked;
+static enum fake_pagemap pm_mode;
+static uint64_t pm_absent; /* a page's address, or ~0 */
+static int mlock_err;
 
 /* ---- the function's configuration space ------------------------------------ */
 
@@ -186,7 +200,7 @@ static void detach_group(void)
 	c = fd_of(g->container);
 	if (c && c->groups && !--c->groups) {
 		drop_maps_of(g->container, true);
-		c->iommu_set = false;
+		c->iommu_set = c->noiommu = false;
 	}
 	g->container = -1;
 }
@@ -401,6 +415,232 @@ static int set_irqs(struct vfio_irq_set *hdr)
 	return 0;
 }
 
+/* ---- no IOMMU: locked memory and /proc/self/pagemap -------------------------- */
+
+/*
+ * Frame numbers are invented, never below 4 GiB, and decoded back by
+ * fake_dma_phys(). FAKE_PM_HUGE: a chunk's pages are consecutive frames
+ * in a slot of twice the chunk's frames (so no two chunks ever adjoin),
+ * the slot the chunk's number times an odd constant modulo 2^28 (a
+ * bijection: chunks of one 2^49-byte address space never share one).
+ * FAKE_PM_SCATTERED: each page its own even frame offset past 2^40 (so
+ * no two pages ever adjoin), again an odd multiple modulo 2^36.
+ */
+#define PFN_HUGE_BASE 0x100000ULL
+#define PFN_SCAT_BASE (1ULL << 40)
+#define HUGE_SLOT_BITS 28
+#define SCAT_SLOT_BITS 36
+#define MIX_HUGE 0x9e3779b1ULL
+#define MIX_SCAT 0x2545f491ULL
+#define PM_PRESENT (1ULL << 63)
+#define PM_EXCLUSIVE (1ULL << 56)
+#define PM_SOFT_DIRTY (1ULL << 55)
+#define PM_PFN_MASK ((1ULL << 55) - 1)
+
+static uint64_t host_pg(void)
+{
+	return (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* The inverse of odd @k modulo 2^64 (Newton: each step doubles the bits right). */
+static uint64_t inverse_of(uint64_t k)
+{
+	uint64_t x = k;
+
+	for (int i = 0; i < 6; i++)
+		x *= 2 - k * x;
+	return x;
+}
+
+/* The frame of the page at @va in @mode (0: none shown). */
+static uint64_t pfn_of(uint64_t va, enum fake_pagemap mode)
+{
+	const uint64_t pg = host_pg(), cpp = FAKE_CHUNK / pg;
+
+	switch (mode) {
+	case FAKE_PM_HUGE: {
+		uint64_t slot = ((va / FAKE_CHUNK) * MIX_HUGE) & ((1ULL << HUGE_SLOT_BITS) - 1);
+
+		return PFN_HUGE_BASE + slot * 2 * cpp + (va % FAKE_CHUNK) / pg;
+	}
+	case FAKE_PM_SCATTERED:
+		return PFN_SCAT_BASE + 2 * (((va / pg) * MIX_SCAT) & ((1ULL << SCAT_SLOT_BITS) - 1));
+	default:
+		return 0;
+	}
+}
+
+/* The virtual page whose frame is @pfn in either mode that shows frames, or false. */
+static bool va_of_pfn(uint64_t pfn, uint64_t *va)
+{
+	const uint64_t pg = host_pg(), cpp = FAKE_CHUNK / pg;
+
+	if (pfn >= PFN_SCAT_BASE) {
+		uint64_t r = pfn - PFN_SCAT_BASE;
+
+		if (r & 1 || r / 2 >= (1ULL << SCAT_SLOT_BITS))
+			return false;
+		*va = ((r / 2 * inverse_of(MIX_SCAT)) & ((1ULL << SCAT_SLOT_BITS) - 1)) * pg;
+	} else if (pfn >= PFN_HUGE_BASE) {
+		uint64_t r = pfn - PFN_HUGE_BASE, slot = r / (2 * cpp), idx = r % (2 * cpp);
+
+		if (idx >= cpp || slot >= (1ULL << HUGE_SLOT_BITS))
+			return false;
+		*va = ((slot * inverse_of(MIX_HUGE)) & ((1ULL << HUGE_SLOT_BITS) - 1)) * FAKE_CHUNK +
+		      idx * pg;
+	} else {
+		return false;
+	}
+	return pfn_of(*va, pfn >= PFN_SCAT_BASE ? FAKE_PM_SCATTERED : FAKE_PM_HUGE) == pfn;
+}
+
+/* Whether the page at @va (page-aligned) is locked (lock held). */
+static bool page_locked(uint64_t va)
+{
+	for (unsigned int i = 0; i < nlocked; i++)
+		if (va >= locked[i].start && va < locked[i].end)
+			return true;
+	return false;
+}
+
+/* [@s, @e) added to the locked ranges (lock held): false when the table is full. */
+static bool lock_add(uint64_t s, uint64_t e)
+{
+	struct locked_range out[MAX_LOCKED];
+	unsigned int n = 0, i = 0;
+
+	/* Those wholly before, then the merge of every one touching [s, e), then those after. */
+	for (; i < nlocked && locked[i].end < s; i++)
+		out[n++] = locked[i];
+	for (; i < nlocked && locked[i].start <= e; i++) {
+		s = locked[i].start < s ? locked[i].start : s;
+		e = locked[i].end > e ? locked[i].end : e;
+	}
+	if (n + 1 + (nlocked - i) > MAX_LOCKED)
+		return false;
+	out[n++] = (struct locked_range){ s, e };
+	for (; i < nlocked; i++)
+		out[n++] = locked[i];
+	memcpy(locked, out, n * sizeof(out[0]));
+	nlocked = n;
+	return true;
+}
+
+/* [@s, @e) taken out of the locked ranges (lock held): whether any byte of it was locked. */
+static bool lock_sub(uint64_t s, uint64_t e)
+{
+	struct locked_range out[MAX_LOCKED + 1];
+	unsigned int n = 0;
+	bool any = false;
+
+	for (unsigned int i = 0; i < nlocked; i++) {
+		const struct locked_range r = locked[i];
+
+		if (r.end <= s || r.start >= e) {
+			out[n++] = r;
+			continue;
+		}
+		any = true;
+		if (r.start < s)
+			out[n++] = (struct locked_range){ r.start, s };
+		if (r.end > e)
+			out[n++] = (struct locked_range){ e, r.end };
+	}
+	/* Splitting one range in two can overflow only a table already full. */
+	if (n > MAX_LOCKED)
+		n = MAX_LOCKED;
+	memcpy(locked, out, n * sizeof(out[0]));
+	nlocked = n;
+	return any;
+}
+
+/* The page-rounded range of [@addr, +@len), as mlock() takes it; false if it wraps. */
+static bool page_range(const void *addr, size_t len, uint64_t *s, uint64_t *e)
+{
+	const uint64_t pg = host_pg();
+
+	*s = (uintptr_t)addr & ~(pg - 1);
+	*e = ((uintptr_t)addr + (uint64_t)len + pg - 1) & ~(pg - 1);
+	return *e >= *s && (uintptr_t)addr + (uint64_t)len >= (uintptr_t)addr;
+}
+
+static bool pages_present(uint64_t va, uint64_t size);
+
+/* mlock(): the pages must be mapped (else ENOMEM, as the kernel); recorded, never really locked. */
+static int f_mlock(const void *addr, size_t len)
+{
+	uint64_t s, e;
+	int ret = 0;
+
+	pthread_mutex_lock(&lock);
+	fake_counts.mlocks++;
+	if (injected()) {
+		ret = -1;
+	} else if (mlock_err) {
+		ret = fail(mlock_err);
+	} else if (!page_range(addr, len, &s, &e)) {
+		ret = fail(EINVAL);
+	} else if (!pages_present(s, e - s)) {
+		ret = fail(ENOMEM);
+	} else if (e > s && !lock_add(s, e)) {
+		ret = fail(EAGAIN);
+	}
+	if (ret)
+		fake_counts.mlock_failures++;
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+static int f_munlock(const void *addr, size_t len)
+{
+	uint64_t s, e;
+	int ret = 0;
+
+	pthread_mutex_lock(&lock);
+	fake_counts.munlocks++;
+	if (!page_range(addr, len, &s, &e)) {
+		ret = fail(EINVAL);
+	} else if (!pages_present(s, e - s)) {
+		ret = fail(ENOMEM);
+	} else if (e > s && !lock_sub(s, e)) {
+		fake_counts.munlock_stray++;
+	}
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+/* The entry pagemap holds for the page at @va (lock held). */
+static uint64_t pagemap_entry(uint64_t va)
+{
+	if (!page_locked(va) || va == pm_absent || pm_mode == FAKE_PM_NOT_PRESENT)
+		return 0;
+	return PM_PRESENT | PM_EXCLUSIVE | PM_SOFT_DIRTY | (pfn_of(va, pm_mode) & PM_PFN_MASK);
+}
+
+/* pread() of /proc/self/pagemap (pagemap_read()): whole 8-byte entries, one per host page. */
+static ssize_t pagemap_read(void *buf, size_t len, off_t off)
+{
+	ssize_t ret;
+
+	pthread_mutex_lock(&lock);
+	fake_counts.pagemap_reads++;
+	if (injected()) {
+		ret = -1;
+	} else if (off < 0 || off % 8 || len % 8) {
+		misuse("pagemap pread of %zu bytes at %lld: not whole entries", len, (long long)off);
+		ret = fail(EINVAL);
+	} else {
+		for (size_t i = 0; i < len / 8; i++) {
+			uint64_t e = pagemap_entry(((uint64_t)off / 8 + i) * host_pg());
+
+			memcpy((uint8_t *)buf + 8 * i, &e, 8);
+		}
+		ret = (ssize_t)len;
+	}
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
 /* ---- the table's calls ------------------------------------------------------- */
 
 static int f_open(const char *path, int flags)
@@ -414,9 +654,22 @@ static int f_open(const char *path, int flags)
 		fd = -1;
 		goto out;
 	}
+	if (!strcmp(path, "/proc/self/pagemap")) {
+		/* Mode 0400: read only. */
+		fake_counts.pagemap_opens++;
+		if ((flags & O_ACCMODE) != O_RDONLY) {
+			misuse("open(%s) not O_RDONLY", path);
+			fd = fail(EACCES);
+		} else {
+			fd = new_fd(FD_PAGEMAP);
+		}
+		goto out;
+	}
 	if ((flags & O_ACCMODE) != O_RDWR)
 		misuse("open(%s) not O_RDWR", path);
-	snprintf(want, sizeof(want), "/dev/vfio/%d", cfg.group);
+	/* A no-IOMMU group's file says so (vfio_group_find_or_alloc(): "noiommu-%d"). */
+	snprintf(want, sizeof(want), cfg.noiommu ? "/dev/vfio/noiommu-%d" : "/dev/vfio/%d",
+		 cfg.group);
 	if (!strcmp(path, "/dev/vfio/vfio")) {
 		fd = cfg.container_errno ? fail(cfg.container_errno) : new_fd(FD_CONTAINER);
 	} else if (!strcmp(path, want)) {
@@ -767,13 +1020,21 @@ static int do_ioctl(int fd, enum fake_ioctl k, void *arg)
 		misuse("ioctl %d on a file of kind %d", (int)k, (int)f->kind);
 		return fail(ENOTTY);
 	}
+	/* vfio_noiommu_ioctl(): a no-IOMMU container answers VFIO_CHECK_EXTENSION only. */
+	if (f->noiommu && (k == FAKE_IOMMU_GET_INFO || k == FAKE_MAP_DMA || k == FAKE_UNMAP_DMA)) {
+		misuse("%s on a no-IOMMU container", k == FAKE_IOMMU_GET_INFO ? "IOMMU_GET_INFO" :
+		       k == FAKE_MAP_DMA ? "MAP_DMA" : "UNMAP_DMA");
+		return fail(ENOTTY);
+	}
 	switch (k) {
 	case FAKE_GET_API_VERSION:
 		return cfg.bad_api_version ? 1 : VFIO_API_VERSION;
 	case FAKE_CHECK_EXTENSION:
+		/* No IOMMU: no type1 driver has a group to serve; the no-IOMMU driver if loaded so. */
 		switch ((uintptr_t)arg) {
-		case VFIO_TYPE1_IOMMU: return 1;
-		case VFIO_TYPE1v2_IOMMU: return cfg.no_type1v2 ? 0 : 1;
+		case VFIO_TYPE1_IOMMU: return cfg.noiommu ? 0 : 1;
+		case VFIO_TYPE1v2_IOMMU: return cfg.noiommu || cfg.no_type1v2 ? 0 : 1;
+		case VFIO_NOIOMMU_IOMMU: return cfg.noiommu && !cfg.noiommu_no_ext ? 1 : 0;
 		default: return 0;
 		}
 	case FAKE_GROUP_GET_STATUS: {
@@ -808,9 +1069,16 @@ static int do_ioctl(int fd, enum fake_ioctl k, void *arg)
 			return fail(EINVAL); /* no group in the container yet */
 		if (f->iommu_set)
 			return fail(EBUSY);
+		if ((uintptr_t)arg == VFIO_NOIOMMU_IOMMU) {
+			/* Only a no-IOMMU group's container, with the driver loaded. */
+			if (!cfg.noiommu || cfg.noiommu_no_ext)
+				return fail(EINVAL);
+			f->iommu_set = f->noiommu = true;
+			return 0;
+		}
 		if ((uintptr_t)arg != VFIO_TYPE1v2_IOMMU && (uintptr_t)arg != VFIO_TYPE1_IOMMU)
 			return fail(EINVAL);
-		if ((uintptr_t)arg == VFIO_TYPE1v2_IOMMU && cfg.no_type1v2)
+		if (cfg.noiommu || ((uintptr_t)arg == VFIO_TYPE1v2_IOMMU && cfg.no_type1v2))
 			return fail(EINVAL);
 		f->iommu_set = true;
 		return 0;
@@ -924,7 +1192,14 @@ out:
 
 static ssize_t f_pread(int fd, void *buf, size_t len, off_t off)
 {
-	return config_rw(fd, buf, len, off, false);
+	struct fake_fd *f;
+	bool pm;
+
+	pthread_mutex_lock(&lock);
+	f = fd_of(fd);
+	pm = f && f->kind == FD_PAGEMAP;
+	pthread_mutex_unlock(&lock);
+	return pm ? pagemap_read(buf, len, off) : config_rw(fd, buf, len, off, false);
 }
 
 static ssize_t f_pwrite(int fd, const void *buf, size_t len, off_t off)
@@ -1003,6 +1278,8 @@ static const struct dmamap_vfio_kernel fake_kernel = {
 	.mmap = f_mmap,
 	.munmap = f_munmap,
 	.readlink = f_readlink,
+	.mlock = f_mlock,
+	.munlock = f_munlock,
 };
 
 /* ---- installing, and what tests ask ----------------------------------------- */
@@ -1033,6 +1310,10 @@ void fake_vfio_install(const struct fake_vfio_cfg *c)
 		msix_ready = true;
 	}
 	nlast = 0;
+	nlocked = 0;
+	pm_mode = cfg.pagemap;
+	pm_absent = ~0ULL;
+	mlock_err = cfg.mlock_errno;
 	if (!installed)
 		saved = dmamap__vfio_kernel;
 	installed = true;
@@ -1223,6 +1504,10 @@ bool fake_vfio_clean(char *why, size_t len)
 	else if (nmaps)
 		snprintf(why, len, "%u mappings left in the IOMMU (first at IOVA 0x%llx)", nmaps,
 			 (unsigned long long)maps[0].iova);
+	else if (nlocked)
+		snprintf(why, len, "%llu bytes left locked (%u ranges, the first at %#llx)",
+			 (unsigned long long)fake_locked_bytes(), nlocked,
+			 (unsigned long long)locked[0].start);
 	else if (fake_vfio_live_bar_maps())
 		snprintf(why, len, "%u BAR mappings left", fake_vfio_live_bar_maps());
 	else if (fake_msix_enabled())
@@ -1294,12 +1579,42 @@ struct dmamap_platform *fake_platform(const struct fake_vfio_cfg *c, size_t aren
 				      struct device **dev)
 {
 	struct dmamap_vfio_options opt = { .arena_size = arena };
+
+	return fake_platform_opt(c, &opt, check, dev);
+}
+
+struct dmamap_platform *fake_walk_point(const struct fake_vfio_cfg *c,
+					const struct dmamap_vfio_options *opt, long k, bool *fired)
+{
+	struct dmamap_error err = { 0 };
+	unsigned long before = dmamap_fault_injected(NULL);
+	struct dmamap_platform *p;
+
+	fake_vfio_install(c);
+	dmamap_fault_inject(NULL, DMAMAP_FAULT_ALL, k);
+	p = dmamap_platform_vfio(FAKE_BDF, opt, &err);
+	*fired = dmamap_fault_injected(NULL) != before;
+	dmamap_fault_inject(NULL, 0, 0);
+	if (p) {
+		quiet(p);
+		return p;
+	}
+	CHECK_MSG(*fired, "point %ld: failed with nothing injected: %d %s", k, err.code, err.msg);
+	CHECK_MSG(err.code == -ENOMEM, "point %ld: code %d (%s)", k, err.code, err.msg);
+	CHECK_MSG(err.msg[0], "point %ld: no message", k);
+	return NULL;
+}
+
+struct dmamap_platform *fake_platform_opt(const struct fake_vfio_cfg *c,
+					  const struct dmamap_vfio_options *opt, bool check,
+					  struct device **dev)
+{
 	struct dmamap_error err = { 0 };
 	struct dmamap_platform *p;
 
 	*dev = NULL;
 	fake_vfio_install(c);
-	p = dmamap_platform_vfio(FAKE_BDF, &opt, &err);
+	p = dmamap_platform_vfio(FAKE_BDF, opt, &err);
 	if (!p) {
 		printf("#   dmamap_platform_vfio: %d %s\n", err.code, err.msg);
 		return NULL;
@@ -1312,6 +1627,124 @@ struct dmamap_platform *fake_platform(const struct fake_vfio_cfg *c, size_t aren
 	if (!*dev)
 		printf("#   no device %s on the VFIO platform\n", FAKE_BDF);
 	return p;
+}
+
+/* ---- no IOMMU: what tests ask ------------------------------------------------ */
+
+void fake_pagemap_mode(enum fake_pagemap mode)
+{
+	pthread_mutex_lock(&lock);
+	pm_mode = mode;
+	pthread_mutex_unlock(&lock);
+}
+
+void fake_pagemap_absent(const void *va)
+{
+	pthread_mutex_lock(&lock);
+	pm_absent = va ? (uintptr_t)va & ~(host_pg() - 1) : ~0ULL;
+	pthread_mutex_unlock(&lock);
+}
+
+void fake_mlock_errno(int err)
+{
+	pthread_mutex_lock(&lock);
+	mlock_err = err;
+	pthread_mutex_unlock(&lock);
+}
+
+uint64_t fake_phys_of(const void *va)
+{
+	uint64_t pfn;
+
+	pthread_mutex_lock(&lock);
+	pfn = pfn_of((uintptr_t)va, pm_mode);
+	pthread_mutex_unlock(&lock);
+	return pfn ? pfn * host_pg() + (uintptr_t)va % host_pg() : 0;
+}
+
+uint64_t fake_locked_bytes(void)
+{
+	uint64_t n = 0;
+
+	pthread_mutex_lock(&lock);
+	for (unsigned int i = 0; i < nlocked; i++)
+		n += locked[i].end - locked[i].start;
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+unsigned int fake_locked_ranges(void)
+{
+	return nlocked;
+}
+
+bool fake_locked_nth(unsigned int i, uint64_t *start, uint64_t *len)
+{
+	bool found;
+
+	pthread_mutex_lock(&lock);
+	found = i < nlocked;
+	if (found) {
+		*start = locked[i].start;
+		*len = locked[i].end - locked[i].start;
+	}
+	pthread_mutex_unlock(&lock);
+	return found;
+}
+
+bool fake_is_locked(const void *va, size_t len)
+{
+	uint64_t s, e;
+	bool all = true;
+
+	pthread_mutex_lock(&lock);
+	if (!page_range(va, len, &s, &e))
+		all = false;
+	for (uint64_t a = s; all && a < e; a += host_pg())
+		all = page_locked(a);
+	pthread_mutex_unlock(&lock);
+	return all;
+}
+
+/* The address of the byte at physical @pa, when its frame is one the fake gave and its page is locked. */
+static uint8_t *phys_to_va(uint64_t pa)
+{
+	uint64_t va;
+
+	if (!va_of_pfn(pa / host_pg(), &va) || !page_locked(va))
+		return NULL;
+	return (uint8_t *)(uintptr_t)(va + pa % host_pg());
+}
+
+int fake_dma_phys(uint64_t pa, void *buf, size_t len, bool write)
+{
+	const uint64_t pg = host_pg();
+	size_t done, n;
+
+	pthread_mutex_lock(&lock);
+	/* Every page reachable, or nothing moves. */
+	for (done = 0; done < len; done += n) {
+		n = pg - (pa + done) % pg;
+		n = n < len - done ? n : len - done;
+		if (pa + done < pa || !phys_to_va(pa + done)) {
+			fake_counts.phys_dma_faults++;
+			pthread_mutex_unlock(&lock);
+			return -EFAULT;
+		}
+	}
+	for (done = 0; done < len; done += n) {
+		uint8_t *va = phys_to_va(pa + done);
+
+		n = pg - (pa + done) % pg;
+		n = n < len - done ? n : len - done;
+		if (write)
+			memcpy(va, (const uint8_t *)buf + done, n);
+		else
+			memcpy((uint8_t *)buf + done, va, n);
+	}
+	fake_counts.phys_dma_ok++;
+	pthread_mutex_unlock(&lock);
+	return 0;
 }
 
 struct dmamap_vfio_stats vstats(struct device *dev)

@@ -12,6 +12,15 @@
  * on the eventfd the library gave for that vector (VFIO_DEVICE_SET_IRQS),
  * as the kernel's interrupt handler signals it.
  *
+ * Without an IOMMU (cfg.noiommu: VFIO's unsafe no-IOMMU mode) the group's
+ * file is /dev/vfio/noiommu-<group>, the container takes VFIO_NOIOMMU_IOMMU
+ * and refuses every type1 request; the process's pages are locked with
+ * mlock() (recorded) and their frames read from /proc/self/pagemap, which
+ * the fake serves with frame numbers of its own invention (enum
+ * fake_pagemap). The device's side is then fake_dma_phys(): an access at
+ * a physical address, reaching the page the fake gave that frame, while
+ * it is locked.
+ *
  * State is process-wide (each test runs in its own process): install once
  * per test, remove at its end.
  */
@@ -39,6 +48,22 @@
 /* MSI-X vectors of the function unless the configuration says otherwise: QEMU's NVMe has 65. */
 #define FAKE_MSIX_VECTORS 65
 
+/*
+ * What /proc/self/pagemap shows of a locked page (a page not locked is not
+ * present, as one never touched). Frames are invented per host page and
+ * never below 4 GiB; bits 55 and 56 (soft-dirty, exclusive) are set in
+ * every present entry, as the kernel sets them.
+ */
+enum fake_pagemap {
+	/* Contiguous within each FAKE_CHUNK-aligned chunk of virtual memory (as hugepages), chunks scattered. */
+	FAKE_PM_HUGE,
+	FAKE_PM_SCATTERED,   /* no two pages of virtual memory adjacent in physical memory */
+	FAKE_PM_PFN_ZERO,    /* present, frame 0: what a process without CAP_SYS_ADMIN reads */
+	FAKE_PM_NOT_PRESENT, /* no page present at all */
+};
+/* The chunk of virtual memory FAKE_PM_HUGE keeps physically contiguous: 2 MiB, a hugepage. */
+#define FAKE_CHUNK (2ULL << 20)
+
 struct fake_vfio_range {
 	uint64_t start, end; /* inclusive, as the kernel gives them */
 };
@@ -63,6 +88,11 @@ struct fake_vfio_cfg {
 	unsigned int msix_vectors; /* MSI-X vectors GET_IRQ_INFO gives (0: FAKE_MSIX_VECTORS) */
 	bool no_msix;           /* no MSI-X capability: GET_IRQ_INFO gives count 0 */
 	int msix_errno;         /* SET_IRQS that would turn MSI-X on fails so (the kernel's refusal) */
+	/* No IOMMU: /dev/vfio/noiommu-<group> (not /dev/vfio/<group>), no type1, VFIO_NOIOMMU_IOMMU. */
+	bool noiommu;
+	bool noiommu_no_ext;    /* ... but VFIO_CHECK_EXTENSION(VFIO_NOIOMMU_IOMMU) says 0 */
+	int mlock_errno;        /* mlock() fails so (fake_mlock_errno() changes it later) */
+	enum fake_pagemap pagemap; /* what pagemap shows (fake_pagemap_mode() changes it later) */
 };
 
 enum fake_ioctl {
@@ -99,6 +129,11 @@ struct fake_vfio_counts {
 	unsigned long msix_disables;              /* SET_IRQS that turned it off (DATA_NONE, count 0) */
 	unsigned long msix_fired;                 /* fake_msix_fire() that signalled an eventfd */
 	unsigned long msix_off_at_close;          /* MSI-X still on when the function's file closed */
+	unsigned long mlocks, mlock_failures;     /* mlock() calls, and those refused */
+	unsigned long munlocks;                   /* munlock() calls */
+	unsigned long munlock_stray;              /* munlock()s of a range with no page locked */
+	unsigned long pagemap_opens, pagemap_reads; /* /proc/self/pagemap: opens, preads */
+	unsigned long phys_dma_ok, phys_dma_faults; /* fake_dma_phys() */
 };
 
 extern struct fake_vfio_counts fake_counts;
@@ -112,12 +147,12 @@ void fake_vfio_remove(void);
 
 /* The @n-th VFIO_IOMMU_MAP_DMA from now fails with ENOMEM (0: none). */
 void fake_vfio_map_fail_in(long n);
-/* The @n-th call from now (open, ioctl, pread, pwrite, mmap, readlink) fails with @err (0: none). */
+/* The @n-th call from now (open, ioctl, pread, pwrite, mmap, readlink, mlock) fails with @err (0: none). */
 void fake_vfio_fail_call_in(long n, int err);
-/* Calls into the table so far (close and munmap not counted). */
+/* Calls into the table so far (close, munmap and munlock not counted). */
 unsigned long fake_vfio_calls(void);
 
-/* Files open now: container, group and device descriptors. */
+/* Files open now: container, group, device and pagemap descriptors. */
 unsigned int fake_vfio_open_fds(void);
 /* Mappings in the IOMMU table now, and their bytes. */
 unsigned int fake_vfio_nr_mappings(void);
@@ -162,8 +197,38 @@ bool fake_is_eventfd(int fd);
 /* Eventfds open in this process now (the fake's own references to them included). */
 unsigned int fake_eventfds_open(void);
 
+/* ---- no IOMMU ---------------------------------------------------------------- */
+
+/* What pagemap shows from now on. */
+void fake_pagemap_mode(enum fake_pagemap mode);
+/* The page holding @va shows not present from now on, whatever the mode (NULL: none). */
+void fake_pagemap_absent(const void *va);
+/* mlock() fails with @err from now on (0: it works). */
+void fake_mlock_errno(int err);
 /*
- * Nothing open, nothing mapped, no BAR mapped, MSI-X off (and never left
+ * The physical address pagemap gives @va in the current mode (its frame
+ * and @va's offset in the page), whether or not it is locked; 0 for the
+ * modes that show no frame.
+ */
+uint64_t fake_phys_of(const void *va);
+/* Bytes locked now (the union of what mlock() locked and munlock() did not undo). */
+uint64_t fake_locked_bytes(void);
+/* Disjoint locked ranges now. */
+unsigned int fake_locked_ranges(void);
+/* The @i-th locked range (by address): true and its start and bytes, or false past the last. */
+bool fake_locked_nth(unsigned int i, uint64_t *start, uint64_t *len);
+/* Whether every page of [@va, +@len) is locked. */
+bool fake_is_locked(const void *va, size_t len);
+/*
+ * The device reads (@write false) or writes @len bytes at physical
+ * address @pa: each page must have a frame the fake gave (any mode) and
+ * its virtual page be locked now, else -EFAULT (counted) and nothing
+ * moves; 0 otherwise.
+ */
+int fake_dma_phys(uint64_t pa, void *buf, size_t len, bool write);
+
+/*
+ * Nothing open, nothing mapped, nothing locked, no BAR mapped, MSI-X off (and never left
  * on for the function's close to turn off), no misuse: true; false with
  * the first thing left in @why.
  */
@@ -177,6 +242,19 @@ bool fake_vfio_clean(char *why, size_t len);
  */
 struct dmamap_platform *fake_platform(const struct fake_vfio_cfg *cfg, size_t arena, bool check,
 				      struct device **dev);
+/* The same with options of the test's own (no IOMMU, an arena size). */
+struct dmamap_platform *fake_platform_opt(const struct fake_vfio_cfg *cfg,
+					  const struct dmamap_vfio_options *opt, bool check,
+					  struct device **dev);
+/*
+ * One point @k of a failure-point walk over dmamap_platform_vfio(): the
+ * fake installed with @cfg, DMAMAP_FAULT_ALL armed at @k, the platform
+ * asked for with @opt. The platform (quiet), or NULL with the refusal
+ * checked to be the injected -ENOMEM, with a message. *@fired: whether
+ * the point fired (the walk is over when it did not).
+ */
+struct dmamap_platform *fake_walk_point(const struct fake_vfio_cfg *cfg,
+					const struct dmamap_vfio_options *opt, long k, bool *fired);
 /* dmamap_vfio_stats(), all ones when it fails (no check can pass on them). */
 struct dmamap_vfio_stats vstats(struct device *dev);
 

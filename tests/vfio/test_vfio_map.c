@@ -542,14 +542,14 @@ TEST(vfio_register_refusals)
 TEST(vfio_register_kernel_refusals_and_limits)
 {
 	const size_t pg = 4096;
-	uint8_t *mem = pages(80 * pg), *gone = pages(4 * pg);
+	/* Below vm.mmap_min_addr (64 KiB): never mapped, whatever else the run maps meanwhile. */
+	uint8_t *mem = pages(80 * pg), *gone = (uint8_t *)(uintptr_t)0x2000;
 	struct dmamap_platform *p;
 	struct device *dev;
 	unsigned int i, ok = 0;
 	int ret = 0;
 
-	REQUIRE(mem && gone);
-	munmap(gone, 4 * pg);
+	REQUIRE(mem);
 	p = fake_platform(NULL, ARENA, false, &dev);
 	REQUIRE(p && dev);
 	/* Memory not mapped: the pin fails. */

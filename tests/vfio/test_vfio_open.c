@@ -322,10 +322,11 @@ TEST(vfio_open_destroy_unmaps_and_closes_everything)
 /* The space is where the IOMMU translates: its IOVA-range capability, found along the chain. */
 TEST(vfio_open_iova_space_follows_the_iommu)
 {
+	/* The largest between 1 MiB and 4 GiB, not the first (an SMMU's MSI window makes that small). */
 	struct fake_vfio_cfg cfg = { .nr_ranges = 3, .ranges = {
 		{ 0, 0x1fffff },		/* 2 MiB: too small */
-		{ 0x40000000, 0x7fffffff },	/* the space */
-		{ 0x80100000, 0xffffffffffffULL },
+		{ 0x40000000, 0x7fffffff },	/* 1 GiB */
+		{ 0x80100000, 0xffffffffffffULL }, /* the space: almost 2 GiB below 4 GiB */
 	} };
 	struct dmamap__ledger l0;
 	struct dmamap_vfio_stats st;
@@ -337,10 +338,10 @@ TEST(vfio_open_iova_space_follows_the_iommu)
 	p = fake_platform(&cfg, 0, false, &dev);
 	REQUIRE(p && dev);
 	st = vstats(dev);
-	CHECK_EQ(st.iova_start, 0x40000000);
-	CHECK_EQ(st.iova_end, 0x80000000);
+	CHECK_EQ(st.iova_start, 0x80100000);
+	CHECK_EQ(st.iova_end, 1ULL << 32);
 	REQUIRE(fake_vfio_mapping_nth(0, &iova, NULL, &size));
-	CHECK(iova >= 0x40000000 && iova + size <= 0x80000000);
+	CHECK(iova >= 0x80100000 && iova + size <= 1ULL << 32);
 	destroy_clean(p, &l0);
 
 	/* Intel's ranges: the space ends below the interrupt window. */
@@ -352,13 +353,17 @@ TEST(vfio_open_iova_space_follows_the_iommu)
 	CHECK_EQ(dma_get_required_mask(dev), DMA_BIT_MASK(32));
 	destroy_clean(p, &l0);
 
-	/* No chain at all: the type1 default, kept below 4 GiB. */
+	/* No chain at all (kernels before 5.4): all below 4 GiB but x86's interrupt window. */
 	cfg = (struct fake_vfio_cfg){ .no_caps = true };
 	p = fake_platform(&cfg, 0, false, &dev);
 	REQUIRE(p && dev);
 	st = vstats(dev);
 	CHECK_EQ(st.iova_start, 1ULL << 20);
+#if defined(__x86_64__) || defined(__i386__)
+	CHECK_EQ(st.iova_end, 0xfee00000);
+#else
 	CHECK_EQ(st.iova_end, 1ULL << 32);
+#endif
 	CHECK_EQ(fake_counts.ioctl[FAKE_IOMMU_GET_INFO], 1);
 	destroy_clean(p, &l0);
 	fake_vfio_remove();
@@ -404,29 +409,17 @@ TEST_TIMEOUT(vfio_open_failure_point_walk, 60)
 
 	dmamap__ledger_read(&l0);
 	for (k = 1; k < 500; k += tap_sample()) {
-		struct dmamap_error err = { 0 };
 		struct dmamap_vfio_options opt = { .arena_size = 1 << 20 };
-		unsigned long before = dmamap_fault_injected(NULL);
-		struct dmamap_platform *p;
 		bool fired;
+		struct dmamap_platform *p = fake_walk_point(NULL, &opt, k, &fired);
 
-		fake_vfio_install(NULL);
-		dmamap_fault_inject(NULL, DMAMAP_FAULT_ALL, k);
-		p = dmamap_platform_vfio(FAKE_BDF, &opt, &err);
-		fired = dmamap_fault_injected(NULL) != before;
-		dmamap_fault_inject(NULL, 0, 0);
 		if (!p) {
 			failed++;
-			CHECK_MSG(fired, "point %ld: failed with nothing injected: %d %s", k, err.code,
-				  err.msg);
-			CHECK_MSG(err.code == -ENOMEM, "point %ld: code %d (%s)", k, err.code, err.msg);
-			CHECK_MSG(err.msg[0], "point %ld: no message", k);
 		} else {
 			struct device *dev = dmamap_device_lookup(p, FAKE_BDF);
 			uint8_t buf[64] = { 1, 2, 3 }, seen[64];
 			dma_addr_t h;
 
-			quiet(p);
 			/* Made despite a failure: it must work all the same. */
 			REQUIRE_MSG(dev, "point %ld: a platform without its device", k);
 			h = dma_map_single(dev, buf, sizeof(buf), DMA_TO_DEVICE);

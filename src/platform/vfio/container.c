@@ -212,9 +212,16 @@ static int read_apertures(struct dmamap_vfio *v, struct dmamap_error *err)
 	if (ret)
 		return ret;
 	v->pgsize_min = probe.iova_pgsizes ? probe.iova_pgsizes & -probe.iova_pgsizes : 4096;
+	/* A kernel that says nothing (before 5.4): all of it, but x86's interrupt window. */
 	v->nr_apertures = 1;
 	v->aperture_start[0] = 0;
 	v->aperture_end[0] = (u64)1 << 48;
+#if defined(__x86_64__) || defined(__i386__)
+	v->nr_apertures = 2;
+	v->aperture_end[0] = 0xfee00000;
+	v->aperture_start[1] = 0xfef00000;
+	v->aperture_end[1] = (u64)1 << 48;
+#endif
 	if (!(probe.flags & VFIO_IOMMU_INFO_CAPS) || probe.argsz <= sizeof(probe) ||
 	    probe.argsz > 65536)
 		return 0;
@@ -412,8 +419,9 @@ int dmamap__vfio_lock_phys(struct dmamap_vfio *v, uintptr_t va, size_t n, u64 *p
 	int fd, ret = 0;
 
 	(void)v;
+	/* EPERM here is the locked-memory limit (0 without CAP_IPC_LOCK): -ENOMEM, as the header says. */
 	if (K->mlock((const void *)va, n * page))
-		return -(errno ? errno : ENOMEM);
+		return -(errno == EPERM || !errno ? ENOMEM : errno);
 	fd = K->open("/proc/self/pagemap", O_RDONLY);
 	if (fd < 0) {
 		ret = -(errno ? errno : EIO);
@@ -444,11 +452,13 @@ void dmamap__vfio_unlock(struct dmamap_vfio *v, uintptr_t va, size_t n)
 	K->munlock((const void *)va, n * dmamap__host_page_size());
 }
 
-int dmamap__vfio_map(struct dmamap_vfio *v, uintptr_t va, u64 iova, u64 size)
+int dmamap__vfio_map(struct dmamap_vfio *v, uintptr_t va, u64 iova, u64 size, bool read,
+		     bool write)
 {
+	/* The kernel pins for writing only what the device may write: read-only memory maps. */
 	struct vfio_iommu_type1_dma_map m = {
 		.argsz = sizeof(m),
-		.flags = VFIO_DMA_MAP_FLAG_READ | VFIO_DMA_MAP_FLAG_WRITE,
+		.flags = (read ? VFIO_DMA_MAP_FLAG_READ : 0) | (write ? VFIO_DMA_MAP_FLAG_WRITE : 0),
 		.vaddr = va,
 		.iova = iova,
 		.size = size,

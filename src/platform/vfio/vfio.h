@@ -61,8 +61,9 @@ struct dmamap_vfio {
 int dmamap__vfio_open(struct dmamap_vfio **out, const char *bdf, bool noiommu,
 		      struct dmamap_error *err);
 void dmamap__vfio_close(struct dmamap_vfio *v);
-/* Map [@va, +@size) at @iova, pinned, readable and writable by the device; 0 or -errno. */
-int dmamap__vfio_map(struct dmamap_vfio *v, uintptr_t va, u64 iova, u64 size);
+/* Map [@va, +@size) at @iova, pinned, for the device to @read and/or @write; 0 or -errno. */
+int dmamap__vfio_map(struct dmamap_vfio *v, uintptr_t va, u64 iova, u64 size, bool read,
+		     bool write);
 int dmamap__vfio_unmap(struct dmamap_vfio *v, u64 iova, u64 size);
 void *dmamap__vfio_bar(struct dmamap_vfio *v, unsigned int bar, size_t *size);
 int dmamap__vfio_config(struct dmamap_vfio *v, unsigned int off, void *buf, size_t len,
