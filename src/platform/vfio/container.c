@@ -87,7 +87,9 @@ static bool parse_bdf(const char *s, char out[16])
 	fn = hex_field(&s, 1, '\0');
 	if (dom < 0 || bus < 0 || dev < 0 || dev > 0x1f || fn < 0 || fn > 7)
 		return false;
-	snprintf(out, 16, "%04lx:%02lx:%02lx.%lx", dom, bus, dev, fn);
+	/* Masked to what the fields hold, so the compiler sees the 12 characters. */
+	snprintf(out, 16, "%04x:%02x:%02x.%x", (unsigned int)dom & 0xffff, (unsigned int)bus & 0xff,
+		 (unsigned int)dev & 0x1f, (unsigned int)fn & 7);
 	return true;
 }
 
