@@ -623,6 +623,9 @@ int dmamap__vfio_register(struct dmamap_platform *p, uintptr_t va, u64 size, boo
 
 	if (!s || !va || !size || (va | size) & (s->unit - 1) || va + size < va)
 		return -EINVAL;
+	/* Too large for any block, wherever it lies: that, before what it overlaps. */
+	if (size > (1ULL << 30) || (!s->noiommu && size > s->end - s->start))
+		return -ENOSPC;
 	pthread_mutex_lock(&s->lock);
 	t = (struct vfio_table *)s->fast.table;
 	for (unsigned int i = 0; i < t->n; i++)

@@ -1027,7 +1027,9 @@ TEST(vfio_noiommu_failure_point_walk)
 			break;
 	}
 	CHECK_MSG(k < 500, "more than 500 failure points");
-	CHECK_MSG(failed >= 5, "only %ld failure points failed the call", failed);
+	/* A sampled run (an emulator) walks one point in DMAMAP_TEST_SAMPLE. */
+	CHECK_MSG(failed >= (tap_sample() > 1 ? 1 : 5), "only %ld failure points failed the call",
+		  failed);
 	printf("# %ld failure points, %ld failed the call\n", k - 1, failed);
 	chunks_put(&ch);
 }
