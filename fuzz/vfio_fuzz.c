@@ -3,7 +3,8 @@
  * libFuzzer target for what the VFIO platform reads from outside: the PCI
  * address it is given, and every answer of the kernel (sysfs links, the
  * IOMMU's info and its capability chain, region and interrupt info,
- * configuration space, /proc/self/pagemap without an IOMMU, refusals with
+ * configuration space, /proc/self/pagemap without an IOMMU, a function's
+ * sysfs resource file without VFIO either, refusals with
  * any errno), all taken from the input through a kernel of this file's
  * own. Then a few calls on the
  * platform, if one was made: BARs, configuration space, maps of
@@ -31,6 +32,7 @@ static struct {
 	const uint8_t *at, *end;
 	int open_fds;
 	unsigned int maps_live;
+	int resource_fd; /* sysfs's resource file, when it is open */
 } in;
 
 static unsigned int byte(void)
@@ -68,16 +70,41 @@ static int refused(void)
 
 static int k_open(const char *path, int flags)
 {
-	(void)path;
+	size_t n = strlen(path);
+
 	(void)flags;
 	if (refused())
 		return -1;
+	if (n > 9 && !strcmp(path + n - 9, "/resource"))
+		in.resource_fd = FD_BASE + in.open_fds;
 	return FD_BASE + in.open_fds++;
+}
+
+/*
+ * sysfs's resource file (no IOMMU, no VFIO): mostly lines of the kernel's
+ * form with numbers from the input, sometimes raw bytes.
+ */
+static ssize_t resource_text(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (byte() % 4 == 0)
+		return -2; /* raw bytes, as for any other file */
+	for (unsigned int i = 0; i < 8 && n + 64 < len; i++) {
+		uint64_t start = in_u64() >> (byte() % 64), size = in_u64() >> (byte() % 64);
+
+		n += (size_t)snprintf(buf + n, len - n, "0x%016llx 0x%016llx 0x%016llx\n",
+				      (unsigned long long)start,
+				      (unsigned long long)(byte() % 8 ? start + size : start - size),
+				      (unsigned long long)(byte() % 2 ? 0x200 : 0x101));
+	}
+	return (ssize_t)n;
 }
 
 static int k_close(int fd)
 {
-	(void)fd;
+	if (fd == in.resource_fd)
+		in.resource_fd = -1;
 	in.open_fds--;
 	return 0;
 }
@@ -161,10 +188,15 @@ static int k_ioctl(int fd, unsigned long request, void *arg)
 
 static ssize_t k_pread(int fd, void *buf, size_t len, off_t off)
 {
-	(void)fd;
 	(void)off;
 	if (refused())
 		return -1;
+	if (fd == in.resource_fd) {
+		ssize_t n = resource_text(buf, len);
+
+		if (n >= 0)
+			return n;
+	}
 	for (size_t i = 0; i < len; i++)
 		((uint8_t *)buf)[i] = (uint8_t)byte();
 	return byte() == 1 ? (ssize_t)len / 2 : (ssize_t)len;
@@ -251,6 +283,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in.end = data + size;
 	in.open_fds = 0;
 	in.maps_live = 0;
+	in.resource_fd = -1;
 	/* The address: the input's first bytes, or the canonical one when they start with 0. */
 	if (n && data[0]) {
 		memcpy(bdf, data, n);

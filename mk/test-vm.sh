@@ -9,7 +9,11 @@
 #    disk image on the host after the guest is gone (same cksum);
 #  - the read into an IOVA nobody mapped is refused, and the guest kernel
 #    logged the IOMMU's fault for the disk;
-#  - the bench lines (map+unmap: registered, unregistered, host identity).
+#  - the bench lines (map+unmap: registered, unregistered, host identity);
+#  - then a second guest with no IOMMU at all: the driver reaches the disk
+#    through sysfs (unsafe_noiommu), DMA addresses physical, polled; its
+#    ranges read back and are in that guest's image, and a map of memory
+#    it did not register is refused.
 # usage: test-vm.sh [BUILD]   (default: build; its dmamap must exist)
 set -u
 build=${1:-build}
@@ -54,5 +58,27 @@ check "the IOMMU refused it: the guest kernel logged the fault at $stray" \
 	grep -qE "DMAR: \[DMA Write.*Request device \[00:0?4\.0\] fault addr ${stray:-none} " "$out"
 check "the bench lines" grep -q '^bench: ratio registered / identity' "$out"
 grep '^bench:' "$out"
+
+# No IOMMU: the same disk, left to no driver, reached through sysfs.
+out=$vm/test-vm-noiommu.log
+DMAMAP_VFIO_VM_NOIOMMU=1 sh mk/vfio-vm.sh -f "$build/dmamap" -- \
+	'dmamap nvme $NVME_BDF --unsafe-noiommu' >"$out" 2>&1
+st=$?
+cat "$out"
+check "no IOMMU: the guest ran the driver to its end" [ "$st" = 0 ]
+check "no IOMMU: the function reached through sysfs" grep -q 'reached through sysfs' "$out"
+check "no IOMMU: Identify" grep -q 'model "QEMU NVMe Ctrl", serial "dmamap-vfio"' "$out"
+ranges=$(grep -c 'written and read back: identical (cksum' "$out")
+check "no IOMMU: four ranges written and read back identical ($ranges)" [ "$ranges" = 4 ]
+check "no IOMMU: completions polled" grep -q 'nvme: I/O completions polled' "$out"
+check "no IOMMU: unregistered memory is refused a device address" \
+	grep -q 'unregistered memory without an IOMMU: refused' "$out"
+grep 'written and read back: identical (cksum' "$out" |
+	sed -n 's/.*: \([0-9]*\) blocks at \([0-9]*\) written.*(cksum \([0-9]*\) \([0-9]*\)).*/\1 \2 \3 \4/p' >"$vm/ranges"
+while read -r n lba sum len; do
+	bs=$((len / n))
+	got=$(dd if="$vm/nvme.img" bs="$bs" skip="$lba" count="$n" 2>/dev/null | cksum)
+	check "no IOMMU: blocks $lba..$((lba + n - 1)) are in the disk image on the host" [ "$got" = "$sum $len" ]
+done <"$vm/ranges"
 [ "$fail" = 0 ] && echo "test-vm: passed" || echo "test-vm: FAILED"
 exit "$fail"

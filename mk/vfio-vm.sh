@@ -16,8 +16,9 @@
 # env: DMAMAP_VFIO_VM_SUITE (Debian suite of the guest kernel, default
 #   bookworm: 6.1; trixie: 6.12), DMAMAP_VFIO_VM_ACCEL (auto, kvm, tcg;
 #   auto takes KVM where it can boot the guest), DMAMAP_VFIO_VM_TIMEOUT
-#   (seconds, 300), DMAMAP_VFIO_VM_NOIOMMU=1 (no IOMMU at all: the guest loads
-#   vfio with enable_unsafe_noiommu_mode=1, the group is /dev/vfio/noiommu-N).
+#   (seconds, 300), DMAMAP_VFIO_VM_NOIOMMU=1 (no IOMMU at all: the disk is
+#   left to no driver, for a program to reach through sysfs, with 2 MiB
+#   hugepages reserved and compaction of locked pages off; NVME_GROUP empty).
 set -u
 vm=build-vm-x86
 suite=${DMAMAP_VFIO_VM_SUITE:-bookworm}
@@ -191,7 +192,6 @@ printf '%s\n' "$command" >"$root/command"
 noiommu=${DMAMAP_VFIO_VM_NOIOMMU:-0}
 if [ "$noiommu" = 1 ]; then
 	echo noiommu >"$root/mode"
-	echo enable_unsafe_noiommu_mode=1 >"$root/lib/modules/vfio.params"
 else
 	echo iommu >"$root/mode"
 fi
@@ -255,20 +255,27 @@ run() {
 	done
 	[ -n "$bdf" ] || { echo "vfio-vm: no NVMe function"; return 125; }
 	d=/sys/bus/pci/devices/$bdf
-	mode=$(cat /mode)
-	# Without an IOMMU, vfio-pci makes the group itself when it binds.
-	[ $mode = noiommu ] || [ -e $d/iommu_group ] ||
-		{ echo "vfio-vm: $bdf is in no IOMMU group: is the IOMMU on?"; return 125; }
+	# No IOMMU: no group, no VFIO (Debian's kernels have no no-IOMMU mode); sysfs is the way in.
+	if [ "$(cat /mode)" = noiommu ]; then
+		[ -e $d/iommu_group ] && { echo "vfio-vm: $bdf is in an IOMMU group: the IOMMU is on"; return 125; }
+		[ -e $d/driver ] && echo $bdf >$d/driver/unbind
+		# Physically contiguous buffers, and locked 4 KiB pages that stay where they are.
+		echo 8 >/proc/sys/vm/nr_hugepages
+		echo 0 >/proc/sys/vm/compact_unevictable_allowed
+		echo "vfio-vm: nvme $bdf, no IOMMU, no driver; $(cat /proc/sys/vm/nr_hugepages) hugepages of 2 MiB"
+		dmesg -n 1
+		NVME_BDF=$bdf NVME_GROUP= LD_LIBRARY_PATH=/lib:/bin sh -c "$(cat /command)"
+		return
+	fi
+	[ -e $d/iommu_group ] || { echo "vfio-vm: $bdf is in no IOMMU group: is the IOMMU on?"; return 125; }
 	[ -e $d/driver ] && echo $bdf >$d/driver/unbind
 	# driver_override makes vfio-pci take this device without a new_id for every NVMe it has.
 	echo vfio-pci >$d/driver_override
 	echo $bdf >/sys/bus/pci/drivers_probe
 	group=$(readlink $d/iommu_group); group=${group##*/}
 	file=/dev/vfio/$group
-	[ $mode = noiommu ] && file=/dev/vfio/noiommu-$group
 	[ "$(readlink $d/driver | sed "s,.*/,,")" = vfio-pci ] && [ -c $file ] ||
-		{ echo "vfio-vm: $bdf could not be bound to vfio-pci$([ $mode = noiommu ] &&
-			echo ' (no-IOMMU mode needs a kernel built with CONFIG_VFIO_NOIOMMU)')"; return 125; }
+		{ echo "vfio-vm: $bdf could not be bound to vfio-pci"; return 125; }
 	echo "vfio-vm: nvme $bdf group $group ($file)"
 	# Kernel messages (DMAR faults above all) would cut into the commands' output: they are
 	# printed after, from the log.

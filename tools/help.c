@@ -66,7 +66,8 @@ static const struct cli_command commands[] = {
 	  "  --bench                 map+unmap costs: registered, unregistered, host identity\n"
 	  "  --no-stray              skip the read into an unmapped IOVA\n"
 	  "  --poll                  poll the I/O queue (default: its MSI-X interrupt)\n"
-	  "  --unsafe-noiommu        VFIO without an IOMMU: physical addresses, a hugepage arena\n"
+	  "  --unsafe-noiommu        no IOMMU: physical addresses, a hugepage arena; through\n"
+	  "                          VFIO's no-IOMMU mode, or sysfs (polled)\n"
 	  "docs/vfio.md tells how to bind a function and what the machine needs.\n" },
 	{ NULL, NULL, NULL, NULL },
 };

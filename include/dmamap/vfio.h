@@ -39,15 +39,29 @@ struct dmamap_vfio_options {
 	 */
 	size_t arena_size;
 	/*
-	 * UNSAFE: no IOMMU. VFIO's no-IOMMU mode (the vfio module loaded with
-	 * enable_unsafe_noiommu_mode=1; root only), DMA addresses being the
-	 * physical addresses of the pages, read from /proc/self/pagemap, as
-	 * DPDK's IOVA-as-PA mode. Nothing confines the device: a wrong
-	 * address it is given is memory of someone else's. Only registered
-	 * memory (locked, and the arena) can be mapped, and a buffer only
-	 * where its pages are physically contiguous (hugepages are).
+	 * UNSAFE: no IOMMU (root only). DMA addresses are the physical
+	 * addresses of the pages, read from /proc/self/pagemap, as DPDK's
+	 * IOVA-as-PA mode. Nothing confines the device: a wrong address it is
+	 * given is memory of someone else's. Only registered memory (locked,
+	 * and the arena) can be mapped, and a buffer only where its pages are
+	 * physically contiguous (hugepages are).
+	 *
+	 * The function is reached through VFIO's no-IOMMU mode when the
+	 * kernel has one (the vfio module loaded with
+	 * enable_unsafe_noiommu_mode=1: the function, bound to vfio-pci, is
+	 * in a no-IOMMU group). A function in no group at all, bound to no
+	 * driver (or to uio_pci_generic or pci-stub), is reached through its
+	 * sysfs files instead: config, resourceN, reset. That way has no
+	 * interrupts: the driver polls (dmamap_device_irq() finds no line).
 	 */
 	bool unsafe_noiommu;
+};
+
+/* How a VFIO platform reaches its function (struct dmamap_vfio_stats). */
+enum dmamap_vfio_access {
+	DMAMAP_VFIO_IOMMU,   /* a type1 container: DMA addresses are IOVAs */
+	DMAMAP_VFIO_NOIOMMU, /* VFIO's no-IOMMU mode: physical addresses */
+	DMAMAP_VFIO_SYSFS,   /* the function's sysfs files: physical addresses, no interrupts */
 };
 
 /**
@@ -67,14 +81,19 @@ struct dmamap_vfio_options {
  *
  * - -EINVAL: a NULL or malformed @bdf;
  * - -ENOENT: no such function, or it has no IOMMU group (no IOMMU, or
- *   the kernel was booted without it);
+ *   the kernel was booted without it) and unsafe_noiommu is not set;
  * - -ENODEV: the kernel has no VFIO (/dev/vfio/vfio), or the function is
  *   not bound to vfio-pci;
  * - -EACCES: no permission on /dev/vfio/vfio or the group's file;
  * - -EBUSY: the group is not viable (another function in it is bound to a
  *   host driver), or another process holds it;
  * - -EOPNOTSUPP: the container has no type1v2 IOMMU (with unsafe_noiommu:
- *   the kernel has no no-IOMMU mode);
+ *   the function is in an IOMMU group, but the kernel has no no-IOMMU
+ *   mode);
+ * - -EBUSY, with unsafe_noiommu and no group: a driver other than
+ *   uio_pci_generic or pci-stub holds the function;
+ * - -EIO, with unsafe_noiommu and no group: its sysfs resource file
+ *   cannot be read as the kernel writes it;
  * - -EPERM: unsafe_noiommu without the right to read physical addresses
  *   (CAP_SYS_ADMIN);
  * - -ENOMEM: the arena, or pinning it (RLIMIT_MEMLOCK);
@@ -170,11 +189,13 @@ DMAMAP_API int dmamap_vfio_config_write(struct device *dev, unsigned int offset,
 					const void *buf, size_t len);
 
 /**
- * dmamap_vfio_reset() - reset the function (VFIO_DEVICE_RESET)
+ * dmamap_vfio_reset() - reset the function (VFIO_DEVICE_RESET, or sysfs's reset file)
  * @dev: the device of a VFIO platform
  *
+ * Through sysfs (DMAMAP_VFIO_SYSFS) the function's reset file is written.
+ *
  * Return: 0; -EINVAL for a non-VFIO @dev; -ENOTTY if the function has no
- * reset VFIO can do; another negative errno from the kernel.
+ * reset the kernel can do; another negative errno from the kernel.
  */
 DMAMAP_API int dmamap_vfio_reset(struct device *dev);
 
@@ -190,6 +211,7 @@ struct dmamap_vfio_stats {
 	uint64_t irqs_signalled;   /* messages the function sent, every vector */
 	uint64_t irqs_delivered;   /* handler runs: messages that came together run them once */
 	uint64_t irqs_unhandled;   /* of which no handler said IRQ_HANDLED */
+	enum dmamap_vfio_access access; /* through an IOMMU, or how without one */
 };
 
 /**

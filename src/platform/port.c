@@ -339,6 +339,11 @@ const char *dmamap__port_vfio_bdf(const struct dmamap_platform *p)
 	return p->vfio ? p->vfio->bdf : "";
 }
 
+bool dmamap__port_vfio_sysfs(const struct dmamap_platform *p)
+{
+	return p->vfio && p->vfio->sysfs;
+}
+
 unsigned int dmamap__port_iommu_apertures(const struct dmamap_platform *p, u64 *start, u64 *end,
 					  unsigned int max, u64 *pgsize)
 {

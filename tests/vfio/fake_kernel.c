@@ -31,7 +31,11 @@
 #define REGION_OFFSET(i) ((uint64_t)(i) << REGION_SHIFT)
 #define MSIX_MAX 2048 /* PCI's limit: the table size field is 11 bits */
 
-enum fd_kind { FD_CLOSED, FD_CONTAINER, FD_GROUP, FD_DEVICE, FD_PAGEMAP };
+enum fd_kind {
+	FD_CLOSED, FD_CONTAINER, FD_GROUP, FD_DEVICE, FD_PAGEMAP,
+	/* The function's sysfs files: config, resource, resource0, reset. */
+	FD_SYS_CONFIG, FD_SYS_RESOURCE, FD_SYS_BAR0, FD_SYS_RESET,
+};
 
 struct fake_fd {
 	enum fd_kind kind;
@@ -641,6 +645,80 @@ static ssize_t pagemap_read(void *buf, size_t len, off_t off)
 	return ret;
 }
 
+/* ---- the function's sysfs files -------------------------------------------------- */
+
+/*
+ * The resource file as the kernel writes it (resource_show()): a line per
+ * resource, start, end (inclusive) and flags; BAR0 memory, BAR2 I/O
+ * ports, nothing else, then the ROM and the rest, all zeros.
+ */
+static size_t resource_text(char *out, size_t len)
+{
+	size_t n = 0;
+
+	if (cfg.resource_text)
+		return (size_t)snprintf(out, len, "%s", cfg.resource_text);
+	for (unsigned int i = 0; i < 13 && n < len; i++) {
+		uint64_t start = 0, end = 0, flags = 0;
+
+		if (i == 0) {
+			start = 0xfebf0000;
+			end = start + FAKE_BAR0_SIZE - 1;
+			flags = 0x00140204; /* IORESOURCE_MEM, 64-bit, sized */
+		} else if (i == 2) {
+			start = 0xc000;
+			end = start + FAKE_BAR2_SIZE - 1;
+			flags = 0x00040101; /* IORESOURCE_IO */
+		}
+		n += (size_t)snprintf(out + n, len - n, "0x%016llx 0x%016llx 0x%016llx\n",
+				      (unsigned long long)start, (unsigned long long)end,
+				      (unsigned long long)flags);
+	}
+	return n < len ? n : len - 1;
+}
+
+/*
+ * open() of /sys/bus/pci/devices/<bdf>/<file>: true when @path is one
+ * (*@fd the file, or -1 with errno), false for any other path. Called
+ * locked.
+ */
+static bool sysfs_file(const char *path, int flags, int *fd)
+{
+	static const struct {
+		const char *name;
+		enum fd_kind kind;
+		int mode; /* O_RDWR: root may write it */
+	} files[] = {
+		{ "config", FD_SYS_CONFIG, O_RDWR },
+		{ "resource", FD_SYS_RESOURCE, O_RDONLY },
+		{ "resource0", FD_SYS_BAR0, O_RDWR },
+		{ "reset", FD_SYS_RESET, O_WRONLY },
+	};
+	char prefix[64];
+	size_t plen;
+
+	snprintf(prefix, sizeof(prefix), "/sys/bus/pci/devices/%s/", cfg_bdf);
+	plen = strlen(prefix);
+	if (strncmp(path, prefix, plen))
+		return false;
+	for (unsigned int i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		if (strcmp(path + plen, files[i].name))
+			continue;
+		fake_counts.sysfs_opens++;
+		if (cfg.no_function || (files[i].kind == FD_SYS_RESET && cfg.no_reset_file))
+			*fd = fail(ENOENT);
+		else if (files[i].kind == FD_SYS_CONFIG && cfg.sysfs_config_errno)
+			*fd = fail(cfg.sysfs_config_errno);
+		else if (files[i].mode != O_RDWR && (flags & O_ACCMODE) != files[i].mode)
+			*fd = fail(EACCES); /* resource is 0444, reset 0200 */
+		else
+			*fd = new_fd(files[i].kind);
+		return true;
+	}
+	*fd = fail(ENOENT);
+	return true;
+}
+
 /* ---- the table's calls ------------------------------------------------------- */
 
 static int f_open(const char *path, int flags)
@@ -665,6 +743,8 @@ static int f_open(const char *path, int flags)
 		}
 		goto out;
 	}
+	if (sysfs_file(path, flags, &fd))
+		goto out;
 	if ((flags & O_ACCMODE) != O_RDWR)
 		misuse("open(%s) not O_RDWR", path);
 	/* A no-IOMMU group's file says so (vfio_group_find_or_alloc(): "noiommu-%d"). */
@@ -1165,13 +1245,20 @@ static ssize_t config_rw(int fd, void *buf, size_t len, off_t off, bool write)
 		goto out;
 	}
 	f = fd_of(fd);
-	if (!f || f->kind != FD_DEVICE) {
+	if (!f || (f->kind != FD_DEVICE && f->kind != FD_SYS_CONFIG)) {
 		misuse("%s of fd %d, not a device", write ? "pwrite" : "pread", fd);
 		ret = fail(EBADF);
 		goto out;
 	}
-	if (off < 0 || ((uint64_t)off >> REGION_SHIFT) != VFIO_PCI_CONFIG_REGION_INDEX ||
-	    pos >= FAKE_CONFIG_SIZE) {
+	/* sysfs's config file is the space alone, from offset 0; past its end, nothing. */
+	if (f->kind == FD_SYS_CONFIG) {
+		pos = (uint64_t)off;
+		if (off >= 0 && pos >= FAKE_CONFIG_SIZE) {
+			ret = 0;
+			goto out;
+		}
+	} else if (off < 0 || ((uint64_t)off >> REGION_SHIFT) != VFIO_PCI_CONFIG_REGION_INDEX ||
+		   pos >= FAKE_CONFIG_SIZE) {
 		ret = fail(EINVAL);
 		goto out;
 	}
@@ -1190,21 +1277,76 @@ out:
 	return ret;
 }
 
+/* pread of sysfs's resource file: its text from @off. */
+static ssize_t resource_read(void *buf, size_t len, off_t off)
+{
+	char text[4096];
+	size_t n;
+
+	pthread_mutex_lock(&lock);
+	fake_counts.resource_reads++;
+	if (injected()) {
+		pthread_mutex_unlock(&lock);
+		return -1;
+	}
+	n = resource_text(text, sizeof(text));
+	pthread_mutex_unlock(&lock);
+	if (off < 0)
+		return fail(EINVAL);
+	if ((size_t)off >= n)
+		return 0;
+	n -= (size_t)off;
+	n = n < len ? n : len;
+	memcpy(buf, text + off, n);
+	return (ssize_t)n;
+}
+
+/* pwrite of sysfs's reset file: "1" resets the function (its configuration space here). */
+static ssize_t reset_write(const void *buf, size_t len)
+{
+	ssize_t ret = (ssize_t)len;
+
+	pthread_mutex_lock(&lock);
+	if (injected())
+		ret = -1;
+	else if (!len || ((const char *)buf)[0] != '1')
+		ret = fail(EINVAL);
+	else if (cfg.reset_errno)
+		ret = fail(cfg.reset_errno);
+	else {
+		fake_counts.sysfs_resets++;
+		config_reset();
+	}
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
 static ssize_t f_pread(int fd, void *buf, size_t len, off_t off)
 {
 	struct fake_fd *f;
-	bool pm;
+	enum fd_kind kind;
 
 	pthread_mutex_lock(&lock);
 	f = fd_of(fd);
-	pm = f && f->kind == FD_PAGEMAP;
+	kind = f ? f->kind : FD_CLOSED;
 	pthread_mutex_unlock(&lock);
-	return pm ? pagemap_read(buf, len, off) : config_rw(fd, buf, len, off, false);
+	if (kind == FD_PAGEMAP)
+		return pagemap_read(buf, len, off);
+	if (kind == FD_SYS_RESOURCE)
+		return resource_read(buf, len, off);
+	return config_rw(fd, buf, len, off, false);
 }
 
 static ssize_t f_pwrite(int fd, const void *buf, size_t len, off_t off)
 {
-	return config_rw(fd, (void *)(uintptr_t)buf, len, off, true);
+	struct fake_fd *f;
+	bool reset;
+
+	pthread_mutex_lock(&lock);
+	f = fd_of(fd);
+	reset = f && f->kind == FD_SYS_RESET;
+	pthread_mutex_unlock(&lock);
+	return reset ? reset_write(buf, len) : config_rw(fd, (void *)(uintptr_t)buf, len, off, true);
 }
 
 static void *f_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
@@ -1217,16 +1359,16 @@ static void *f_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t o
 	if (injected())
 		goto out;
 	f = fd_of(fd);
-	if (!f || f->kind != FD_DEVICE) {
+	if (!f || (f->kind != FD_DEVICE && f->kind != FD_SYS_BAR0)) {
 		misuse("mmap of fd %d, not a device", fd);
 		errno = EBADF;
 		goto out;
 	}
 	if (!(flags & MAP_SHARED))
 		misuse("mmap of a BAR not MAP_SHARED");
-	/* Only BAR0 is mmap-able (the region's MMAP flag). */
-	if ((uint64_t)off != REGION_OFFSET(VFIO_PCI_BAR0_REGION_INDEX) || !len ||
-	    len > FAKE_BAR0_SIZE) {
+	/* Only BAR0 is mmap-able (the region's MMAP flag); sysfs's resource0 from its start. */
+	if ((uint64_t)off != (f->kind == FD_SYS_BAR0 ? 0 : REGION_OFFSET(VFIO_PCI_BAR0_REGION_INDEX)) ||
+	    !len || len > FAKE_BAR0_SIZE) {
 		errno = EINVAL;
 		goto out;
 	}

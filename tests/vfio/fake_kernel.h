@@ -21,6 +21,11 @@
  * a physical address, reaching the page the fake gave that frame, while
  * it is locked.
  *
+ * The function's sysfs files are there too, for the no-IOMMU way in that
+ * needs no VFIO (cfg.no_group, unsafe_noiommu): config is its
+ * configuration space from offset 0, resource its BARs as text,
+ * resource0 BAR0 to map, reset a file "1" is written to.
+ *
  * State is process-wide (each test runs in its own process): install once
  * per test, remove at its end.
  */
@@ -92,6 +97,16 @@ struct fake_vfio_cfg {
 	bool noiommu;
 	bool noiommu_no_ext;    /* ... but VFIO_CHECK_EXTENSION(VFIO_NOIOMMU_IOMMU) says 0 */
 	int mlock_errno;        /* mlock() fails so (fake_mlock_errno() changes it later) */
+	/*
+	 * The function's sysfs files (config, resource, resource0, reset),
+	 * there whenever the function is: what opening config fails with
+	 * (EACCES: not root), the resource file's text (NULL: as the kernel
+	 * writes it, BAR0 memory and BAR2 I/O ports), no reset file (a
+	 * function the kernel cannot reset).
+	 */
+	int sysfs_config_errno;
+	const char *resource_text;
+	bool no_reset_file;
 	enum fake_pagemap pagemap; /* what pagemap shows (fake_pagemap_mode() changes it later) */
 };
 
@@ -134,6 +149,9 @@ struct fake_vfio_counts {
 	unsigned long munlock_stray;              /* munlock()s of a range with no page locked */
 	unsigned long pagemap_opens, pagemap_reads; /* /proc/self/pagemap: opens, preads */
 	unsigned long phys_dma_ok, phys_dma_faults; /* fake_dma_phys() */
+	unsigned long sysfs_opens;                /* opens of the function's sysfs files */
+	unsigned long resource_reads;             /* preads of its resource file */
+	unsigned long sysfs_resets;               /* "1" written to its reset file */
 };
 
 extern struct fake_vfio_counts fake_counts;

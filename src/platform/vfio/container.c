@@ -93,7 +93,7 @@ static bool parse_bdf(const char *s, char out[16])
 	return true;
 }
 
-/* The last part of the symbolic link sysfs keeps for @bdf's @what; false if none. */
+/* The last part of the symbolic link sysfs keeps for @bdf's @what; false, with errno, if none. */
 static bool sysfs_link(const char *bdf, const char *what, char *base, size_t len)
 {
 	char path[128], target[256];
@@ -104,8 +104,10 @@ static bool sysfs_link(const char *bdf, const char *what, char *base, size_t len
 		return false;
 	slash = strrchr(target, '/');
 	slash = slash ? slash + 1 : target;
-	if (strlen(slash) >= len)
+	if (strlen(slash) >= len) {
+		errno = ENAMETOOLONG;
 		return false;
+	}
 	memcpy(base, slash, strlen(slash) + 1);
 	return true;
 }
@@ -315,6 +317,27 @@ int dmamap__vfio_open(struct dmamap_vfio **out, const char *bdf, bool noiommu,
 				  bdf);
 		ret = -EINVAL;
 		goto fail;
+	}
+	/*
+	 * No IOMMU group and no VFIO to make one: with the caller's leave,
+	 * the function's sysfs files are the way in.
+	 */
+	if (noiommu && !sysfs_link(v->bdf, "iommu_group", path, sizeof(path)) && errno == ENOENT &&
+	    sysfs_link(v->bdf, "subsystem", path, sizeof(path))) {
+		char driver[64] = "";
+
+		/* Which driver holds it must be known: one that drives it would fight the caller. */
+		if (!sysfs_link(v->bdf, "driver", driver, sizeof(driver)) && errno != ENOENT) {
+			ret = -(errno ? errno : EIO);
+			dmamap__set_error(err, ret, "vfio: %s: which driver holds it: %s", v->bdf,
+					  strerror(-ret));
+			goto fail;
+		}
+		ret = dmamap__vfio_sysfs_open(v, driver, err);
+		if (ret)
+			goto fail;
+		*out = v;
+		return 0;
 	}
 	group = find_group(v->bdf, err);
 	if (group < 0) {

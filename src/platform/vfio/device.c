@@ -23,7 +23,9 @@ void *dmamap__vfio_bar(struct dmamap_vfio *v, unsigned int bar, size_t *size)
 	if (!b->size || !b->mmio || !b->mappable || b->size > SIZE_MAX)
 		return NULL;
 	pthread_mutex_lock(&v->lock);
-	if (!b->map) {
+	if (!b->map && v->sysfs) {
+		b->map = dmamap__vfio_sysfs_bar(v, bar);
+	} else if (!b->map) {
 		map = K->mmap(NULL, (size_t)b->size, PROT_READ | PROT_WRITE, MAP_SHARED, v->device,
 			      (off_t)b->offset);
 		b->map = map == MAP_FAILED ? NULL : map;
@@ -49,5 +51,7 @@ int dmamap__vfio_config(struct dmamap_vfio *v, unsigned int off, void *buf, size
 
 int dmamap__vfio_reset(struct dmamap_vfio *v)
 {
+	if (v->sysfs)
+		return dmamap__vfio_sysfs_reset(v);
 	return K->ioctl(v->device, VFIO_DEVICE_RESET, NULL) < 0 ? -(errno ? errno : EIO) : 0;
 }

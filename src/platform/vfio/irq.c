@@ -15,7 +15,8 @@ unsigned int dmamap__vfio_msix_count(struct dmamap_vfio *v)
 {
 	struct vfio_irq_info info = { .argsz = sizeof(info), .index = VFIO_PCI_MSIX_IRQ_INDEX };
 
-	if (K->ioctl(v->device, VFIO_DEVICE_GET_IRQ_INFO, &info) < 0 ||
+	/* sysfs delivers no interrupt: the driver polls. */
+	if (v->sysfs ||K->ioctl(v->device, VFIO_DEVICE_GET_IRQ_INFO, &info) < 0 ||
 	    !(info.flags & VFIO_IRQ_INFO_EVENTFD))
 		return 0;
 	return info.count;
@@ -24,9 +25,12 @@ unsigned int dmamap__vfio_msix_count(struct dmamap_vfio *v)
 int dmamap__vfio_msix_set(struct dmamap_vfio *v, unsigned int n, const int *fds)
 {
 	size_t len = sizeof(struct vfio_irq_set) + (size_t)n * sizeof(int32_t);
-	struct vfio_irq_set *set = dmamap__calloc(1, len);
+	struct vfio_irq_set *set;
 	int ret = 0;
 
+	if (v->sysfs)
+		return n ? -EOPNOTSUPP : 0;
+	set = dmamap__calloc(1, len);
 	if (!set)
 		return -ENOMEM;
 	set->argsz = (uint32_t)len;

@@ -51,7 +51,12 @@ struct dmamap_vfio {
 	unsigned int nr_apertures;
 	u64 aperture_start[VFIO_MAX_APERTURES], aperture_end[VFIO_MAX_APERTURES];
 	u64 pgsize_min; /* the IOMMU's smallest page */
-	bool noiommu;   /* VFIO's unsafe no-IOMMU mode: DMA addresses are physical */
+	bool noiommu;   /* no IOMMU: DMA addresses are physical */
+	/*
+	 * ... and no VFIO either: the function's sysfs files. @device is its
+	 * config file, each BAR's offset 0 in its own resourceN file.
+	 */
+	bool sysfs;
 };
 
 /*
@@ -61,6 +66,17 @@ struct dmamap_vfio {
 int dmamap__vfio_open(struct dmamap_vfio **out, const char *bdf, bool noiommu,
 		      struct dmamap_error *err);
 void dmamap__vfio_close(struct dmamap_vfio *v);
+/*
+ * No IOMMU group, no VFIO: open @v->bdf's sysfs files (@driver: the one
+ * bound, "" for none). 0; -EBUSY when @driver is one that drives the
+ * function itself; -EIO for a resource file not as the kernel writes it;
+ * the errno of a file that would not open, named in @err.
+ */
+int dmamap__vfio_sysfs_open(struct dmamap_vfio *v, const char *driver, struct dmamap_error *err);
+/* BAR @bar through sysfs: its resourceN file mapped, or NULL. */
+void *dmamap__vfio_sysfs_bar(struct dmamap_vfio *v, unsigned int bar);
+/* The function's sysfs reset: 0, -ENOTTY when it has none, or the kernel's -errno. */
+int dmamap__vfio_sysfs_reset(struct dmamap_vfio *v);
 /* Map [@va, +@size) at @iova, pinned, for the device to @read and/or @write; 0 or -errno. */
 int dmamap__vfio_map(struct dmamap_vfio *v, uintptr_t va, u64 iova, u64 size, bool read,
 		     bool write);
