@@ -76,6 +76,7 @@ static int device_of(struct fdt_parse *ps, const struct fdt_populated *pop,
 		return dmamap__fdt_fail(ps, node, NULL, "more than %d DMA masters", FDT_MAX_DEVICES);
 	d = &ps->devs[i];
 	memset(d, 0, sizeof(*d));
+	ps->dev_nodes[i] = node;
 	if (fdt_get_path(ps->fdt, node, ps->paths[i], DMAMAP_PATH_MAX))
 		ps->paths[i][0] = '\0';
 	else
@@ -196,7 +197,7 @@ static int board_props(struct fdt_parse *ps)
 /* A disabled node disables its whole subtree. */
 static bool enabled_with_ancestors(struct fdt_parse *ps, int node)
 {
-	for (; node > 0; node = fdt_parent_offset(ps->fdt, node))
+	for (; node > 0; node = dmamap__fdt_parent(ps, node))
 		if (!dmamap__fdt_enabled(ps, node))
 			return false;
 	return true;
@@ -213,7 +214,7 @@ static bool is_memory(struct fdt_parse *ps, int node)
 static bool device_configured(struct fdt_parse *ps, int node)
 {
 	for (unsigned int i = 0; i < ps->board.nr_devices; i++)
-		if (ps->devs[i].of_path && fdt_path_offset(ps->fdt, ps->devs[i].of_path) == node)
+		if (ps->dev_nodes[i] == node)
 			return true;
 	return false;
 }
@@ -260,7 +261,7 @@ int dmamap__fdt_blob_ok(const void *blob, size_t size, struct dmamap_error *err)
 	return 0;
 }
 
-int dmamap__fdt_parse(struct fdt_parse *ps, const void *blob, const struct dmamap_of_options *opts)
+static int parse(struct fdt_parse *ps, const void *blob, const struct dmamap_of_options *opts)
 {
 	bool coherent_default, ram_given = opts && opts->ram;
 	int node, depth = 0, ret;
@@ -279,7 +280,7 @@ int dmamap__fdt_parse(struct fdt_parse *ps, const void *blob, const struct dmama
 	}
 	for (node = fdt_next_node(blob, -1, &depth); !ret && !ram_given && node >= 0;
 	     node = fdt_next_node(blob, node, &depth))
-		if (dmamap__fdt_enabled(ps, node) && fdt_parent_offset(blob, node) == 0 &&
+		if (dmamap__fdt_enabled(ps, node) && dmamap__fdt_parent(ps, node) == 0 &&
 		    is_memory(ps, node))
 			ret = memory_of(ps, node);
 	if (!ret && ps->board.nr_banks)
@@ -317,6 +318,17 @@ int dmamap__fdt_parse(struct fdt_parse *ps, const void *blob, const struct dmama
 		ret = dmamap__fdt_fail(ps, 0, NULL,
 				       "no RAM: no memory node with device_type = \"memory\" and a size"
 				       " (firmware fills it in at boot: give the RAM, --ram START+SIZE)");
+	return ret;
+}
+
+int dmamap__fdt_parse(struct fdt_parse *ps, const void *blob, const struct dmamap_of_options *opts)
+{
+	int ret;
+
+	ps->fdt = blob;
+	dmamap__fdt_parents_index(ps);
+	ret = parse(ps, blob, opts);
+	dmamap__fdt_parents_free(ps);
 	return ret;
 }
 

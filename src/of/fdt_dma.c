@@ -36,7 +36,7 @@ static int dma_parent(struct fdt_parse *ps, int node)
 	const fdt32_t *ic = fdt_getprop(ps->fdt, node, "interconnects", &len);
 
 	if (idx < 0 || !ic)
-		return fdt_parent_offset(ps->fdt, node);
+		return dmamap__fdt_parent(ps, node);
 	/* Walk the phandle-with-args list to entry @idx. */
 	for (int off = 0, i = 0; off + 4 <= len; i++) {
 		const fdt32_t *c;
@@ -51,7 +51,7 @@ static int dma_parent(struct fdt_parse *ps, int node)
 			return target;
 		off += 4 * (1 + cells);
 	}
-	return fdt_parent_offset(ps->fdt, node);
+	return dmamap__fdt_parent(ps, node);
 }
 
 /* @node's full path, for the explanation. */
@@ -72,7 +72,7 @@ struct ranges_cells {
 static bool ranges_cells_of(struct fdt_parse *ps, int node, struct ranges_cells *c)
 {
 	c->na = dmamap__fdt_cells(ps, node, "#address-cells", 1);
-	c->pna = dmamap__fdt_cells(ps, fdt_parent_offset(ps->fdt, node), "#address-cells", 1);
+	c->pna = dmamap__fdt_cells(ps, dmamap__fdt_parent(ps, node), "#address-cells", 1);
 	c->ns = dmamap__fdt_cells(ps, node, "#size-cells", 1);
 	c->stride = (c->na + c->pna + c->ns) * 4;
 	return c->na >= 0 && c->pna >= 0 && c->ns >= 0;
@@ -234,8 +234,8 @@ static int pci_host_of(struct fdt_parse *ps, int node)
 {
 	int host = -1;
 
-	for (int n = fdt_parent_offset(ps->fdt, node); n > 0 && is_pci(ps, n);
-	     n = fdt_parent_offset(ps->fdt, n))
+	for (int n = dmamap__fdt_parent(ps, node); n > 0 && is_pci(ps, n);
+	     n = dmamap__fdt_parent(ps, n))
 		host = n;
 	return host;
 }
@@ -380,7 +380,7 @@ int dmamap__fdt_dma_configure(struct fdt_parse *ps, int node, bool coherent_defa
 	else
 		dmamap__fdt_say(ps, "of_dma_configure_id(): configured from its own node; the walk starts at its DMA parent %s%s",
 				path_of(ps, start, path, sizeof(path)),
-				start != fdt_parent_offset(ps->fdt, node) ?
+				start != dmamap__fdt_parent(ps, node) ?
 					" (the interconnect it names dma-mem: __of_get_dma_parent)" : "");
 	/* A node configured from itself starts at its DMA parent: it is no bus of its own. */
 	ret = dma_ranges(ps, node, start, d);

@@ -66,7 +66,21 @@ struct fdt_parse {
 	bool explaining;    /* the rules now at work are that node's */
 	char *explain;
 	size_t explain_len;
+	/* The node each device was made of (devs[i]). */
+	int dev_nodes[FDT_MAX_DEVICES];
+	/* Every node's parent, by offset (fdt_parents.c); NULL: none, libfdt walks. */
+	int *node_offsets, *node_parents;
+	unsigned int nr_nodes;
 };
+
+/*
+ * Index every node's parent (dmamap__fdt_parents_free() undoes it). Out of
+ * memory, nothing is indexed and lookups walk the tree as libfdt does.
+ */
+void dmamap__fdt_parents_index(struct fdt_parse *ps);
+void dmamap__fdt_parents_free(struct fdt_parse *ps);
+/* fdt_parent_offset(), from the index where it has @node. */
+int dmamap__fdt_parent(struct fdt_parse *ps, int node);
 
 /* Sets ps->err to "PATH[:PROP]: what" and returns -EINVAL. */
 int dmamap__fdt_fail(struct fdt_parse *ps, int node, const char *prop, const char *fmt, ...)

@@ -179,7 +179,7 @@ const char *dmamap__fdt_bus_name(enum fdt_bus bus)
 static void why_not(struct fdt_parse *ps, int node, char *out, size_t len)
 {
 	char path[DMAMAP_PATH_MAX] = "?";
-	int parent = fdt_parent_offset(ps->fdt, node);
+	int parent = dmamap__fdt_parent(ps, node);
 
 	if (node == 0) {
 		snprintf(out, len, "the root is the board itself");
@@ -206,7 +206,7 @@ static void why_not(struct fdt_parse *ps, int node, char *out, size_t len)
 		snprintf(out, len, "of_clk_init() or of_irq_init() claims it first and marks it populated");
 		return;
 	}
-	for (int n = parent; n > 0; n = fdt_parent_offset(ps->fdt, n)) {
+	for (int n = parent; n > 0; n = dmamap__fdt_parent(ps, n)) {
 		if (!dmamap__fdt_enabled(ps, n)) {
 			fdt_get_path(ps->fdt, n, path, sizeof(path));
 			snprintf(out, len, "its ancestor %s is disabled", path);
@@ -229,7 +229,7 @@ static void why_not(struct fdt_parse *ps, int node, char *out, size_t len)
 void dmamap__fdt_explain_population(struct fdt_parse *ps, int node, bool model)
 {
 	char path[DMAMAP_PATH_MAX] = "/", why[400];
-	int parent = fdt_parent_offset(ps->fdt, node);
+	int parent = dmamap__fdt_parent(ps, node);
 	bool was = ps->explaining;
 
 	ps->explaining = true;

@@ -42,7 +42,7 @@ void dmamap__fdt_warn(struct fdt_parse *ps, int node, const char *fmt, ...)
 
 int dmamap__fdt_cells(struct fdt_parse *ps, int node, const char *name, int root_default)
 {
-	for (; node >= 0; node = fdt_parent_offset(ps->fdt, node)) {
+	for (; node >= 0; node = dmamap__fdt_parent(ps, node)) {
 		int len;
 		const fdt32_t *v = fdt_getprop(ps->fdt, node, name, &len);
 
