@@ -254,6 +254,13 @@ static int k_munlock(const void *addr, size_t len)
 	return 0;
 }
 
+static int k_flock(int fd, int operation)
+{
+	(void)fd;
+	(void)operation;
+	return refused();
+}
+
 static const struct dmamap_vfio_kernel fuzz_kernel = {
 	.open = k_open,
 	.close = k_close,
@@ -265,6 +272,7 @@ static const struct dmamap_vfio_kernel fuzz_kernel = {
 	.readlink = k_readlink,
 	.mlock = k_mlock,
 	.munlock = k_munlock,
+	.flock = k_flock,
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

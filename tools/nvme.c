@@ -203,11 +203,10 @@ int cli_nvme(int argc, char **argv)
 		return 1;
 	}
 	dev = dmamap_device_at(p, 0);
-	if (dev && !dmamap_vfio_stats(dev, &st))
-		printf("nvme: %s reached through %s\n", bdf,
-		       st.access == DMAMAP_VFIO_SYSFS ? "sysfs (no IOMMU, no VFIO; UNSAFE, polled)" :
-		       st.access == DMAMAP_VFIO_NOIOMMU ? "VFIO's no-IOMMU mode (UNSAFE)" :
-							"VFIO and the IOMMU");
+	ret = dmamap_vfio_access(dev);
+	printf("nvme: %s reached through %s\n", bdf,
+	       ret == DMAMAP_VFIO_SYSFS ? "sysfs (no IOMMU, no VFIO; UNSAFE, polled)" :
+	       ret == DMAMAP_VFIO_NOIOMMU ? "VFIO's no-IOMMU mode (UNSAFE)" : "VFIO and the IOMMU");
 	bar = dev ? dmamap_vfio_bar(dev, 0, &bar_len) : NULL;
 	if (!bar || enable_function(dev)) {
 		fprintf(stderr, "dmamap nvme: %s: BAR0 cannot be mapped or bus mastering enabled\n", bdf);

@@ -52,12 +52,16 @@ struct dmamap_vfio_options {
 	 * in a no-IOMMU group). A function in no group at all, bound to no
 	 * driver (or to uio_pci_generic or pci-stub), is reached through its
 	 * sysfs files instead: config, resourceN, reset. That way has no
-	 * interrupts: the driver polls (dmamap_device_irq() finds no line).
+	 * interrupts (the driver polls: dmamap_device_irq() finds no line),
+	 * nothing filters configuration writes, and nothing turns on memory
+	 * decoding for the driver (uio_pci_generic does, when bound). The
+	 * platform holds the config file locked against a second holder, and
+	 * turns bus mastering off when it is destroyed.
 	 */
 	bool unsafe_noiommu;
 };
 
-/* How a VFIO platform reaches its function (struct dmamap_vfio_stats). */
+/* How a VFIO platform reaches its function (dmamap_vfio_access()). */
 enum dmamap_vfio_access {
 	DMAMAP_VFIO_IOMMU,   /* a type1 container: DMA addresses are IOVAs */
 	DMAMAP_VFIO_NOIOMMU, /* VFIO's no-IOMMU mode: physical addresses */
@@ -72,7 +76,9 @@ enum dmamap_vfio_access {
  *
  * Opens the VFIO container, the function's IOMMU group and the function
  * (already bound to the vfio-pci driver), sets the type1 IOMMU, and
- * registers the coherent arena. The platform's one device is named @bdf
+ * registers the coherent arena; without an IOMMU (unsafe_noiommu), the
+ * function as that option says, and the arena locked and its physical
+ * addresses read. The platform's one device is named @bdf
  * (dmamap_device_lookup()); its DMA addresses are IOVAs of its IOMMU
  * domain. It is coherent (PCIe snoops the CPU's caches on the machines
  * VFIO runs on), its mask 64-bit until the driver sets one.
@@ -84,14 +90,18 @@ enum dmamap_vfio_access {
  *   the kernel was booted without it) and unsafe_noiommu is not set;
  * - -ENODEV: the kernel has no VFIO (/dev/vfio/vfio), or the function is
  *   not bound to vfio-pci;
- * - -EACCES: no permission on /dev/vfio/vfio or the group's file;
+ * - -EACCES: no permission on /dev/vfio/vfio or the group's file (with
+ *   unsafe_noiommu and no group: on the config file, root's); -EROFS:
+ *   sysfs is mounted read-only (a container);
  * - -EBUSY: the group is not viable (another function in it is bound to a
- *   host driver), or another process holds it;
+ *   host driver), or another process holds it (with unsafe_noiommu and
+ *   no group: holds its config file, or a driver other than
+ *   uio_pci_generic or pci-stub is bound to it);
+ * - -EPERM, with unsafe_noiommu and no group: the kernel is locked down
+ *   (Secure Boot), and refuses BAR mappings and configuration writes;
  * - -EOPNOTSUPP: the container has no type1v2 IOMMU (with unsafe_noiommu:
  *   the function is in an IOMMU group, but the kernel has no no-IOMMU
  *   mode);
- * - -EBUSY, with unsafe_noiommu and no group: a driver other than
- *   uio_pci_generic or pci-stub holds the function;
  * - -EIO, with unsafe_noiommu and no group: its sysfs resource file
  *   cannot be read as the kernel writes it;
  * - -EPERM: unsafe_noiommu without the right to read physical addresses
@@ -172,14 +182,14 @@ DMAMAP_API void __iomem *dmamap_vfio_bar(struct device *dev, unsigned int bar, s
  * @len: bytes (1..4096)
  *
  * Return: 0; -EINVAL for a non-VFIO @dev, a NULL @buf or a range outside
- * the space; -EIO when the kernel returns less.
+ * the space; -EIO when the kernel moves less; the kernel's -errno when it refuses.
  */
 DMAMAP_API int dmamap_vfio_config_read(struct device *dev, unsigned int offset, void *buf,
 				       size_t len);
 /**
  * dmamap_vfio_config_write() - write the function's PCI configuration space
  * @dev: the device of a VFIO platform
- * @offset: byte offset (VFIO filters what a user may change)
+ * @offset: byte offset (VFIO filters what a user may change; through sysfs nothing does)
  * @buf: @len bytes
  * @len: bytes (1..4096)
  *
@@ -211,8 +221,16 @@ struct dmamap_vfio_stats {
 	uint64_t irqs_signalled;   /* messages the function sent, every vector */
 	uint64_t irqs_delivered;   /* handler runs: messages that came together run them once */
 	uint64_t irqs_unhandled;   /* of which no handler said IRQ_HANDLED */
-	enum dmamap_vfio_access access; /* through an IOMMU, or how without one */
 };
+
+/**
+ * dmamap_vfio_access() - how a VFIO platform reaches its function
+ * @dev: the device of a VFIO platform
+ *
+ * Return: DMAMAP_VFIO_IOMMU, DMAMAP_VFIO_NOIOMMU or DMAMAP_VFIO_SYSFS;
+ * -EINVAL for a NULL or non-VFIO @dev.
+ */
+DMAMAP_API int dmamap_vfio_access(struct device *dev);
 
 /**
  * dmamap_vfio_stats() - what the VFIO backend did for a device

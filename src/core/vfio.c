@@ -152,7 +152,15 @@ int dmamap_vfio_stats(struct device *dev, struct dmamap_vfio_stats *st)
 	st->irqs_signalled = ms.signalled;
 	st->irqs_delivered = ms.delivered;
 	st->irqs_unhandled = ms.unhandled;
-	st->access = dmamap__port_vfio_sysfs(p) ? DMAMAP_VFIO_SYSFS :
-		     dmamap__port_no_iommu(p) ? DMAMAP_VFIO_NOIOMMU : DMAMAP_VFIO_IOMMU;
 	return 0;
+}
+
+int dmamap_vfio_access(struct device *dev)
+{
+	struct dmamap_platform *p = vfio_of(dev);
+
+	if (!p)
+		return -EINVAL;
+	return dmamap__port_vfio_sysfs(p) ? DMAMAP_VFIO_SYSFS :
+	       dmamap__port_no_iommu(p) ? DMAMAP_VFIO_NOIOMMU : DMAMAP_VFIO_IOMMU;
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <linux/vfio.h>
 #include "../helpers.h"
 #include "../../src/platform/vfio/vfio.h"
@@ -33,8 +34,8 @@
 
 enum fd_kind {
 	FD_CLOSED, FD_CONTAINER, FD_GROUP, FD_DEVICE, FD_PAGEMAP,
-	/* The function's sysfs files: config, resource, resource0, reset. */
-	FD_SYS_CONFIG, FD_SYS_RESOURCE, FD_SYS_BAR0, FD_SYS_RESET,
+	/* The function's sysfs files (resource2: its I/O BAR), and the kernel's lockdown state. */
+	FD_SYS_CONFIG, FD_SYS_RESOURCE, FD_SYS_BAR0, FD_SYS_BAR2, FD_SYS_RESET, FD_LOCKDOWN,
 };
 
 struct fake_fd {
@@ -45,6 +46,7 @@ struct fake_fd {
 	unsigned int groups;
 	/* group: the container it is in (-1: none) */
 	int container;
+	bool flocked; /* sysfs's config file: held with flock() */
 };
 
 struct fake_map {
@@ -692,11 +694,22 @@ static bool sysfs_file(const char *path, int flags, int *fd)
 		{ "config", FD_SYS_CONFIG, O_RDWR },
 		{ "resource", FD_SYS_RESOURCE, O_RDONLY },
 		{ "resource0", FD_SYS_BAR0, O_RDWR },
+		{ "resource2", FD_SYS_BAR2, O_RDWR },
 		{ "reset", FD_SYS_RESET, O_WRONLY },
 	};
 	char prefix[64];
 	size_t plen;
 
+	if (!strcmp(path, "/sys/kernel/security/lockdown")) {
+		fake_counts.lockdown_reads++;
+		if (!cfg.lockdown)
+			*fd = fail(ENOENT); /* no securityfs, or no lockdown module */
+		else if ((flags & O_ACCMODE) != O_RDONLY)
+			*fd = fail(EACCES);
+		else
+			*fd = new_fd(FD_LOCKDOWN);
+		return true;
+	}
 	snprintf(prefix, sizeof(prefix), "/sys/bus/pci/devices/%s/", cfg_bdf);
 	plen = strlen(prefix);
 	if (strncmp(path, prefix, plen))
@@ -1253,8 +1266,17 @@ static ssize_t config_rw(int fd, void *buf, size_t len, off_t off, bool write)
 	/* sysfs's config file is the space alone, from offset 0; past its end, nothing. */
 	if (f->kind == FD_SYS_CONFIG) {
 		pos = (uint64_t)off;
-		if (off >= 0 && pos >= FAKE_CONFIG_SIZE) {
+		if (off < 0) {
+			ret = fail(EINVAL);
+			goto out;
+		}
+		/* The file is as long as the space: 256 bytes for a function without PCIe's. */
+		if (pos >= (cfg.config_256 ? 256 : FAKE_CONFIG_SIZE)) {
 			ret = 0;
+			goto out;
+		}
+		if (write && cfg.lockdown && strstr(cfg.lockdown, "[integrity]")) {
+			ret = fail(EPERM);
 			goto out;
 		}
 	} else if (off < 0 || ((uint64_t)off >> REGION_SHIFT) != VFIO_PCI_CONFIG_REGION_INDEX ||
@@ -1263,6 +1285,8 @@ static ssize_t config_rw(int fd, void *buf, size_t len, off_t off, bool write)
 		goto out;
 	}
 	n = len < FAKE_CONFIG_SIZE - pos ? len : FAKE_CONFIG_SIZE - pos;
+	if (f->kind == FD_SYS_CONFIG && cfg.config_256 && n > 256 - pos)
+		n = 256 - pos;
 	if (cfg.config_short && n)
 		n--;
 	for (size_t i = 0; i < n; i++) {
@@ -1277,19 +1301,23 @@ out:
 	return ret;
 }
 
-/* pread of sysfs's resource file: its text from @off. */
-static ssize_t resource_read(void *buf, size_t len, off_t off)
+/* pread of sysfs's resource file (or the lockdown file): its text from @off. */
+static ssize_t text_read(enum fd_kind kind, void *buf, size_t len, off_t off)
 {
 	char text[4096];
 	size_t n;
 
 	pthread_mutex_lock(&lock);
-	fake_counts.resource_reads++;
+	if (kind == FD_SYS_RESOURCE)
+		fake_counts.resource_reads++;
 	if (injected()) {
 		pthread_mutex_unlock(&lock);
 		return -1;
 	}
-	n = resource_text(text, sizeof(text));
+	if (kind == FD_SYS_RESOURCE)
+		n = resource_text(text, sizeof(text));
+	else
+		n = (size_t)snprintf(text, sizeof(text), "%s\n", cfg.lockdown ? cfg.lockdown : "");
 	pthread_mutex_unlock(&lock);
 	if (off < 0)
 		return fail(EINVAL);
@@ -1313,10 +1341,9 @@ static ssize_t reset_write(const void *buf, size_t len)
 		ret = fail(EINVAL);
 	else if (cfg.reset_errno)
 		ret = fail(cfg.reset_errno);
-	else {
+	else
+		/* pci_reset_function() saves the space and restores it after: nothing to see here. */
 		fake_counts.sysfs_resets++;
-		config_reset();
-	}
 	pthread_mutex_unlock(&lock);
 	return ret;
 }
@@ -1332,8 +1359,8 @@ static ssize_t f_pread(int fd, void *buf, size_t len, off_t off)
 	pthread_mutex_unlock(&lock);
 	if (kind == FD_PAGEMAP)
 		return pagemap_read(buf, len, off);
-	if (kind == FD_SYS_RESOURCE)
-		return resource_read(buf, len, off);
+	if (kind == FD_SYS_RESOURCE || kind == FD_LOCKDOWN)
+		return text_read(kind, buf, len, off);
 	return config_rw(fd, buf, len, off, false);
 }
 
@@ -1359,9 +1386,19 @@ static void *f_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t o
 	if (injected())
 		goto out;
 	f = fd_of(fd);
+	if (f && f->kind == FD_SYS_BAR2) {
+		/* x86 maps no I/O port resource: pci_mmap_resource() says EINVAL. */
+		misuse("mmap of resource2, an I/O BAR");
+		errno = EINVAL;
+		goto out;
+	}
 	if (!f || (f->kind != FD_DEVICE && f->kind != FD_SYS_BAR0)) {
 		misuse("mmap of fd %d, not a device", fd);
 		errno = EBADF;
+		goto out;
+	}
+	if (f->kind == FD_SYS_BAR0 && cfg.resource0_mmap_errno) {
+		errno = cfg.resource0_mmap_errno;
 		goto out;
 	}
 	if (!(flags & MAP_SHARED))
@@ -1411,6 +1448,34 @@ static int f_munmap(void *addr, size_t len)
 	return ret;
 }
 
+static int f_flock(int fd, int operation)
+{
+	struct fake_fd *f;
+	int ret = 0;
+
+	pthread_mutex_lock(&lock);
+	fake_counts.flocks++;
+	if (injected()) {
+		ret = -1;
+		goto out;
+	}
+	f = fd_of(fd);
+	if (!f || f->kind != FD_SYS_CONFIG) {
+		misuse("flock of fd %d, not a config file", fd);
+		ret = fail(EBADF);
+	} else if (operation != (LOCK_EX | LOCK_NB)) {
+		misuse("flock(%d) that may block, or is not exclusive", operation);
+		ret = fail(EINVAL);
+	} else if (cfg.sysfs_held) {
+		ret = fail(EWOULDBLOCK); /* another process holds it */
+	} else {
+		f->flocked = true;
+	}
+out:
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
 static const struct dmamap_vfio_kernel fake_kernel = {
 	.open = f_open,
 	.close = f_close,
@@ -1422,6 +1487,7 @@ static const struct dmamap_vfio_kernel fake_kernel = {
 	.readlink = f_readlink,
 	.mlock = f_mlock,
 	.munlock = f_munlock,
+	.flock = f_flock,
 };
 
 /* ---- installing, and what tests ask ----------------------------------------- */

@@ -23,8 +23,11 @@
  *
  * The function's sysfs files are there too, for the no-IOMMU way in that
  * needs no VFIO (cfg.no_group, unsafe_noiommu): config is its
- * configuration space from offset 0, resource its BARs as text,
- * resource0 BAR0 to map, reset a file "1" is written to.
+ * configuration space from offset 0 (locked with flock()), resource its
+ * BARs as text, resource0 BAR0 to map (resource2, the I/O BAR, maps
+ * nothing), reset a file "1" is written to (the space is saved and
+ * restored around it, as pci_reset_function() does); and
+ * /sys/kernel/security/lockdown where cfg.lockdown says.
  *
  * State is process-wide (each test runs in its own process): install once
  * per test, remove at its end.
@@ -107,6 +110,14 @@ struct fake_vfio_cfg {
 	int sysfs_config_errno;
 	const char *resource_text;
 	bool no_reset_file;
+	bool config_256;          /* config is 256 bytes (no PCIe extended space) */
+	int resource0_mmap_errno; /* mmap of resource0 fails so */
+	bool sysfs_held;          /* another process holds config locked: flock says EWOULDBLOCK */
+	/*
+	 * /sys/kernel/security/lockdown's text (NULL: no such file): with
+	 * "[integrity]" in force, config writes fail with EPERM.
+	 */
+	const char *lockdown;
 	enum fake_pagemap pagemap; /* what pagemap shows (fake_pagemap_mode() changes it later) */
 };
 
@@ -152,6 +163,8 @@ struct fake_vfio_counts {
 	unsigned long sysfs_opens;                /* opens of the function's sysfs files */
 	unsigned long resource_reads;             /* preads of its resource file */
 	unsigned long sysfs_resets;               /* "1" written to its reset file */
+	unsigned long flocks;                     /* flock() calls */
+	unsigned long lockdown_reads;             /* opens of /sys/kernel/security/lockdown */
 };
 
 extern struct fake_vfio_counts fake_counts;

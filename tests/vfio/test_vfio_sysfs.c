@@ -9,6 +9,7 @@
  * file not as the kernel writes it, or a config file only root may write
  * is refused, said, and leaves nothing open or locked.
  */
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <fcntl.h>
 #include <dmamap/interrupt.h>
@@ -127,17 +128,45 @@ TEST(vfio_sysfs_fake_kernel_rules)
 	CHECK(K->pwrite(fd, "0", 1, 0) < 0);
 	CHECK_EQ(K->pwrite(fd, "1", 1, 0), 1);
 	CHECK_EQ(fake_counts.sysfs_resets, 1);
-	CHECK_EQ(fake_vfio_config()[4], 0);
+	CHECK_EQ(fake_vfio_config()[4], 6); /* saved and restored around the reset */
 	K->close(fd);
 	/* resource0 maps from 0, no further than the BAR; another file is not there. */
 	fd = K->open(SYSFS "resource0", O_RDWR);
 	REQUIRE(fd >= 0);
 	CHECK(K->mmap(NULL, FAKE_BAR0_SIZE * 2, PROT_READ, MAP_SHARED, fd, 0) == MAP_FAILED);
 	K->close(fd);
-	CHECK(K->open(SYSFS "resource2", O_RDWR) < 0);
+	CHECK(K->open(SYSFS "resource5", O_RDWR) < 0);
 	CHECK_EQ(errno, ENOENT);
 	CHECK_EQ(fake_vfio_open_fds(), 0);
 	CHECK_EQ(fake_counts.misuse, 0);
+	/* The I/O BAR's file is there, and maps nothing: a misuse. */
+	fd = K->open(SYSFS "resource2", O_RDWR);
+	REQUIRE(fd >= 0);
+	CHECK(K->mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0) == MAP_FAILED);
+	CHECK_EQ(fake_counts.misuse, 1);
+	K->close(fd);
+	fake_vfio_remove();
+	/* A 256-byte space; a second holder; a locked-down kernel refuses config writes. */
+	cfg.config_256 = true;
+	cfg.sysfs_held = true;
+	cfg.lockdown = "none [integrity] confidentiality";
+	fake_vfio_install(&cfg);
+	fd = K->open(SYSFS "config", O_RDWR);
+	REQUIRE(fd >= 0);
+	CHECK_EQ(K->pread(fd, b, 1, 256), 0);
+	CHECK_EQ(K->pread(fd, b, 4, 254), 2);
+	CHECK(K->pwrite(fd, b, 1, 4) < 0);
+	CHECK_EQ(errno, EPERM);
+	CHECK(K->flock(fd, LOCK_EX | LOCK_NB) < 0);
+	CHECK_EQ(errno, EWOULDBLOCK);
+	K->close(fd);
+	fd = K->open("/sys/kernel/security/lockdown", O_RDONLY);
+	REQUIRE(fd >= 0);
+	n = K->pread(fd, text, sizeof(text) - 1, 0);
+	REQUIRE(n > 0);
+	text[n] = '\0';
+	CHECK(strstr(text, "[integrity]") != NULL);
+	K->close(fd);
 	fake_vfio_remove();
 }
 
@@ -158,12 +187,15 @@ TEST(vfio_sysfs_platform_made_without_vfio)
 	CHECK_EQ(vfio_ioctls(), 0);
 	CHECK_EQ(fake_counts.sysfs_opens, 2); /* config, resource */
 	CHECK_EQ(fake_counts.resource_reads, 1);
+	/* Asked whether the kernel is locked down; holds the config file against a second holder. */
+	CHECK_EQ(fake_counts.lockdown_reads, 1);
+	CHECK_EQ(fake_counts.flocks, 1);
 	/* config stays open, the resource file does not; pagemap was read and closed. */
 	CHECK_EQ(fake_vfio_open_fds(), 1);
 	CHECK_EQ(fake_counts.pagemap_opens, 1);
 	CHECK_EQ(fake_locked_bytes(), ARENA);
 	st = vstats(dev);
-	CHECK_EQ(st.access, DMAMAP_VFIO_SYSFS);
+	CHECK_EQ(dmamap_vfio_access(dev), DMAMAP_VFIO_SYSFS);
 	CHECK_EQ(st.msix_vectors, 0);
 	CHECK_EQ(st.iova_start, 0);
 	CHECK_EQ(st.iova_end, 0);
@@ -182,17 +214,18 @@ TEST(vfio_sysfs_stats_tell_the_way_in)
 
 	p = fake_platform(NULL, ARENA, false, &dev);
 	REQUIRE(p);
-	CHECK_EQ(vstats(dev).access, DMAMAP_VFIO_IOMMU);
+	CHECK_EQ(dmamap_vfio_access(dev), DMAMAP_VFIO_IOMMU);
 	end(p);
 	p = fake_platform_opt(&noiommu, &opt, false, &dev);
 	REQUIRE(p);
-	CHECK_EQ(vstats(dev).access, DMAMAP_VFIO_NOIOMMU);
+	CHECK_EQ(dmamap_vfio_access(dev), DMAMAP_VFIO_NOIOMMU);
 	CHECK_EQ(fake_counts.sysfs_opens, 0);
 	end(p);
 	p = splat(NULL, false, &dev);
 	REQUIRE(p);
-	CHECK_EQ(vstats(dev).access, DMAMAP_VFIO_SYSFS);
+	CHECK_EQ(dmamap_vfio_access(dev), DMAMAP_VFIO_SYSFS);
 	end(p);
+	CHECK_EQ(dmamap_vfio_access(NULL), -EINVAL);
 }
 
 /* Configuration space through the config file; BAR0 through resource0; the I/O BAR never. */
@@ -203,6 +236,7 @@ TEST(vfio_sysfs_config_space_and_bar0)
 	void __iomem *bar;
 	uint16_t cmd = 0x0006, id = 0;
 	uint32_t last = 0;
+	unsigned long opens;
 	size_t len = 0;
 
 	p = splat(NULL, true, &dev);
@@ -224,9 +258,12 @@ TEST(vfio_sysfs_config_space_and_bar0)
 	CHECK(dmamap_vfio_bar(dev, 0, NULL) == bar);
 	CHECK_EQ(fake_counts.bar_mmaps, 1);
 	CHECK_EQ(fake_vfio_open_fds(), 1);
-	CHECK(dmamap_vfio_bar(dev, 2, &len) == NULL); /* I/O ports */
-	CHECK(dmamap_vfio_bar(dev, 1, &len) == NULL); /* BAR0's upper half: nothing */
+	/* I/O ports, BAR0's upper half, no BAR: not one file opened for them. */
+	opens = fake_counts.sysfs_opens;
+	CHECK(dmamap_vfio_bar(dev, 2, &len) == NULL);
+	CHECK(dmamap_vfio_bar(dev, 1, &len) == NULL);
 	CHECK(dmamap_vfio_bar(dev, 6, &len) == NULL);
+	CHECK_EQ(fake_counts.sysfs_opens, opens);
 	EXPECT_NO_REPORTS();
 	end(p);
 }
@@ -283,7 +320,6 @@ TEST(vfio_sysfs_reset)
 	CHECK_EQ(dmamap_vfio_config_write(dev, 4, &cmd, 2), 0);
 	CHECK_EQ(dmamap_vfio_reset(dev), 0);
 	CHECK_EQ(fake_counts.sysfs_resets, 1);
-	CHECK_EQ(fake_vfio_config()[4], 0);
 	CHECK_EQ(fake_counts.ioctl[FAKE_DEVICE_RESET], 0);
 	CHECK_EQ(fake_vfio_open_fds(), 1);
 	end(p);
@@ -424,7 +460,7 @@ TEST(vfio_sysfs_kernel_refusal_walk)
 			struct device *dev = dmamap_device_lookup(p, FAKE_BDF);
 
 			quiet(p);
-			CHECK_MSG(dev && vstats(dev).access == DMAMAP_VFIO_SYSFS,
+			CHECK_MSG(dev && dmamap_vfio_access(dev) == DMAMAP_VFIO_SYSFS,
 				  "call %ld: made, but not through sysfs", k);
 			dmamap_platform_destroy(p);
 		}
@@ -436,7 +472,8 @@ TEST(vfio_sysfs_kernel_refusal_walk)
 			break;
 	}
 	CHECK_MSG(k < 200, "more than 200 calls");
-	CHECK_MSG(failed >= 5, "only %ld refusals failed the call", failed);
+	/* Every refusal fails the call but the lockdown file's: a kernel without one is not locked. */
+	CHECK_MSG(failed == k - 2, "only %ld of %ld refusals failed the call", failed, k - 1);
 	printf("# %ld kernel calls, %ld refusals failed the call\n", k - 1, failed);
 }
 
@@ -470,4 +507,137 @@ TEST(vfio_sysfs_failure_point_walk)
 	CHECK_MSG(failed >= (tap_sample() > 1 ? 1 : 5), "only %ld failure points failed the call",
 		  failed);
 	printf("# %ld failure points, %ld failed the call\n", k - 1, failed);
+}
+
+/* The end of the platform turns bus mastering off: the device no longer reaches memory. */
+TEST(vfio_sysfs_destroy_stops_bus_mastering)
+{
+	struct dmamap_platform *p;
+	struct device *dev;
+	uint16_t cmd = 0x0006;
+
+	p = splat(NULL, false, &dev);
+	REQUIRE(p);
+	CHECK_EQ(dmamap_vfio_config_write(dev, 4, &cmd, 2), 0);
+	CHECK_EQ(fake_vfio_config()[4], 6);
+	/* A reset keeps the command register: the kernel restores the space. */
+	CHECK_EQ(dmamap_vfio_reset(dev), 0);
+	CHECK_EQ(fake_vfio_config()[4], 6);
+	dmamap_platform_destroy(p);
+	/* Memory decoding stays; mastering goes. */
+	CHECK_EQ(fake_vfio_config()[4], 2);
+	CHECK_EQ(fake_vfio_open_fds(), 0);
+	fake_vfio_remove();
+}
+
+/* Another holder of the function, a locked-down kernel: refused before anything is mapped. */
+TEST(vfio_sysfs_second_holder_and_lockdown_refused)
+{
+	struct fake_vfio_cfg held = no_group(NULL, NULL), locked = no_group(NULL, NULL);
+	char msg[256];
+
+	held.sysfs_held = true;
+	CHECK_EQ(refusal(&held, true, msg, sizeof(msg)), -EBUSY);
+	CHECK_MSG(strstr(msg, "another process"), "%s", msg);
+	CHECK(fake_vfio_clean(msg, sizeof(msg)));
+	CHECK_EQ(fake_locked_bytes(), 0);
+	fake_vfio_remove();
+	locked.lockdown = "none [integrity] confidentiality";
+	CHECK_EQ(refusal(&locked, true, msg, sizeof(msg)), -EPERM);
+	CHECK_MSG(strstr(msg, "locked down"), "%s", msg);
+	CHECK_EQ(fake_counts.sysfs_opens, 0);
+	CHECK(fake_vfio_clean(msg, sizeof(msg)));
+	fake_vfio_remove();
+	/* A kernel that could lock down but has not: made. */
+	locked.lockdown = "[none] integrity confidentiality";
+	CHECK_EQ(refusal(&locked, true, msg, sizeof(msg)), 0);
+	CHECK(fake_vfio_clean(msg, sizeof(msg)));
+	fake_vfio_remove();
+}
+
+/* A function without PCIe's extended space: 256 bytes, reads past them refused. */
+TEST(vfio_sysfs_config_space_of_256_bytes)
+{
+	struct fake_vfio_cfg cfg = { .config_256 = true };
+	struct dmamap_platform *p;
+	struct device *dev;
+	uint32_t v = 0;
+
+	p = splat(&cfg, false, &dev);
+	REQUIRE(p);
+	CHECK_EQ(dmamap_vfio_config_read(dev, 252, &v, 4), 0);
+	CHECK_EQ(dmamap_vfio_config_read(dev, 256, &v, 4), -EINVAL);
+	CHECK_EQ(dmamap_vfio_config_read(dev, 254, &v, 4), -EINVAL);
+	end(p);
+}
+
+/* A BAR the kernel will not map: NULL, the file closed, nothing kept; asked again, tried again. */
+TEST(vfio_sysfs_bar_the_kernel_will_not_map)
+{
+	struct fake_vfio_cfg cfg = { .resource0_mmap_errno = EPERM };
+	struct dmamap_platform *p;
+	struct device *dev;
+	size_t len = 0;
+
+	p = splat(&cfg, false, &dev);
+	REQUIRE(p);
+	CHECK(dmamap_vfio_bar(dev, 0, &len) == NULL);
+	CHECK_EQ(fake_vfio_open_fds(), 1);
+	CHECK_EQ(fake_vfio_live_bar_maps(), 0);
+	CHECK(dmamap_vfio_bar(dev, 0, &len) == NULL);
+	CHECK_EQ(fake_counts.sysfs_opens, 4); /* config, resource, resource0 twice */
+	end(p);
+}
+
+/*
+ * A small BAR that starts inside a page: the kernel maps the page, so the
+ * BAR's registers are at its offset in the mapping; unplaced and disabled
+ * BARs are no BARs at all.
+ */
+TEST(vfio_sysfs_small_bar_inside_a_page_and_unplaced_bars)
+{
+	struct fake_vfio_cfg cfg = { 0 };
+	struct dmamap_platform *p;
+	struct device *dev;
+	void __iomem *bar;
+	unsigned long opens;
+	size_t len = 0;
+
+	cfg.resource_text = "0x00000000febf0100 0x00000000febf01ff 0x0000000000040200\n"
+			    "0x0000000000000000 0x0000000000003fff 0x0000000020040200\n" /* unset */
+			    "0x00000000febe0000 0x00000000febe3fff 0x0000000010040200\n" /* disabled */
+			    "0x00000000febd0000 0x00000000febd3fff 0x0000000000000000\n" /* no flags */
+			    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+			    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n";
+	p = splat(&cfg, false, &dev);
+	REQUIRE(p);
+	bar = dmamap_vfio_bar(dev, 0, &len);
+	REQUIRE(bar);
+	CHECK_EQ(len, 256);
+	CHECK_EQ((uintptr_t)bar & (host_page() - 1), 0x100);
+	writel(0x5eed1e55, bar);
+	CHECK_EQ(*(volatile uint32_t *)((uint8_t *)fake_vfio_bar0() + 0x100), 0x5eed1e55);
+	opens = fake_counts.sysfs_opens;
+	for (unsigned int i = 1; i < 4; i++)
+		CHECK_MSG(dmamap_vfio_bar(dev, i, &len) == NULL, "BAR %u", i);
+	CHECK_EQ(fake_counts.sysfs_opens, opens);
+	/* The whole page goes at the end, not a mapping of 256 bytes from the BAR. */
+	end(p);
+}
+
+/* sysfs that will not say whether there is a group: that error, not "no IOMMU group". */
+TEST(vfio_sysfs_unreadable_links_say_so)
+{
+	struct fake_vfio_cfg cfg = no_group(NULL, NULL);
+	struct dmamap_vfio_options opt = { .arena_size = ARENA, .unsafe_noiommu = true };
+	struct dmamap_error err = { 0 };
+
+	fake_vfio_install(&cfg);
+	fake_vfio_fail_call_in(1, EIO);
+	CHECK(dmamap_platform_vfio(FAKE_BDF, &opt, &err) == NULL);
+	CHECK_EQ(err.code, -EIO);
+	CHECK_MSG(strstr(err.msg, "sysfs links") && !strstr(err.msg, "IOMMU group"), "%s", err.msg);
+	CHECK(strstr(fake_vfio_last_readlink(), "iommu_group") != NULL);
+	CHECK(fake_vfio_clean(err.msg, sizeof(err.msg)));
+	fake_vfio_remove();
 }

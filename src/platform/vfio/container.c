@@ -8,6 +8,7 @@
  */
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -46,6 +47,7 @@ static const struct dmamap_vfio_kernel linux_kernel = {
 	.readlink = sys_readlink,
 	.mlock = mlock,
 	.munlock = munlock,
+	.flock = flock,
 };
 
 const struct dmamap_vfio_kernel *dmamap__vfio_kernel = &linux_kernel;
@@ -322,10 +324,18 @@ int dmamap__vfio_open(struct dmamap_vfio **out, const char *bdf, bool noiommu,
 	 * No IOMMU group and no VFIO to make one: with the caller's leave,
 	 * the function's sysfs files are the way in.
 	 */
-	if (noiommu && !sysfs_link(v->bdf, "iommu_group", path, sizeof(path)) && errno == ENOENT &&
-	    sysfs_link(v->bdf, "subsystem", path, sizeof(path))) {
+	if (noiommu && !sysfs_link(v->bdf, "iommu_group", path, sizeof(path))) {
 		char driver[64] = "";
 
+		if (errno != ENOENT || !sysfs_link(v->bdf, "subsystem", path, sizeof(path))) {
+			ret = errno == ENOENT ? -ENOENT : -(errno ? errno : EIO);
+			if (ret == -ENOENT)
+				dmamap__set_error(err, ret, "vfio: no PCI function %s", v->bdf);
+			else
+				dmamap__set_error(err, ret, "vfio: %s: its sysfs links: %s", v->bdf,
+						  strerror(-ret));
+			goto fail;
+		}
 		/* Which driver holds it must be known: one that drives it would fight the caller. */
 		if (!sysfs_link(v->bdf, "driver", driver, sizeof(driver)) && errno != ENOENT) {
 			ret = -(errno ? errno : EIO);
@@ -421,8 +431,12 @@ void dmamap__vfio_close(struct dmamap_vfio *v)
 	if (!v)
 		return;
 	for (unsigned int i = 0; i < VFIO_MAX_BARS; i++)
-		if (v->bars[i].map)
+		if (v->bars[i].map && v->sysfs)
+			dmamap__vfio_sysfs_unmap_bar(v, i);
+		else if (v->bars[i].map)
 			K->munmap(v->bars[i].map, v->bars[i].size);
+	if (v->sysfs && v->device >= 0)
+		dmamap__vfio_sysfs_release(v);
 	/* The function, then the group, then the container: the kernel's order of release. */
 	if (v->device >= 0)
 		K->close(v->device);

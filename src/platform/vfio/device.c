@@ -46,6 +46,9 @@ int dmamap__vfio_config(struct dmamap_vfio *v, unsigned int off, void *buf, size
 		return -EINVAL;
 	n = write ? K->pwrite(v->device, buf, len, (off_t)(v->config_offset + off)) :
 		    K->pread(v->device, buf, len, (off_t)(v->config_offset + off));
+	/* A refusal keeps its reason: a locked-down kernel's EPERM above all. */
+	if (n < 0)
+		return -(errno ? errno : EIO);
 	return n == (ssize_t)len ? 0 : -EIO;
 }
 

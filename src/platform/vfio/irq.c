@@ -16,7 +16,7 @@ unsigned int dmamap__vfio_msix_count(struct dmamap_vfio *v)
 	struct vfio_irq_info info = { .argsz = sizeof(info), .index = VFIO_PCI_MSIX_IRQ_INDEX };
 
 	/* sysfs delivers no interrupt: the driver polls. */
-	if (v->sysfs ||K->ioctl(v->device, VFIO_DEVICE_GET_IRQ_INFO, &info) < 0 ||
+	if (v->sysfs || K->ioctl(v->device, VFIO_DEVICE_GET_IRQ_INFO, &info) < 0 ||
 	    !(info.flags & VFIO_IRQ_INFO_EVENTFD))
 		return 0;
 	return info.count;

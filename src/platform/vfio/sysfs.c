@@ -7,17 +7,27 @@
  * reset a write to the reset file. Nothing delivers its interrupts this
  * way, so drivers poll; and nothing stops the device reaching any memory,
  * which is why the caller must have asked for unsafe_noiommu.
+ *
+ * What vfio-pci does for its user is done here too where it matters: the
+ * config file is held locked, so a second process does not drive the
+ * function as well; and bus mastering is turned off at the end, so a
+ * device left running does not write into pages the process gave back.
  */
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include "../../lib/lib.h"
 #include "vfio.h"
 
 #define K dmamap__vfio_kernel
 
-/* IORESOURCE_MEM in the resource file's flags: a memory BAR (0x100 is I/O ports). */
+/* The resource file's flags: a memory BAR (0x100 is I/O ports); no address assigned; off. */
 #define RESOURCE_MEM 0x200
+#define RESOURCE_UNSET 0x20000000
+#define RESOURCE_DISABLED 0x10000000
+#define PCI_COMMAND 0x04
+#define PCI_COMMAND_MASTER 0x4
 /* Enough for the six BARs' lines and the others the kernel writes after them. */
 #define RESOURCE_TEXT 2048
 
@@ -75,12 +85,14 @@ static bool parse_resources(struct dmamap_vfio *v, const char *text)
 		if (!hex_u64(&text, ' ', &start) || !hex_u64(&text, ' ', &end) ||
 		    !hex_u64(&text, '\n', &flags))
 			return false;
-		if (!start && !end)
+		/* No BAR; or one the firmware never placed, or that is switched off. */
+		if ((!start && !end) || !flags || (flags & (RESOURCE_UNSET | RESOURCE_DISABLED)))
 			continue;
 		/* A whole 64-bit span has no size a u64 holds. */
 		if (end < start || end - start == ~(u64)0)
 			return false;
-		b->offset = 0;
+		/* The kernel maps from the page the BAR starts in: a small BAR may start inside it. */
+		b->offset = start & (dmamap__host_page_size() - 1);
 		b->size = end - start + 1;
 		b->mmio = flags & RESOURCE_MEM;
 		b->mappable = b->mmio;
@@ -117,10 +129,33 @@ static int read_resources(struct dmamap_vfio *v, struct dmamap_error *err)
 	return 0;
 }
 
+/*
+ * Whether the kernel is locked down (Secure Boot): it then refuses BAR
+ * mappings and configuration writes through sysfs, which would otherwise
+ * surface only as a NULL BAR and -EPERM later.
+ */
+static bool locked_down(void)
+{
+	char text[128];
+	ssize_t n;
+	int fd = K->open("/sys/kernel/security/lockdown", O_RDONLY);
+
+	if (fd < 0)
+		return false; /* no lockdown support, no securityfs: not locked */
+	n = K->pread(fd, text, sizeof(text) - 1, 0);
+	K->close(fd);
+	if (n <= 0)
+		return false;
+	text[n] = '\0';
+	/* "[none] integrity confidentiality": the bracketed word is in force. */
+	return !strstr(text, "[none]") && strchr(text, '[');
+}
+
 int dmamap__vfio_sysfs_open(struct dmamap_vfio *v, const char *driver, struct dmamap_error *err)
 {
 	char path[96];
 	uint8_t probe;
+	ssize_t n;
 	int e;
 
 	if (!hands_off(driver)) {
@@ -128,6 +163,12 @@ int dmamap__vfio_sysfs_open(struct dmamap_vfio *v, const char *driver, struct dm
 				  "vfio: %s (no IOMMU) is driven by %s: unbind it first (docs/vfio.md: without an IOMMU)",
 				  v->bdf, driver);
 		return -EBUSY;
+	}
+	if (locked_down()) {
+		dmamap__set_error(err, -EPERM,
+				  "vfio: %s: the kernel is locked down (Secure Boot): sysfs gives no BARs and takes no configuration writes",
+				  v->bdf);
+		return -EPERM;
 	}
 	v->sysfs = true;
 	sysfs_path(path, sizeof(path), v, "config");
@@ -138,10 +179,43 @@ int dmamap__vfio_sysfs_open(struct dmamap_vfio *v, const char *driver, struct dm
 				  e == EACCES || e == EPERM ? " (root only)" : "");
 		return -e;
 	}
+	/* One holder, as a VFIO group has: a lock on the config file (released with it). */
+	if (K->flock(v->device, LOCK_EX | LOCK_NB)) {
+		e = errno ? errno : EIO;
+		if (e == EWOULDBLOCK)
+			e = EBUSY;
+		dmamap__set_error(err, -e, "vfio: %s: %s%s", path, strerror(e),
+				  e == EBUSY ? " (another process holds the function)" : "");
+		return -e;
+	}
 	v->config_offset = 0;
-	/* PCI's 256 bytes, or PCIe's 4096 where the kernel reads past them. */
-	v->config_size = K->pread(v->device, &probe, 1, 256) == 1 ? 4096 : 256;
+	/* PCI's 256 bytes, or PCIe's 4096 where the file reads past them. */
+	n = K->pread(v->device, &probe, 1, 256);
+	if (n < 0) {
+		e = errno ? errno : EIO;
+		dmamap__set_error(err, -e, "vfio: %s: %s", path, strerror(e));
+		return -e;
+	}
+	v->config_size = n == 1 ? 4096 : 256;
 	return read_resources(v, err);
+}
+
+void dmamap__vfio_sysfs_release(struct dmamap_vfio *v)
+{
+	uint16_t cmd;
+
+	if (K->pread(v->device, &cmd, 2, PCI_COMMAND) == 2 && (cmd & PCI_COMMAND_MASTER)) {
+		cmd &= (uint16_t)~PCI_COMMAND_MASTER;
+		K->pwrite(v->device, &cmd, 2, PCI_COMMAND);
+	}
+}
+
+/* The whole pages the kernel maps for BAR @bar: from the one it starts in. */
+static u64 bar_map_len(const struct dmamap_vfio *v, unsigned int bar)
+{
+	u64 page = dmamap__host_page_size();
+
+	return (v->bars[bar].offset + v->bars[bar].size + page - 1) & ~(page - 1);
 }
 
 void *dmamap__vfio_sysfs_bar(struct dmamap_vfio *v, unsigned int bar)
@@ -150,15 +224,22 @@ void *dmamap__vfio_sysfs_bar(struct dmamap_vfio *v, unsigned int bar)
 	void *map;
 	int fd;
 
+	if (bar_map_len(v, bar) > SIZE_MAX)
+		return NULL;
 	snprintf(file, sizeof(file), "resource%u", bar);
 	sysfs_path(path, sizeof(path), v, file);
 	fd = K->open(path, O_RDWR);
 	if (fd < 0)
 		return NULL;
 	/* The mapping outlives the file. */
-	map = K->mmap(NULL, (size_t)v->bars[bar].size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	map = K->mmap(NULL, (size_t)bar_map_len(v, bar), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	K->close(fd);
-	return map == MAP_FAILED ? NULL : map;
+	return map == MAP_FAILED ? NULL : (uint8_t *)map + v->bars[bar].offset;
+}
+
+void dmamap__vfio_sysfs_unmap_bar(struct dmamap_vfio *v, unsigned int bar)
+{
+	K->munmap((uint8_t *)v->bars[bar].map - v->bars[bar].offset, (size_t)bar_map_len(v, bar));
 }
 
 int dmamap__vfio_sysfs_reset(struct dmamap_vfio *v)

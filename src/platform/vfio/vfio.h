@@ -26,6 +26,7 @@ struct dmamap_vfio_kernel {
 	ssize_t (*readlink)(const char *path, char *buf, size_t len);
 	int (*mlock)(const void *addr, size_t len);
 	int (*munlock)(const void *addr, size_t len);
+	int (*flock)(int fd, int operation);
 };
 
 /* The table in force: the kernel's own system calls unless a test swapped it. */
@@ -35,9 +36,9 @@ extern const struct dmamap_vfio_kernel *dmamap__vfio_kernel;
 #define VFIO_MAX_APERTURES 8
 
 struct dmamap_vfio_bar {
-	u64 offset, size; /* in the device file */
+	u64 offset, size; /* in the device file; through sysfs, in the first page of the mapping */
 	bool mmio, mappable;
-	void *map;        /* mapped at first use */
+	void *map;        /* mapped at first use: the BAR's first byte */
 };
 
 struct dmamap_vfio {
@@ -73,8 +74,12 @@ void dmamap__vfio_close(struct dmamap_vfio *v);
  * the errno of a file that would not open, named in @err.
  */
 int dmamap__vfio_sysfs_open(struct dmamap_vfio *v, const char *driver, struct dmamap_error *err);
-/* BAR @bar through sysfs: its resourceN file mapped, or NULL. */
+/* BAR @bar through sysfs: its resourceN file mapped (the BAR's first byte), or NULL. */
 void *dmamap__vfio_sysfs_bar(struct dmamap_vfio *v, unsigned int bar);
+/* Undo dmamap__vfio_sysfs_bar(). */
+void dmamap__vfio_sysfs_unmap_bar(struct dmamap_vfio *v, unsigned int bar);
+/* Before the config file closes: bus mastering off, so the device stops reaching memory. */
+void dmamap__vfio_sysfs_release(struct dmamap_vfio *v);
 /* The function's sysfs reset: 0, -ENOTTY when it has none, or the kernel's -errno. */
 int dmamap__vfio_sysfs_reset(struct dmamap_vfio *v);
 /* Map [@va, +@size) at @iova, pinned, for the device to @read and/or @write; 0 or -errno. */
