@@ -20,8 +20,6 @@ void dmamap__fdt_parents_index(struct fdt_parse *ps)
 	for (node = fdt_next_node(ps->fdt, -1, &depth); node >= 0;
 	     node = fdt_next_node(ps->fdt, node, &depth))
 		n++;
-	if (!n)
-		return;
 	/* Offsets, parents, and the path from the root to the node in hand (depth < n). */
 	ps->node_offsets = dmamap__calloc(3 * (size_t)n, sizeof(int));
 	if (!ps->node_offsets)
@@ -30,8 +28,8 @@ void dmamap__fdt_parents_index(struct fdt_parse *ps)
 	stack = ps->node_parents + n;
 	/* From before the root, whose depth is then 0. */
 	depth = -1;
-	for (node = fdt_next_node(ps->fdt, -1, &depth); node >= 0 && i < n && depth >= 0 &&
-	     (unsigned int)depth < n;
+	/* A checked blob has as many nodes the second time, none deeper than their number. */
+	for (node = fdt_next_node(ps->fdt, -1, &depth); node >= 0 && i < n && (unsigned int)depth < n;
 	     node = fdt_next_node(ps->fdt, node, &depth), i++) {
 		stack[depth] = node;
 		ps->node_offsets[i] = node;

@@ -382,6 +382,13 @@ TEST(vfio_sysfs_refusals_leave_nothing)
 		  0, true, false, -EIO, "resource" },
 		{ "decimal", "4096 8191 512\n", 0, true, false, -EIO, "resource" },
 		{ "no digits", "0x 0x 0x\n", 0, true, false, -EIO, "resource" },
+		{ "upper-case X", "0X1000 0x1fff 0x200\n", 0, true, false, -EIO, "resource" },
+		{ "a letter past f", "0x1000 0x1fffg 0x200\n", 0, true, false, -EIO, "resource" },
+		{ "no flags", "0x1000 0x1fff\n", 0, true, false, -EIO, "resource" },
+		{ "no end", "0x1000\n", 0, true, false, -EIO, "resource" },
+		{ "no line end", "0x1000 0x1fff 0x200 ", 0, true, false, -EIO, "resource" },
+		{ "not permitted", NULL, EPERM, true, false, -EPERM, "root only" },
+		{ "read-only sysfs", NULL, EROFS, true, false, -EROFS, "config" },
 	};
 	struct dmamap__ledger l0;
 	char msg[256], why[256];
