@@ -283,7 +283,7 @@ TEST(vfio_sysfs_registered_memory_maps_to_physical)
 	p = splat(NULL, true, &dev);
 	REQUIRE(p && dev);
 	/* Within one 2 MiB chunk the fake's frames are contiguous. */
-	uint8_t *buf = (uint8_t *)(((uintptr_t)mem + FAKE_CHUNK - 1) & ~(uintptr_t)(FAKE_CHUNK - 1));
+	uint8_t *buf = (uint8_t *)(((uintptr_t)mem + (uintptr_t)FAKE_CHUNK - 1) & ~((uintptr_t)FAKE_CHUNK - 1));
 	REQUIRE(dmamap_vfio_register(p, buf, len) == 0);
 	calls = fake_vfio_calls();
 	pat(buf + 64, sizeof(want), 3);
