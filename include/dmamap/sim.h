@@ -141,6 +141,19 @@ DMAMAP_API int dmamap_sim_set_schedule(struct dmamap_platform *p, uint64_t seed)
 DMAMAP_API int dmamap_sim_set_threaded(struct dmamap_platform *p, bool on);
 
 /**
+ * dmamap_sim_threaded() - whether @p's devices run on a thread of their own
+ * @p: platform
+ *
+ * In threaded mode dmamap_poll_elapsed() counts the clock, and the device
+ * thread may wait for a core on a loaded machine: a driver that gives up
+ * after a while of it may give such a board longer.
+ *
+ * Return: true while dmamap_sim_set_threaded(@p, true) is in force; false
+ * otherwise and for a NULL @p.
+ */
+DMAMAP_API bool dmamap_sim_threaded(const struct dmamap_platform *p);
+
+/**
  * dmamap_sim_run_devices() - step the devices until all are idle
  * @p: platform
  * @max_steps: give up after this many steps in all (0: 1,000,000)

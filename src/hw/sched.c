@@ -395,6 +395,11 @@ int dmamap_sim_set_schedule(struct dmamap_platform *p, uint64_t seed)
 	return 0;
 }
 
+bool dmamap_sim_threaded(const struct dmamap_platform *p)
+{
+	return p && p->sched && __atomic_load_n(&p->sched->threaded, __ATOMIC_ACQUIRE);
+}
+
 int dmamap_sim_set_threaded(struct dmamap_platform *p, bool on)
 {
 	struct dmamap_sched *s;

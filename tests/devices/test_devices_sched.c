@@ -166,11 +166,15 @@ TEST(sched_threaded_mode_steps_on_the_device_thread)
 
 	REQUIRE(p && r);
 	CHECK_EQ(dmamap_sim_set_threaded(NULL, true), -EINVAL);
+	CHECK(!dmamap_sim_threaded(p));
+	CHECK(!dmamap_sim_threaded(NULL));
 	CHECK_EQ(dmamap_sim_set_threaded(p, true), 0);
+	CHECK(dmamap_sim_threaded(p));
 	CHECK_EQ(dmamap_sim_set_threaded(p, true), 0); /* already on */
 	writel(5000, r + TICK_TODO);
 	CHECK_EQ(readx_poll_timeout(done_of, r, v, v == 5000, 10, 100000000), 0);
 	CHECK_EQ(dmamap_sim_set_threaded(p, false), 0);
+	CHECK(!dmamap_sim_threaded(p));
 	/* Back on the schedule: the yield points step it again. */
 	writel(3, r + TICK_TODO);
 	CHECK_EQ(readl(r + TICK_DONE), 5001);
