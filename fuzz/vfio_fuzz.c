@@ -2,6 +2,8 @@
 /*
  * libFuzzer target for what the VFIO platform reads from outside: the PCI
  * address it is given, and every answer of the kernel (sysfs links, the
+ * function's own file where the kernel has iommufd and the address
+ * space's IOVA ranges, the
  * IOMMU's info and its capability chain, region and interrupt info,
  * configuration space, /proc/self/pagemap without an IOMMU, a function's
  * sysfs resource file without VFIO either, refusals with
@@ -22,6 +24,7 @@
 #include <sys/mman.h>
 #include <linux/vfio.h>
 #include <dmamap/dmamap.h>
+#include "../src/platform/vfio/iommufd_abi.h"
 #include "../src/platform/vfio/vfio.h"
 #include "fuzz.h"
 
@@ -175,6 +178,44 @@ static int k_ioctl(int fd, unsigned long request, void *arg)
 			in.maps_live--;
 		return 0;
 	}
+	case DMAMAP_IOMMU_IOAS_ALLOC:
+		((struct dmamap_iommu_ioas_alloc *)arg)->out_ioas_id = in_u32();
+		return 0;
+	case DMAMAP_VFIO_DEVICE_ATTACH_IOMMUFD_PT:
+		((struct dmamap_vfio_device_attach_iommufd_pt *)arg)->pt_id = in_u32();
+		return 0;
+	case DMAMAP_IOMMU_IOAS_IOVA_RANGES: {
+		struct dmamap_iommu_ioas_iova_ranges *q = arg;
+		struct dmamap_iommu_iova_range *r = (void *)(uintptr_t)q->allowed_iovas;
+		uint32_t n = byte() % 12;
+
+		/* As many ranges as the input says, each start and last from it: the room is filled, the rest said. */
+		for (uint32_t i = 0; i < n && i < q->num_iovas; i++) {
+			r[i].start = in_u64() >> (byte() % 64);
+			r[i].last = in_u64() >> (byte() % 64);
+		}
+		q->out_iova_alignment = byte() % 2 ? (uint64_t)1 << (byte() % 64) : in_u64();
+		if (n > q->num_iovas) {
+			q->num_iovas = n;
+			errno = EMSGSIZE;
+			return -1;
+		}
+		q->num_iovas = n;
+		return 0;
+	}
+	case DMAMAP_IOMMU_IOAS_MAP:
+		in.maps_live++;
+		return 0;
+	case DMAMAP_IOMMU_IOAS_UNMAP: {
+		struct dmamap_iommu_ioas_unmap *u = arg;
+
+		if (byte() == 1)
+			u->length /= 2;
+		else if (in.maps_live)
+			in.maps_live--;
+		return 0;
+	}
+	case DMAMAP_VFIO_DEVICE_BIND_IOMMUFD:
 	case VFIO_GROUP_SET_CONTAINER:
 	case VFIO_SET_IOMMU:
 	case VFIO_DEVICE_SET_IRQS:
@@ -261,6 +302,22 @@ static int k_flock(int fd, int operation)
 	return refused();
 }
 
+/* One time in four, the kernel has iommufd: the function's own file, mostly named as the kernel names it. */
+static int k_dir_entry(const char *dir, const char *prefix, char *name, size_t len)
+{
+	(void)dir;
+	(void)prefix;
+	if (byte() % 4) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (byte() % 4)
+		snprintf(name, len, "vfio%u", byte());
+	else
+		snprintf(name, len, "vfio%c%c", (char)(byte() | 1), (char)(byte() | 1));
+	return 0;
+}
+
 static const struct dmamap_vfio_kernel fuzz_kernel = {
 	.open = k_open,
 	.close = k_close,
@@ -273,6 +330,7 @@ static const struct dmamap_vfio_kernel fuzz_kernel = {
 	.mlock = k_mlock,
 	.munlock = k_munlock,
 	.flock = k_flock,
+	.dir_entry = k_dir_entry,
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

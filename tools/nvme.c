@@ -154,8 +154,9 @@ static void bench(struct device *dev, uint8_t *registered)
 	printf("bench: vfio map+unmap, registered memory: %.1f ns\n", reg);
 	printf("bench: host identity map+unmap: %.1f ns\n", ident);
 	printf("bench: ratio registered / identity: %.2f (target: 2.00 or less)\n", reg / ident);
-	printf("bench: vfio map+unmap, unregistered memory (VFIO_IOMMU_MAP_DMA + UNMAP_DMA): %.0f ns, %.0fx registered\n",
-	       slow, slow / reg);
+	printf("bench: vfio map+unmap, unregistered memory (%s): %.0f ns, %.0fx registered\n",
+	       dmamap_vfio_access(dev) == DMAMAP_VFIO_IOMMUFD ? "IOMMU_IOAS_MAP + IOAS_UNMAP" :
+	       "VFIO_IOMMU_MAP_DMA + UNMAP_DMA", slow, slow / reg);
 out:
 	free(plain);
 	dmamap_platform_destroy(host);
@@ -206,7 +207,9 @@ int cli_nvme(int argc, char **argv)
 	ret = dmamap_vfio_access(dev);
 	printf("nvme: %s reached through %s\n", bdf,
 	       ret == DMAMAP_VFIO_SYSFS ? "sysfs (no IOMMU, no VFIO; UNSAFE, polled)" :
-	       ret == DMAMAP_VFIO_NOIOMMU ? "VFIO's no-IOMMU mode (UNSAFE)" : "VFIO and the IOMMU");
+	       ret == DMAMAP_VFIO_NOIOMMU ? "VFIO's no-IOMMU mode (UNSAFE)" :
+	       ret == DMAMAP_VFIO_IOMMUFD ? "VFIO and the IOMMU, through iommufd" :
+	       "VFIO and the IOMMU, through its group and a type1 container");
 	bar = dev ? dmamap_vfio_bar(dev, 0, &bar_len) : NULL;
 	if (!bar || enable_function(dev)) {
 		fprintf(stderr, "dmamap nvme: %s: BAR0 cannot be mapped or bus mastering enabled\n", bdf);

@@ -66,6 +66,7 @@ enum dmamap_vfio_access {
 	DMAMAP_VFIO_IOMMU,   /* a type1 container: DMA addresses are IOVAs */
 	DMAMAP_VFIO_NOIOMMU, /* VFIO's no-IOMMU mode: physical addresses */
 	DMAMAP_VFIO_SYSFS,   /* the function's sysfs files: physical addresses, no interrupts */
+	DMAMAP_VFIO_IOMMUFD, /* its own file bound to iommufd (/dev/iommu): DMA addresses are IOVAs */
 };
 
 /**
@@ -74,9 +75,16 @@ enum dmamap_vfio_access {
  * @opt: options, or NULL for the defaults (arena_size above 1 GiB: -EINVAL)
  * @err: receives the reason on failure (may be NULL)
  *
- * Opens the VFIO container, the function's IOMMU group and the function
- * (already bound to the vfio-pci driver), sets the type1 IOMMU, and
- * registers the coherent arena; without an IOMMU (unsafe_noiommu), the
+ * The function must be bound to the vfio-pci driver. Where the kernel
+ * has iommufd and gives the function its own file (Linux 6.6 and later,
+ * CONFIG_IOMMUFD and CONFIG_VFIO_DEVICE_CDEV) and this user may open
+ * /dev/iommu and /dev/vfio/devices/vfioN, that file is bound to an
+ * iommufd and attached to a new IO address space; otherwise (and where
+ * the kernel will not bind it: a group that is not viable, an IOMMU that
+ * does not remap interrupts, a group another process holds) the VFIO
+ * container, the function's IOMMU group and the function are opened and
+ * the type1 IOMMU set (dmamap_vfio_access() says which). Then the
+ * coherent arena is registered; without an IOMMU (unsafe_noiommu), the
  * function as that option says, and the arena locked and its physical
  * addresses read. The platform's one device is named @bdf
  * (dmamap_device_lookup()); its DMA addresses are IOVAs of its IOMMU
@@ -109,7 +117,9 @@ enum dmamap_vfio_access {
  * - -ENOMEM: the arena, or pinning it (RLIMIT_MEMLOCK);
  * - -ENOSPC: the IOMMU translates no IOVA range of 16 MiB or more below
  *   4 GiB;
- * - another negative errno that the kernel returned, named in @err.
+ * - another negative errno that the kernel returned, named in @err
+ *   (through iommufd, -EINVAL from VFIO_DEVICE_BIND_IOMMUFD: another
+ *   process has the function's own file open).
  */
 DMAMAP_API struct dmamap_platform *dmamap_platform_vfio(const char *bdf,
 							const struct dmamap_vfio_options *opt,
@@ -227,7 +237,7 @@ struct dmamap_vfio_stats {
  * dmamap_vfio_access() - how a VFIO platform reaches its function
  * @dev: the device of a VFIO platform
  *
- * Return: DMAMAP_VFIO_IOMMU, DMAMAP_VFIO_NOIOMMU or DMAMAP_VFIO_SYSFS;
+ * Return: DMAMAP_VFIO_IOMMU, DMAMAP_VFIO_IOMMUFD, DMAMAP_VFIO_NOIOMMU or DMAMAP_VFIO_SYSFS;
  * -EINVAL for a NULL or non-VFIO @dev.
  */
 DMAMAP_API int dmamap_vfio_access(struct device *dev);

@@ -162,5 +162,6 @@ int dmamap_vfio_access(struct device *dev)
 	if (!p)
 		return -EINVAL;
 	return dmamap__port_vfio_sysfs(p) ? DMAMAP_VFIO_SYSFS :
-	       dmamap__port_no_iommu(p) ? DMAMAP_VFIO_NOIOMMU : DMAMAP_VFIO_IOMMU;
+	       dmamap__port_no_iommu(p) ? DMAMAP_VFIO_NOIOMMU :
+	       dmamap__port_vfio_iommufd(p) ? DMAMAP_VFIO_IOMMUFD : DMAMAP_VFIO_IOMMU;
 }

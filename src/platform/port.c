@@ -344,6 +344,11 @@ bool dmamap__port_vfio_sysfs(const struct dmamap_platform *p)
 	return p->vfio && p->vfio->sysfs;
 }
 
+bool dmamap__port_vfio_iommufd(const struct dmamap_platform *p)
+{
+	return p->vfio && p->vfio->iommufd >= 0;
+}
+
 unsigned int dmamap__port_iommu_apertures(const struct dmamap_platform *p, u64 *start, u64 *end,
 					  unsigned int max, u64 *pgsize)
 {

@@ -317,6 +317,8 @@ static inline bool dmamap__port_real_iommu(const struct dmamap_platform *p)
 const char *dmamap__port_vfio_bdf(const struct dmamap_platform *p);
 /* Whether the function is reached through its sysfs files (no IOMMU, no VFIO): no interrupts. */
 bool dmamap__port_vfio_sysfs(const struct dmamap_platform *p);
+/* Whether the function is bound to an iommufd (not in a type1 container). */
+bool dmamap__port_vfio_iommufd(const struct dmamap_platform *p);
 /*
  * The IOVA ranges the IOMMU translates, [@start[i], @end[i]): fills up to
  * @max; returns how many there are. The IOMMU's smallest page in @pgsize.

@@ -2,7 +2,8 @@
 /*
  * The fake Linux VFIO kernel (fake_kernel.h): what each call checks and
  * refuses follows drivers/vfio/vfio_main.c, drivers/vfio/group.c,
- * drivers/vfio/vfio_iommu_type1.c and drivers/vfio/pci/vfio_pci_core.c.
+ * drivers/vfio/vfio_iommu_type1.c, drivers/vfio/device_cdev.c,
+ * drivers/iommu/iommufd/ and drivers/vfio/pci/vfio_pci_core.c.
  * Nothing here allocates through the library, so its failure points and
  * ledger see none of it.
  */
@@ -20,6 +21,7 @@
 #include <sys/file.h>
 #include <linux/vfio.h>
 #include "../helpers.h"
+#include "../../src/platform/vfio/iommufd_abi.h"
 #include "../../src/platform/vfio/vfio.h"
 #include "fake_kernel.h"
 
@@ -33,7 +35,7 @@
 #define MSIX_MAX 2048 /* PCI's limit: the table size field is 11 bits */
 
 enum fd_kind {
-	FD_CLOSED, FD_CONTAINER, FD_GROUP, FD_DEVICE, FD_PAGEMAP,
+	FD_CLOSED, FD_CONTAINER, FD_GROUP, FD_DEVICE, FD_PAGEMAP, FD_IOMMUFD,
 	/* The function's sysfs files (resource2: its I/O BAR), and the kernel's lockdown state. */
 	FD_SYS_CONFIG, FD_SYS_RESOURCE, FD_SYS_BAR0, FD_SYS_BAR2, FD_SYS_RESET, FD_LOCKDOWN,
 };
@@ -47,6 +49,12 @@ struct fake_fd {
 	/* group: the container it is in (-1: none) */
 	int container;
 	bool flocked; /* sysfs's config file: held with flock() */
+	/* device: opened as its own file (not from the group), bound to the iommufd @iommufd */
+	bool cdev, bound, attached;
+	int iommufd;
+	/* iommufd: its one IO address space (0: none), functions attached to it */
+	uint32_t ioas;
+	unsigned int attached_devs;
 };
 
 struct fake_map {
@@ -179,7 +187,7 @@ static int new_fd(enum fd_kind kind)
 {
 	if (nfds == MAX_FDS)
 		return fail(EMFILE);
-	fds[nfds] = (struct fake_fd){ .kind = kind, .container = -1 };
+	fds[nfds] = (struct fake_fd){ .kind = kind, .container = -1, .iommufd = -1 };
 	return FD_BASE + (int)nfds++;
 }
 
@@ -734,9 +742,18 @@ static bool sysfs_file(const char *path, int flags, int *fd)
 
 /* ---- the table's calls ------------------------------------------------------- */
 
+/* Whether the function's own file is open already. */
+static bool cdev_open(void)
+{
+	for (unsigned int i = 0; i < nfds; i++)
+		if (fds[i].kind == FD_DEVICE && fds[i].cdev)
+			return true;
+	return false;
+}
+
 static int f_open(const char *path, int flags)
 {
-	char want[64];
+	char want[64], cdev[64];
 	int fd;
 
 	pthread_mutex_lock(&lock);
@@ -763,8 +780,26 @@ static int f_open(const char *path, int flags)
 	/* A no-IOMMU group's file says so (vfio_group_find_or_alloc(): "noiommu-%d"). */
 	snprintf(want, sizeof(want), cfg.noiommu ? "/dev/vfio/noiommu-%d" : "/dev/vfio/%d",
 		 cfg.group);
+	snprintf(cdev, sizeof(cdev), "/dev/vfio/devices/vfio%d", FAKE_CDEV);
 	if (!strcmp(path, "/dev/vfio/vfio")) {
 		fd = cfg.container_errno ? fail(cfg.container_errno) : new_fd(FD_CONTAINER);
+	} else if (!strcmp(path, "/dev/iommu")) {
+		fd = !cfg.iommufd ? fail(ENOENT) : cfg.iommufd_errno ? fail(cfg.iommufd_errno) :
+		     new_fd(FD_IOMMUFD);
+	} else if (!strcmp(path, cdev)) {
+		/* The function's own file, while vfio-pci holds it. */
+		if (!cfg.iommufd || cfg.no_group || strcmp(cfg_driver, "vfio-pci")) {
+			fd = fail(ENOENT);
+		} else if (cfg.cdev_errno) {
+			fd = fail(cfg.cdev_errno);
+		} else {
+			/* The kernel lets a second open through (its bind refuses): the library never needs one. */
+			if (cdev_open())
+				misuse("the function's own file opened twice");
+			fd = new_fd(FD_DEVICE);
+			if (fd >= 0)
+				fd_of(fd)->cdev = true;
+		}
 	} else if (!strcmp(path, want)) {
 		if (cfg.group_errno)
 			fd = fail(cfg.group_errno);
@@ -812,6 +847,16 @@ static int f_close(int fd)
 			fake_counts.msix_off_at_close++;
 			msix_off();
 		}
+		/* Unbound with its file: detached from its address space. */
+		if (f->attached && fd_of(f->iommufd) && fd_of(f->iommufd)->attached_devs)
+			fd_of(f->iommufd)->attached_devs--;
+		break;
+	case FD_IOMMUFD:
+		/* Its address spaces and their mappings go with it. */
+		drop_maps_of(fd, true);
+		for (unsigned int i = 0; i < nfds; i++)
+			if (fds[i].kind == FD_DEVICE && fds[i].iommufd == fd)
+				misuse("the iommufd closed before the function bound to it");
 		break;
 	default:
 		break;
@@ -1068,6 +1113,182 @@ static int region_info(struct vfio_region_info *ri)
 	return 0;
 }
 
+/* ---- iommufd (drivers/iommu/iommufd/ioas.c, drivers/vfio/device_cdev.c) ------- */
+
+/* The IOVA ranges an address space has: all of it until a function narrows them. */
+static unsigned int ioas_ranges(const struct fake_fd *ifd, struct dmamap_iommu_iova_range *r)
+{
+	unsigned int nr = cfg.nr_ranges ? cfg.nr_ranges : 2;
+
+	if (!ifd->attached_devs) {
+		r[0] = (struct dmamap_iommu_iova_range){ 0, ~0ULL };
+		return 1;
+	}
+	for (unsigned int i = 0; i < nr; i++)
+		r[i] = cfg.nr_ranges ? (struct dmamap_iommu_iova_range){ cfg.ranges[i].start,
+									  cfg.ranges[i].end } :
+		       (struct dmamap_iommu_iova_range){ i ? FAKE_IOVA1_START : 0,
+							 i ? FAKE_IOVA1_END : FAKE_IOVA0_END };
+	return nr;
+}
+
+static int ioas_map(int fd, struct fake_fd *f, struct dmamap_iommu_ioas_map *m)
+{
+	const uint32_t known = DMAMAP_IOAS_MAP_FIXED_IOVA | DMAMAP_IOAS_MAP_READABLE |
+			       DMAMAP_IOAS_MAP_WRITEABLE;
+	struct vfio_iommu_type1_dma_map tm;
+	int ret;
+
+	if (m->size < sizeof(*m) || m->reserved || m->flags & ~known) {
+		misuse("IOAS_MAP size %u flags 0x%x", m->size, m->flags);
+		return fail(m->size < sizeof(*m) ? EINVAL : EOPNOTSUPP);
+	}
+	if (!f->ioas || m->ioas_id != f->ioas)
+		return fail(ENOENT);
+	/* iopt_map_pages(): both ends on the alignment IOVA_RANGES gave. */
+	if (cfg.iova_alignment && (m->iova | m->length) % cfg.iova_alignment)
+		return fail(EINVAL);
+	/* Legal, but the library places every mapping itself: an IOVA of the kernel's is a bug. */
+	if (!(m->flags & DMAMAP_IOAS_MAP_FIXED_IOVA))
+		misuse("IOAS_MAP without FIXED_IOVA");
+	tm = (struct vfio_iommu_type1_dma_map){
+		.argsz = sizeof(tm),
+		.flags = (m->flags & DMAMAP_IOAS_MAP_READABLE ? VFIO_DMA_MAP_FLAG_READ : 0) |
+			 (m->flags & DMAMAP_IOAS_MAP_WRITEABLE ? VFIO_DMA_MAP_FLAG_WRITE : 0),
+		.vaddr = m->user_va,
+		.iova = m->iova,
+		.size = m->length,
+	};
+	ret = map_dma(fd, &tm);
+	/* iopt_map_pages(): an IOVA already used is EEXIST there too; pinning refusals the same. */
+	return ret;
+}
+
+static int ioas_unmap(int fd, struct fake_fd *f, struct dmamap_iommu_ioas_unmap *u)
+{
+	struct vfio_iommu_type1_dma_unmap tu;
+	int ret;
+
+	if (u->size < sizeof(*u)) {
+		misuse("IOAS_UNMAP size %u", u->size);
+		return fail(EINVAL);
+	}
+	if (!f->ioas || u->ioas_id != f->ioas)
+		return fail(ENOENT);
+	tu = (struct vfio_iommu_type1_dma_unmap){ .argsz = sizeof(tu), .iova = u->iova,
+						  .size = u->length };
+	ret = unmap_dma(fd, &tu);
+	if (ret)
+		return ret;
+	/* iopt_unmap_iova_range(): a range holding no mapping at all is ENOENT. */
+	if (!tu.size)
+		return fail(ENOENT);
+	u->length = cfg.short_unmap ? tu.size - IOMMU_PAGE : tu.size;
+	return 0;
+}
+
+static int iommufd_ioctl(int fd, struct fake_fd *f, enum fake_ioctl k, void *arg)
+{
+	if (!arg)
+		return fail(EFAULT);
+	switch (k) {
+	case FAKE_BIND_IOMMUFD: {
+		struct dmamap_vfio_device_bind_iommufd *b = arg;
+		struct fake_fd *i;
+
+		if (!f->cdev) {
+			misuse("BIND_IOMMUFD on a function's file opened through its group");
+			return fail(EINVAL);
+		}
+		if (b->argsz < sizeof(*b) || b->flags)
+			return fail(EINVAL);
+		if (f->bound)
+			return fail(EINVAL);
+		i = fd_of(b->iommufd);
+		if (!i || i->kind != FD_IOMMUFD) {
+			misuse("BIND_IOMMUFD of fd %d, not an iommufd", b->iommufd);
+			return fail(EBADF);
+		}
+		if (cfg.bind_errno)
+			return fail(cfg.bind_errno);
+		if (cfg.not_viable)
+			return fail(EPERM);
+		f->bound = true;
+		f->iommufd = b->iommufd;
+		b->out_devid = 1;
+		return 0;
+	}
+	case FAKE_ATTACH_PT: {
+		struct dmamap_vfio_device_attach_iommufd_pt *a = arg;
+		struct fake_fd *i = fd_of(f->iommufd);
+
+		if (a->argsz < sizeof(*a) || a->flags)
+			return fail(EINVAL);
+		if (!i || !i->ioas || a->pt_id != i->ioas)
+			return fail(ENOENT);
+		if (f->attached)
+			return fail(EBUSY);
+		f->attached = true;
+		i->attached_devs++;
+		/* The kernel made a page table for the address space, and gives its number. */
+		a->pt_id = i->ioas + 100;
+		return 0;
+	}
+	case FAKE_IOAS_ALLOC: {
+		struct dmamap_iommu_ioas_alloc *a = arg;
+
+		if (a->size < sizeof(*a) || a->flags)
+			return fail(a->size < sizeof(*a) ? EINVAL : EOPNOTSUPP);
+		if (f->ioas) {
+			misuse("a second IO address space in one iommufd");
+			return fail(ENOMEM);
+		}
+		f->ioas = a->out_ioas_id = 2; /* the iommufd's first object is not number 1 here */
+		return 0;
+	}
+	case FAKE_IOAS_IOVA_RANGES: {
+		struct dmamap_iommu_ioas_iova_ranges *q = arg;
+		struct dmamap_iommu_iova_range r[FAKE_MAX_RANGES];
+		unsigned int nr;
+
+		if (q->size < sizeof(*q) || q->reserved)
+			return fail(EINVAL);
+		if (!f->ioas || q->ioas_id != f->ioas)
+			return fail(ENOENT);
+		if (!f->attached_devs)
+			fake_counts.ranges_before_attach++;
+		nr = ioas_ranges(f, r);
+		if (q->num_iovas)
+			memcpy((void *)(uintptr_t)q->allowed_iovas, r,
+			       (q->num_iovas < nr ? q->num_iovas : nr) * sizeof(r[0]));
+		q->out_iova_alignment = cfg.iova_alignment ? cfg.iova_alignment : IOMMU_PAGE;
+		if (q->num_iovas < nr) {
+			q->num_iovas = nr;
+			return fail(EMSGSIZE);
+		}
+		q->num_iovas = nr;
+		return 0;
+	}
+	case FAKE_IOAS_MAP:
+		return ioas_map(fd, f, arg);
+	case FAKE_IOAS_UNMAP:
+		return ioas_unmap(fd, f, arg);
+	case FAKE_IOMMU_DESTROY: {
+		struct dmamap_iommu_destroy *d = arg;
+
+		if (d->size < sizeof(*d) || !f->ioas || d->id != f->ioas)
+			return fail(ENOENT);
+		if (f->attached_devs)
+			return fail(EBUSY);
+		drop_maps_of(fd, false);
+		f->ioas = 0;
+		return 0;
+	}
+	default:
+		return fail(ENOTTY);
+	}
+}
+
 static enum fake_ioctl which(unsigned long request)
 {
 	switch (request) {
@@ -1085,6 +1306,13 @@ static enum fake_ioctl which(unsigned long request)
 	case VFIO_DEVICE_RESET: return FAKE_DEVICE_RESET;
 	case VFIO_DEVICE_GET_IRQ_INFO: return FAKE_GET_IRQ_INFO;
 	case VFIO_DEVICE_SET_IRQS: return FAKE_SET_IRQS;
+	case DMAMAP_VFIO_DEVICE_BIND_IOMMUFD: return FAKE_BIND_IOMMUFD;
+	case DMAMAP_VFIO_DEVICE_ATTACH_IOMMUFD_PT: return FAKE_ATTACH_PT;
+	case DMAMAP_IOMMU_IOAS_ALLOC: return FAKE_IOAS_ALLOC;
+	case DMAMAP_IOMMU_IOAS_IOVA_RANGES: return FAKE_IOAS_IOVA_RANGES;
+	case DMAMAP_IOMMU_IOAS_MAP: return FAKE_IOAS_MAP;
+	case DMAMAP_IOMMU_IOAS_UNMAP: return FAKE_IOAS_UNMAP;
+	case DMAMAP_IOMMU_DESTROY: return FAKE_IOMMU_DESTROY;
 	default: return FAKE_OTHER_IOCTL;
 	}
 }
@@ -1097,6 +1325,10 @@ static const enum fd_kind ioctl_kind[FAKE_NR_IOCTLS] = {
 	[FAKE_GET_DEVICE_FD] = FD_GROUP,       [FAKE_DEVICE_GET_INFO] = FD_DEVICE,
 	[FAKE_GET_REGION_INFO] = FD_DEVICE,    [FAKE_DEVICE_RESET] = FD_DEVICE,
 	[FAKE_GET_IRQ_INFO] = FD_DEVICE,       [FAKE_SET_IRQS] = FD_DEVICE,
+	[FAKE_BIND_IOMMUFD] = FD_DEVICE,       [FAKE_ATTACH_PT] = FD_DEVICE,
+	[FAKE_IOAS_ALLOC] = FD_IOMMUFD,        [FAKE_IOAS_IOVA_RANGES] = FD_IOMMUFD,
+	[FAKE_IOAS_MAP] = FD_IOMMUFD,          [FAKE_IOAS_UNMAP] = FD_IOMMUFD,
+	[FAKE_IOMMU_DESTROY] = FD_IOMMUFD,
 };
 
 static int do_ioctl(int fd, enum fake_ioctl k, void *arg)
@@ -1113,6 +1345,13 @@ static int do_ioctl(int fd, enum fake_ioctl k, void *arg)
 		misuse("ioctl %d on a file of kind %d", (int)k, (int)f->kind);
 		return fail(ENOTTY);
 	}
+	/* vfio_device_fops_unl_ioctl(): the function's own file answers nothing else until bound. */
+	if (f->cdev && !f->bound && k != FAKE_BIND_IOMMUFD) {
+		misuse("ioctl %d on the function's own file before VFIO_DEVICE_BIND_IOMMUFD", (int)k);
+		return fail(EINVAL);
+	}
+	if (k >= FAKE_BIND_IOMMUFD && k <= FAKE_IOMMU_DESTROY)
+		return iommufd_ioctl(fd, f, k, arg);
 	/* vfio_noiommu_ioctl(): a no-IOMMU container answers VFIO_CHECK_EXTENSION only. */
 	if (f->noiommu && (k == FAKE_IOMMU_GET_INFO || k == FAKE_MAP_DMA || k == FAKE_UNMAP_DMA)) {
 		misuse("%s on a no-IOMMU container", k == FAKE_IOMMU_GET_INFO ? "IOMMU_GET_INFO" :
@@ -1476,6 +1715,30 @@ out:
 	return ret;
 }
 
+/* The function's vfio-dev directory lists its own file where the kernel makes one. */
+static int f_dir_entry(const char *dir, const char *prefix, char *name, size_t len)
+{
+	char want[96], entry[32];
+	int ret = 0;
+
+	pthread_mutex_lock(&lock);
+	fake_counts.dir_lists++;
+	snprintf(want, sizeof(want), "/sys/bus/pci/devices/%s/vfio-dev", cfg_bdf);
+	if (cfg.cdev_entry)
+		snprintf(entry, sizeof(entry), "%s", cfg.cdev_entry);
+	else
+		snprintf(entry, sizeof(entry), "vfio%d", FAKE_CDEV);
+	if (strcmp(dir, want) || !cfg.iommufd || cfg.no_function || cfg.no_group ||
+	    strcmp(cfg_driver, "vfio-pci") || strncmp(entry, prefix, strlen(prefix)))
+		ret = fail(ENOENT);
+	else if (strlen(entry) >= len)
+		ret = fail(ENAMETOOLONG);
+	else
+		memcpy(name, entry, strlen(entry) + 1);
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
 static const struct dmamap_vfio_kernel fake_kernel = {
 	.open = f_open,
 	.close = f_close,
@@ -1488,6 +1751,7 @@ static const struct dmamap_vfio_kernel fake_kernel = {
 	.mlock = f_mlock,
 	.munlock = f_munlock,
 	.flock = f_flock,
+	.dir_entry = f_dir_entry,
 };
 
 /* ---- installing, and what tests ask ----------------------------------------- */
@@ -1582,6 +1846,17 @@ unsigned int fake_vfio_open_fds(void)
 		n += fds[i].kind != FD_CLOSED;
 	pthread_mutex_unlock(&lock);
 	return n;
+}
+
+bool fake_iommufd_attached(void)
+{
+	bool yes = false;
+
+	pthread_mutex_lock(&lock);
+	for (unsigned int i = 0; i < nfds; i++)
+		yes |= fds[i].kind == FD_DEVICE && fds[i].cdev && fds[i].bound && fds[i].attached;
+	pthread_mutex_unlock(&lock);
+	return yes;
 }
 
 unsigned int fake_vfio_nr_mappings(void)

@@ -29,6 +29,17 @@
  * restored around it, as pci_reset_function() does); and
  * /sys/kernel/security/lockdown where cfg.lockdown says.
  *
+ * Where cfg.iommufd says the kernel has iommufd (Linux 6.6 and later),
+ * the function also has its own file: sysfs lists it as
+ * vfio-dev/vfio<FAKE_CDEV>, /dev/vfio/devices/vfio<FAKE_CDEV> opens it,
+ * and /dev/iommu gives an iommufd. The function's file answers nothing
+ * but VFIO_DEVICE_BIND_IOMMUFD until it is bound; an IO address space
+ * (IOMMU_IOAS_ALLOC) takes mappings in the same IOMMU table the type1
+ * container uses, its IOVA ranges are the whole space until a function is
+ * attached and the configuration's (cfg.ranges, or Intel's two) after;
+ * VFIO_DEVICE_ATTACH_IOMMUFD_PT answers with a page table's number, not
+ * the address space's, as the kernel does.
+ *
  * State is process-wide (each test runs in its own process): install once
  * per test, remove at its end.
  */
@@ -55,6 +66,10 @@
 #define FAKE_PGSIZES (0x1000ULL | 0x200000ULL | 0x40000000ULL)
 /* MSI-X vectors of the function unless the configuration says otherwise: QEMU's NVMe has 65. */
 #define FAKE_MSIX_VECTORS 65
+/* The number in the function's own file's name where the kernel has iommufd: vfio3. */
+#define FAKE_CDEV 3
+/* IOVA ranges a configuration may give: more than the library keeps (8). */
+#define FAKE_MAX_RANGES 12
 
 /*
  * What /proc/self/pagemap shows of a locked page (a page not locked is not
@@ -90,7 +105,7 @@ struct fake_vfio_cfg {
 	bool not_viable;        /* VFIO_GROUP_GET_STATUS without VIABLE */
 	bool no_caps;           /* VFIO_IOMMU_GET_INFO with no capability chain */
 	unsigned int nr_ranges; /* the IOVA-range capability (0: Intel's two) */
-	struct fake_vfio_range ranges[4];
+	struct fake_vfio_range ranges[FAKE_MAX_RANGES];
 	int reset_errno;        /* VFIO_DEVICE_RESET fails so */
 	bool config_short;      /* config reads and writes move one byte less */
 	unsigned int msix_vectors; /* MSI-X vectors GET_IRQ_INFO gives (0: FAKE_MSIX_VECTORS) */
@@ -119,6 +134,21 @@ struct fake_vfio_cfg {
 	 */
 	const char *lockdown;
 	enum fake_pagemap pagemap; /* what pagemap shows (fake_pagemap_mode() changes it later) */
+	/*
+	 * The kernel has iommufd and gives the function its own file (only
+	 * while it is bound to vfio-pci and in an IOMMU group); what opening
+	 * /dev/iommu and that file fails with; what VFIO_DEVICE_BIND_IOMMUFD
+	 * fails with (cfg.not_viable: EPERM, as iommu_device_claim_dma_owner()
+	 * refuses; EINVAL is another process with the function's file open,
+	 * EBUSY another holding the group).
+	 */
+	bool iommufd;
+	const char *cdev_entry; /* the name sysfs lists in vfio-dev (NULL: "vfio3") */
+	int iommufd_errno;
+	int cdev_errno;
+	int bind_errno;
+	uint64_t iova_alignment; /* IOAS_IOVA_RANGES' out_iova_alignment, which IOAS_MAP enforces (0: 4096) */
+	bool short_unmap;        /* IOAS_UNMAP says it unmapped one page less than it did */
 };
 
 enum fake_ioctl {
@@ -136,6 +166,13 @@ enum fake_ioctl {
 	FAKE_DEVICE_RESET,
 	FAKE_GET_IRQ_INFO,
 	FAKE_SET_IRQS,
+	FAKE_BIND_IOMMUFD,
+	FAKE_ATTACH_PT,
+	FAKE_IOAS_ALLOC,
+	FAKE_IOAS_IOVA_RANGES,
+	FAKE_IOAS_MAP,
+	FAKE_IOAS_UNMAP,
+	FAKE_IOMMU_DESTROY,
 	FAKE_OTHER_IOCTL,
 	FAKE_NR_IOCTLS
 };
@@ -165,6 +202,8 @@ struct fake_vfio_counts {
 	unsigned long sysfs_resets;               /* "1" written to its reset file */
 	unsigned long flocks;                     /* flock() calls */
 	unsigned long lockdown_reads;             /* opens of /sys/kernel/security/lockdown */
+	unsigned long dir_lists;                  /* directories listed (the function's vfio-dev) */
+	unsigned long ranges_before_attach;       /* IOVA ranges asked before any function was attached */
 };
 
 extern struct fake_vfio_counts fake_counts;
@@ -178,12 +217,16 @@ void fake_vfio_remove(void);
 
 /* The @n-th VFIO_IOMMU_MAP_DMA from now fails with ENOMEM (0: none). */
 void fake_vfio_map_fail_in(long n);
-/* The @n-th call from now (open, ioctl, pread, pwrite, mmap, readlink, mlock) fails with @err (0: none). */
+/*
+ * The @n-th call from now (open, ioctl, pread, pwrite, mmap, readlink,
+ * mlock, flock; not the directory listing, whose failure only means the
+ * kernel has no iommufd) fails with @err (0: none).
+ */
 void fake_vfio_fail_call_in(long n, int err);
 /* Calls into the table so far (close, munmap and munlock not counted). */
 unsigned long fake_vfio_calls(void);
 
-/* Files open now: container, group, device and pagemap descriptors. */
+/* Files open now: container, group, device, iommufd and pagemap descriptors. */
 unsigned int fake_vfio_open_fds(void);
 /* Mappings in the IOMMU table now, and their bytes. */
 unsigned int fake_vfio_nr_mappings(void);
@@ -192,6 +235,8 @@ uint64_t fake_vfio_mapped_bytes(void);
 bool fake_vfio_mapping_nth(unsigned int i, uint64_t *iova, uint64_t *vaddr, uint64_t *size);
 /* The mapping holding @iova: true and its fields, or false. */
 bool fake_vfio_mapping_at(uint64_t iova, uint64_t *map_iova, uint64_t *vaddr, uint64_t *size);
+/* Whether the function's own file is bound to an iommufd and attached to its address space. */
+bool fake_iommufd_attached(void);
 /* The BAR0 memory the library mapped (NULL when it is not mapped). */
 void *fake_vfio_bar0(void);
 unsigned int fake_vfio_live_bar_maps(void);

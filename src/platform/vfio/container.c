@@ -6,6 +6,7 @@
  * refusal is turned into the error a driver author can act on, with the
  * file or request that refused.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/file.h>
@@ -36,6 +37,33 @@ static ssize_t sys_readlink(const char *path, char *buf, size_t len)
 	return n;
 }
 
+static int sys_dir_entry(const char *dir, const char *prefix, char *name, size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int e = ENOENT;
+
+	if (!d)
+		return -1;
+	errno = 0;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		if (strlen(de->d_name) < len) {
+			memcpy(name, de->d_name, strlen(de->d_name) + 1);
+			e = 0;
+		} else {
+			e = ENAMETOOLONG;
+		}
+		break;
+	}
+	if (!de && errno)
+		e = errno;
+	closedir(d);
+	errno = e;
+	return e ? -1 : 0;
+}
+
 static const struct dmamap_vfio_kernel linux_kernel = {
 	.open = sys_open,
 	.close = close,
@@ -48,6 +76,7 @@ static const struct dmamap_vfio_kernel linux_kernel = {
 	.mlock = mlock,
 	.munlock = munlock,
 	.flock = flock,
+	.dir_entry = sys_dir_entry,
 };
 
 const struct dmamap_vfio_kernel *dmamap__vfio_kernel = &linux_kernel;
@@ -165,8 +194,7 @@ static int open_file(const char *path, struct dmamap_error *err)
 	return -e;
 }
 
-/* An ioctl that must succeed: its errno, named in @err, when it does not. */
-static int must(int fd, unsigned long request, void *arg, const char *what,
+int dmamap__vfio_must(int fd, unsigned long request, void *arg, const char *what,
 		struct dmamap_error *err)
 {
 	int e;
@@ -214,7 +242,7 @@ static int read_apertures(struct dmamap_vfio *v, struct dmamap_error *err)
 	uint32_t off;
 	int ret;
 
-	ret = must(v->container, VFIO_IOMMU_GET_INFO, &probe, "VFIO_IOMMU_GET_INFO", err);
+	ret = dmamap__vfio_must(v->container, VFIO_IOMMU_GET_INFO, &probe, "VFIO_IOMMU_GET_INFO", err);
 	if (ret)
 		return ret;
 	v->pgsize_min = probe.iova_pgsizes ? probe.iova_pgsizes & -probe.iova_pgsizes : 4096;
@@ -238,7 +266,7 @@ static int read_apertures(struct dmamap_vfio *v, struct dmamap_error *err)
 		return -ENOMEM;
 	}
 	info->argsz = probe.argsz;
-	ret = must(v->container, VFIO_IOMMU_GET_INFO, info, "VFIO_IOMMU_GET_INFO", err);
+	ret = dmamap__vfio_must(v->container, VFIO_IOMMU_GET_INFO, info, "VFIO_IOMMU_GET_INFO", err);
 	/* Each hop goes forward, inside what was allocated: a chain cannot loop or run out. */
 	for (off = ret ? 0 : info->cap_offset;
 	     off >= sizeof(*info) && off + sizeof(struct vfio_info_cap_header) <= room;) {
@@ -262,7 +290,7 @@ static int read_regions(struct dmamap_vfio *v, struct dmamap_error *err)
 {
 	struct vfio_device_info di = { .argsz = sizeof(di) };
 	struct vfio_region_info ri = { .argsz = sizeof(ri), .index = VFIO_PCI_CONFIG_REGION_INDEX };
-	int ret = must(v->device, VFIO_DEVICE_GET_INFO, &di, "VFIO_DEVICE_GET_INFO", err);
+	int ret = dmamap__vfio_must(v->device, VFIO_DEVICE_GET_INFO, &di, "VFIO_DEVICE_GET_INFO", err);
 
 	if (ret)
 		return ret;
@@ -270,7 +298,7 @@ static int read_regions(struct dmamap_vfio *v, struct dmamap_error *err)
 		dmamap__set_error(err, -ENODEV, "vfio: %s is not a PCI function", v->bdf);
 		return -ENODEV;
 	}
-	ret = must(v->device, VFIO_DEVICE_GET_REGION_INFO, &ri, "configuration space", err);
+	ret = dmamap__vfio_must(v->device, VFIO_DEVICE_GET_REGION_INFO, &ri, "configuration space", err);
 	if (ret)
 		return ret;
 	v->config_offset = ri.offset;
@@ -310,7 +338,7 @@ int dmamap__vfio_open(struct dmamap_vfio **out, const char *bdf, bool noiommu,
 		dmamap__set_error(err, -ENOMEM, "vfio: out of memory");
 		return -ENOMEM;
 	}
-	v->container = v->group = v->device = -1;
+	v->container = v->group = v->device = v->iommufd = -1;
 	v->noiommu = noiommu;
 	pthread_mutex_init(&v->lock, NULL);
 	if (!parse_bdf(bdf, v->bdf)) {
@@ -355,6 +383,14 @@ int dmamap__vfio_open(struct dmamap_vfio **out, const char *bdf, bool noiommu,
 		goto fail;
 	}
 	v->group_id = group;
+	/* iommufd where the kernel has it; the group and a type1 container otherwise. */
+	if (!noiommu) {
+		ret = dmamap__vfio_iommufd_open(v, err);
+		if (!ret)
+			ret = read_regions(v, err);
+		if (ret <= 0)
+			goto done;
+	}
 	ret = v->container = open_file("/dev/vfio/vfio", err);
 	if (ret < 0)
 		goto fail;
@@ -390,7 +426,7 @@ int dmamap__vfio_open(struct dmamap_vfio **out, const char *bdf, bool noiommu,
 	ret = v->group = open_file(path, err);
 	if (ret < 0)
 		goto fail;
-	ret = must(v->group, VFIO_GROUP_GET_STATUS, &status, "VFIO_GROUP_GET_STATUS", err);
+	ret = dmamap__vfio_must(v->group, VFIO_GROUP_GET_STATUS, &status, "VFIO_GROUP_GET_STATUS", err);
 	if (ret)
 		goto fail;
 	if (!(status.flags & VFIO_GROUP_FLAGS_VIABLE)) {
@@ -400,9 +436,9 @@ int dmamap__vfio_open(struct dmamap_vfio **out, const char *bdf, bool noiommu,
 		ret = -EBUSY;
 		goto fail;
 	}
-	ret = must(v->group, VFIO_GROUP_SET_CONTAINER, &v->container, "VFIO_GROUP_SET_CONTAINER", err);
+	ret = dmamap__vfio_must(v->group, VFIO_GROUP_SET_CONTAINER, &v->container, "VFIO_GROUP_SET_CONTAINER", err);
 	if (!ret)
-		ret = must(v->container, VFIO_SET_IOMMU, (void *)(uintptr_t)iommu_type,
+		ret = dmamap__vfio_must(v->container, VFIO_SET_IOMMU, (void *)(uintptr_t)iommu_type,
 			   "VFIO_SET_IOMMU", err);
 	/* Without an IOMMU there is no IOVA space: addresses are physical. */
 	if (!ret && !noiommu)
@@ -417,6 +453,7 @@ int dmamap__vfio_open(struct dmamap_vfio **out, const char *bdf, bool noiommu,
 		goto fail;
 	}
 	ret = read_regions(v, err);
+done:
 	if (ret)
 		goto fail;
 	*out = v;
@@ -440,6 +477,9 @@ void dmamap__vfio_close(struct dmamap_vfio *v)
 	/* The function, then the group, then the container: the kernel's order of release. */
 	if (v->device >= 0)
 		K->close(v->device);
+	/* Its address space and every mapping in it go with the iommufd. */
+	if (v->iommufd >= 0)
+		K->close(v->iommufd);
 	if (v->group >= 0)
 		K->close(v->group);
 	if (v->container >= 0)
@@ -495,7 +535,11 @@ int dmamap__vfio_map(struct dmamap_vfio *v, uintptr_t va, u64 iova, u64 size, bo
 		     bool write)
 {
 	/* The kernel pins for writing only what the device may write: read-only memory maps. */
-	struct vfio_iommu_type1_dma_map m = {
+	struct vfio_iommu_type1_dma_map m;
+
+	if (v->iommufd >= 0)
+		return dmamap__vfio_iommufd_map(v, va, iova, size, read, write);
+	m = (struct vfio_iommu_type1_dma_map){
 		.argsz = sizeof(m),
 		.flags = (read ? VFIO_DMA_MAP_FLAG_READ : 0) | (write ? VFIO_DMA_MAP_FLAG_WRITE : 0),
 		.vaddr = va,
@@ -510,6 +554,8 @@ int dmamap__vfio_unmap(struct dmamap_vfio *v, u64 iova, u64 size)
 {
 	struct vfio_iommu_type1_dma_unmap u = { .argsz = sizeof(u), .iova = iova, .size = size };
 
+	if (v->iommufd >= 0)
+		return dmamap__vfio_iommufd_unmap(v, iova, size);
 	if (K->ioctl(v->container, VFIO_IOMMU_UNMAP_DMA, &u) < 0)
 		return -(errno ? errno : EIO);
 	/* The kernel says how much it unmapped: less is a range it never mapped whole. */

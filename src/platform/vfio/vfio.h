@@ -27,6 +27,12 @@ struct dmamap_vfio_kernel {
 	int (*mlock)(const void *addr, size_t len);
 	int (*munlock)(const void *addr, size_t len);
 	int (*flock)(int fd, int operation);
+	/*
+	 * The first entry of the directory @dir whose name starts with
+	 * @prefix, NUL-terminated in @name: 0, or -1 with errno (ENOENT: no
+	 * such directory, or no such entry in it).
+	 */
+	int (*dir_entry)(const char *dir, const char *prefix, char *name, size_t len);
 };
 
 /* The table in force: the kernel's own system calls unless a test swapped it. */
@@ -45,6 +51,13 @@ struct dmamap_vfio {
 	char bdf[16];
 	int container, group, device;
 	int group_id;
+	/*
+	 * Where the kernel has iommufd and the function its own file: the
+	 * iommufd (-1 when the function came through its group and a type1
+	 * container) and the IO address space the function is attached to.
+	 */
+	int iommufd;
+	uint32_t ioas_id;
 	u64 config_offset, config_size;
 	pthread_mutex_t lock; /* BAR mapping, never a mapping path */
 	struct dmamap_vfio_bar bars[VFIO_MAX_BARS];
@@ -82,6 +95,23 @@ void dmamap__vfio_sysfs_unmap_bar(struct dmamap_vfio *v, unsigned int bar);
 void dmamap__vfio_sysfs_release(struct dmamap_vfio *v);
 /* The function's sysfs reset: 0, -ENOTTY when it has none, or the kernel's -errno. */
 int dmamap__vfio_sysfs_reset(struct dmamap_vfio *v);
+/*
+ * The function's own file bound to a fresh iommufd and attached to a new
+ * IO address space, whose IOVA ranges become the apertures: where the
+ * kernel has both (Linux 6.6 and later with CONFIG_IOMMUFD and
+ * CONFIG_VFIO_DEVICE_CDEV). 0, @v->device open; 1 when this kernel, or
+ * this user, has no such way in (no vfio-dev entry in sysfs, no
+ * /dev/iommu, no right to open either): nothing is left open and the
+ * group's way is to be taken; a negative errno, named in @err, when the
+ * kernel refused a step.
+ */
+int dmamap__vfio_iommufd_open(struct dmamap_vfio *v, struct dmamap_error *err);
+int dmamap__vfio_iommufd_map(struct dmamap_vfio *v, uintptr_t va, u64 iova, u64 size, bool read,
+			     bool write);
+int dmamap__vfio_iommufd_unmap(struct dmamap_vfio *v, u64 iova, u64 size);
+/* An ioctl that must succeed: 0, or its -errno with @what and the reason in @err. */
+int dmamap__vfio_must(int fd, unsigned long request, void *arg, const char *what,
+		      struct dmamap_error *err);
 /* Map [@va, +@size) at @iova, pinned, for the device to @read and/or @write; 0 or -errno. */
 int dmamap__vfio_map(struct dmamap_vfio *v, uintptr_t va, u64 iova, u64 size, bool read,
 		     bool write);
