@@ -18,7 +18,10 @@
 #   auto takes KVM where it can boot the guest), DMAMAP_VFIO_VM_TIMEOUT
 #   (seconds, 300), DMAMAP_VFIO_VM_NOIOMMU=1 (no IOMMU at all: the disk is
 #   left to no driver, for a program to reach through sysfs, with 2 MiB
-#   hugepages reserved and compaction of locked pages off; NVME_GROUP empty).
+#   hugepages reserved and compaction of locked pages off; NVME_GROUP empty),
+#   DMAMAP_VFIO_VM_KERNEL (a kernel of one's own instead of Debian's, with
+#   everything the rig needs built in, as mk/kernel-iommufd.sh makes: no
+#   module is loaded; busybox still comes from the suite).
 set -u
 vm=build-vm-x86
 suite=${DMAMAP_VFIO_VM_SUITE:-bookworm}
@@ -106,7 +109,13 @@ maybe="iommufd"
 # The kernel and its modules, kept uncompressed with their load order: later runs fetch nothing.
 # The cache is keyed by the modules asked for, so changing them reuses the .deb.
 key="$want $maybe"
-if [ ! -f "$kdir/load" ] || [ "$(cat "$kdir/wanted" 2>/dev/null)" != "$key" ]; then
+own=${DMAMAP_VFIO_VM_KERNEL:-}
+if [ -n "$own" ]; then
+	[ -f "$own" ] || die "no kernel $own"
+	kdir=$vm/kernel-own
+	mkdir -p "$kdir/modules"
+	: >"$kdir/load"
+elif [ ! -f "$kdir/load" ] || [ "$(cat "$kdir/wanted" 2>/dev/null)" != "$key" ]; then
 	fetch "$suite" linux-image-amd64 >/dev/null || skip "$suite's package lists could not be fetched (see $apt/$suite/log)"
 	image=$(opts "$apt/$suite" apt-cache show --no-all-versions linux-image-amd64 |
 		sed -n 's/^Depends: \(linux-image-[^ ,]*-amd64\).*/\1/p' | head -n 1)
@@ -186,8 +195,11 @@ fi
 root=$vm/root
 rm -rf "$root" && mkdir -p "$root/bin" "$root/lib/modules" "$root/lib64" "$root/proc" "$root/sys" \
 	"$root/dev" "$root/tmp"
-cp "$kdir/busybox" "$root/bin/" && cp "$kdir"/modules/*.ko "$kdir/load" "$root/lib/modules/" ||
-	die "could not fill $root"
+cp "$kdir/busybox" "$root/bin/" && cp "$kdir/load" "$root/lib/modules/" || die "could not fill $root"
+for ko in "$kdir"/modules/*.ko; do
+	[ -f "$ko" ] || continue
+	cp "$ko" "$root/lib/modules/" || die "could not fill $root"
+done
 printf '%s\n' "$command" >"$root/command"
 noiommu=${DMAMAP_VFIO_VM_NOIOMMU:-0}
 if [ "$noiommu" = 1 ]; then
@@ -305,6 +317,7 @@ booted() {
 }
 kernel=$kdir/vmlinuz
 [ -f "$kdir/vmlinux" ] && kernel=$kdir/vmlinux
+[ -n "$own" ] && kernel=$own
 # The vIOMMU first: it must exist before the devices behind it. Interrupt remapping
 # (intremap, which needs the split irqchip under KVM) is what lets vfio_iommu_type1 accept the
 # group without allow_unsafe_interrupts; caching-mode makes the guest report every mapping it
