@@ -10,11 +10,13 @@ trap 'rm -f "$out"' EXIT
 p=$(tail -n 1 "$out" | awk '{print $1}')
 f=$(tail -n 1 "$out" | awk '{print $3}')
 s=$(tail -n 1 "$out" | awk '{print $5 + 0}')
+# Each shell test says its time: under an emulator they are a good part of the run.
 for t in tests/sh/*.sh; do
+	t0=$(date +%s)
 	if sh "$t" "$build" >"$out" 2>&1; then
-		echo "ok - $t"; p=$((p + 1))
+		echo "ok - $t ($(($(date +%s) - t0)) s)"; p=$((p + 1))
 	else
-		cat "$out"; echo "not ok - $t"; f=$((f + 1))
+		cat "$out"; echo "not ok - $t ($(($(date +%s) - t0)) s)"; f=$((f + 1))
 	fi
 done
 echo "$p passed, $f failed, $s skipped"
