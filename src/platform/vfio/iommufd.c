@@ -18,8 +18,11 @@
 
 #define K dmamap__vfio_kernel
 
-/* The system's own headers, where they have the interface: their numbers and sizes are ours. */
-#if defined(__has_include)
+/*
+ * The system's own headers, where they have the interface: their numbers
+ * and sizes are ours. (cppcheck cannot evaluate __has_include.)
+ */
+#if defined(__has_include) && !defined(__CPPCHECK__)
 #if __has_include(<linux/iommufd.h>)
 #include <linux/iommufd.h>
 _Static_assert(IOMMU_IOAS_MAP == DMAMAP_IOMMU_IOAS_MAP, "IOMMU_IOAS_MAP");
