@@ -13,7 +13,7 @@
 # skipping the decompressor that is slow under TCG.
 # usage: kernel-iommufd.sh    (prints the kernel's path on its last line)
 # The result is kept in build-vm-x86/kernel-iommufd/ and built once; the
-# source tarball (150 MB) stays in build-vm-x86/src/. Takes about ten
+# source tarball (150 MB) stays in build-vm-x86/src/. Takes about eight
 # minutes of two cores the first time.
 set -u
 vm=build-vm-x86
