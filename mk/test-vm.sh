@@ -37,31 +37,40 @@ check() { # WHAT COMMAND...: say WHAT failed unless COMMAND succeeds
 	shift
 	if "$@"; then echo "test-vm: ok - $what"; else echo "test-vm: FAILED - $what"; fail=1; fi
 }
-check "the guest ran the driver to its end" [ "$st" = 0 ]
-check "Identify: QEMU's model and the rig's serial" \
-	grep -q 'model "QEMU NVMe Ctrl", serial "dmamap-vfio"' "$out"
-ranges=$(grep -c 'written and read back: identical (cksum' "$out")
-check "four ranges written and read back identical, twice ($ranges)" [ "$ranges" = 8 ]
-check "the first run polled its I/O queue" grep -q 'nvme: I/O completions polled' "$out"
-irqs=$(sed -n 's/.*I\/O completions by interrupt: .*: \([0-9]*\) messages, \([0-9]*\) handler runs.*/\1 \2/p' "$out")
-# shellcheck disable=SC2086
-set -- $irqs
-check "the second: an MSI-X message for each of its 8 reads and writes (${1:-none}), its handler run (${2:-none})" \
-	test "${1:-0}" -ge 8 -a "${2:-0}" -ge 1
-# Each range as the guest wrote it must be in the image: LBA, blocks, cksum.
-grep 'written and read back: identical (cksum' "$out" |
-	sed -n 's/.*: \([0-9]*\) blocks at \([0-9]*\) written.*(cksum \([0-9]*\) \([0-9]*\)).*/\1 \2 \3 \4/p' >"$vm/ranges"
-while read -r n lba sum len; do
-	bs=$((len / n))
-	got=$(dd if="$vm/nvme.img" bs="$bs" skip="$lba" count="$n" 2>/dev/null | cksum)
-	check "blocks $lba..$((lba + n - 1)) are in the disk image on the host" [ "$got" = "$sum $len" ]
-done <"$vm/ranges"
-# The IOMMU's refusal: the guest kernel's fault line for the disk, at the very IOVA.
-stray=$(sed -n 's/.*a read into IOVA \(0x[0-9a-f]*\), which nobody mapped.*/\1/p' "$out")
-check "the driver aimed a read at an IOVA nobody mapped (${stray:-none})" [ -n "$stray" ]
-check "the IOMMU refused it: the guest kernel logged the fault at $stray" \
-	grep -qE "DMAR: \[DMA Write.*Request device \[00:0?4\.0\] fault addr ${stray:-none} " "$out"
-check "the bench lines" grep -q '^bench: ratio registered / identity' "$out"
+# Each range as the guest wrote it must be in the image: LBA, blocks, cksum. PREFIX names the guest.
+ranges_in_image() { # PREFIX
+	grep 'written and read back: identical (cksum' "$out" |
+		sed -n 's/.*: \([0-9]*\) blocks at \([0-9]*\) written.*(cksum \([0-9]*\) \([0-9]*\)).*/\1 \2 \3 \4/p' >"$vm/ranges"
+	while read -r n lba sum len; do
+		bs=$((len / n))
+		got=$(dd if="$vm/nvme.img" bs="$bs" skip="$lba" count="$n" 2>/dev/null | cksum)
+		check "${1}blocks $lba..$((lba + n - 1)) are in the disk image on the host" [ "$got" = "$sum $len" ]
+	done <"$vm/ranges"
+}
+# What a guest with an IOMMU must show of its two runs ($out, $st): the first polled, the
+# second by interrupt, with the stray read and the bench. PREFIX names the guest.
+iommu_guest() { # PREFIX
+	p=$1
+	check "${p}the guest ran the driver to its end" [ "$st" = 0 ]
+	check "${p}Identify: QEMU's model and the rig's serial" \
+		grep -q 'model "QEMU NVMe Ctrl", serial "dmamap-vfio"' "$out"
+	ranges=$(grep -c 'written and read back: identical (cksum' "$out")
+	check "${p}four ranges written and read back identical, twice ($ranges)" [ "$ranges" = 8 ]
+	check "${p}the first run polled its I/O queue" grep -q 'nvme: I/O completions polled' "$out"
+	irqs=$(sed -n 's/.*I\/O completions by interrupt: .*: \([0-9]*\) messages, \([0-9]*\) handler runs.*/\1 \2/p' "$out")
+	# shellcheck disable=SC2086
+	set -- $irqs
+	check "${p}the second: an MSI-X message for each of its 8 reads and writes (${1:-none}), its handler run (${2:-none})" \
+		test "${1:-0}" -ge 8 -a "${2:-0}" -ge 1
+	ranges_in_image "$p"
+	# The IOMMU's refusal: the guest kernel's fault line for the disk, at the very IOVA.
+	stray=$(sed -n 's/.*a read into IOVA \(0x[0-9a-f]*\), which nobody mapped.*/\1/p' "$out")
+	check "${p}the driver aimed a read at an IOVA nobody mapped (${stray:-none})" [ -n "$stray" ]
+	check "${p}the IOMMU refused it: the guest kernel logged the fault at $stray" \
+		grep -qE "DMAR: \[DMA Write.*Request device \[00:0?4\.0\] fault addr ${stray:-none} " "$out"
+	check "${p}the bench lines" grep -q '^bench: ratio registered / identity' "$out"
+}
+iommu_guest ""
 grep '^bench:' "$out"
 
 # No IOMMU: the same disk, left to no driver, reached through sysfs.
@@ -78,13 +87,7 @@ check "no IOMMU: four ranges written and read back identical ($ranges)" [ "$rang
 check "no IOMMU: completions polled" grep -q 'nvme: I/O completions polled' "$out"
 check "no IOMMU: unregistered memory is refused a device address" \
 	grep -q 'unregistered memory without an IOMMU: refused' "$out"
-grep 'written and read back: identical (cksum' "$out" |
-	sed -n 's/.*: \([0-9]*\) blocks at \([0-9]*\) written.*(cksum \([0-9]*\) \([0-9]*\)).*/\1 \2 \3 \4/p' >"$vm/ranges"
-while read -r n lba sum len; do
-	bs=$((len / n))
-	got=$(dd if="$vm/nvme.img" bs="$bs" skip="$lba" count="$n" 2>/dev/null | cksum)
-	check "no IOMMU: blocks $lba..$((lba + n - 1)) are in the disk image on the host" [ "$got" = "$sum $len" ]
-done <"$vm/ranges"
+ranges_in_image "no IOMMU: "
 
 # iommufd: a kernel that has it, the function's own file bound to it.
 kout=$vm/kernel-iommufd.log
@@ -108,31 +111,10 @@ elif [ "$kst" = 0 ]; then
 		[ "$fail" = 0 ] && echo "test-vm: passed" || echo "test-vm: FAILED"
 		exit "$fail"
 	fi
-	check "iommufd: the guest ran the driver to its end" [ "$st" = 0 ]
+	iommu_guest "iommufd: "
 	check "iommufd: the kernel has /dev/iommu" grep -q '^vfio-vm: iommufd /dev/iommu' "$out"
 	check "iommufd: the function reached through iommufd, not its group" \
 		grep -q 'reached through VFIO and the IOMMU, through iommufd' "$out"
-	check "iommufd: Identify" grep -q 'model "QEMU NVMe Ctrl", serial "dmamap-vfio"' "$out"
-	ranges=$(grep -c 'written and read back: identical (cksum' "$out")
-	check "iommufd: four ranges written and read back identical, twice ($ranges)" [ "$ranges" = 8 ]
-	check "iommufd: the first run polled its I/O queue" grep -q 'nvme: I/O completions polled' "$out"
-	irqs=$(sed -n 's/.*I\/O completions by interrupt: .*: \([0-9]*\) messages, \([0-9]*\) handler runs.*/\1 \2/p' "$out")
-	# shellcheck disable=SC2086
-	set -- $irqs
-	check "iommufd: an MSI-X message for each of its 8 reads and writes (${1:-none}), its handler run (${2:-none})" \
-		test "${1:-0}" -ge 8 -a "${2:-0}" -ge 1
-	grep 'written and read back: identical (cksum' "$out" |
-		sed -n 's/.*: \([0-9]*\) blocks at \([0-9]*\) written.*(cksum \([0-9]*\) \([0-9]*\)).*/\1 \2 \3 \4/p' >"$vm/ranges"
-	while read -r n lba sum len; do
-		bs=$((len / n))
-		got=$(dd if="$vm/nvme.img" bs="$bs" skip="$lba" count="$n" 2>/dev/null | cksum)
-		check "iommufd: blocks $lba..$((lba + n - 1)) are in the disk image on the host" [ "$got" = "$sum $len" ]
-	done <"$vm/ranges"
-	stray=$(sed -n 's/.*a read into IOVA \(0x[0-9a-f]*\), which nobody mapped.*/\1/p' "$out")
-	check "iommufd: the driver aimed a read at an IOVA nobody mapped (${stray:-none})" [ -n "$stray" ]
-	check "iommufd: the IOMMU refused it: the guest kernel logged the fault at $stray" \
-		grep -qE "DMAR: \[DMA Write.*Request device \[00:0?4\.0\] fault addr ${stray:-none} " "$out"
-	check "iommufd: the bench lines" grep -q '^bench: ratio registered / identity' "$out"
 	grep '^bench:' "$out" | sed 's/^bench:/bench (iommufd):/'
 elif grep -q '^kernel-iommufd.sh: skipped' "$kout"; then
 	echo "test-vm: iommufd guest skipped: $(sed -n 's/^kernel-iommufd.sh: skipped: //p' "$kout")"

@@ -2246,3 +2246,21 @@ struct dmamap_vfio_stats vstats(struct device *dev)
 		memset(&st, 0xff, sizeof(st));
 	return st;
 }
+
+void fake_platform_end(struct dmamap_platform *p)
+{
+	char why[256];
+
+	dmamap_platform_destroy(p);
+	CHECK_MSG(fake_vfio_clean(why, sizeof(why)), "after destroy: %s", why);
+	fake_vfio_remove();
+}
+
+bool fake_device_reads(uint64_t h, const void *want, size_t len)
+{
+	uint8_t *seen = malloc(len);
+	bool ok = seen && fake_dma(h, seen, len, false) == 0 && !memcmp(seen, want, len);
+
+	free(seen);
+	return ok;
+}

@@ -331,6 +331,10 @@ struct dmamap_platform *fake_platform_opt(const struct fake_vfio_cfg *cfg,
  */
 struct dmamap_platform *fake_walk_point(const struct fake_vfio_cfg *cfg,
 					const struct dmamap_vfio_options *opt, long k, bool *fired);
+/* Destroy @p, check that nothing is left (fake_vfio_clean()), and remove the fake. */
+void fake_platform_end(struct dmamap_platform *p);
+/* Whether the device reads @want at IOVA @h through the IOMMU (fake_dma()). */
+bool fake_device_reads(uint64_t h, const void *want, size_t len);
 /* dmamap_vfio_stats(), all ones when it fails (no check can pass on them). */
 struct dmamap_vfio_stats vstats(struct device *dev);
 

@@ -13,15 +13,6 @@
 
 #define ARENA (2ULL << 20)
 
-static void end(struct dmamap_platform *p)
-{
-	char why[256];
-
-	dmamap_platform_destroy(p);
-	CHECK_MSG(fake_vfio_clean(why, sizeof(why)), "after destroy: %s", why);
-	fake_vfio_remove();
-}
-
 static u64 coherent_mask(struct device *dev)
 {
 	struct dmamap_device_info info;
@@ -96,7 +87,7 @@ TEST(vfio_coherent_alloc_is_arena_memory_in_the_iommu)
 		CHECK_EQ(n[0], n[1]);
 		CHECK_EQ(fake_counts.ioctl[FAKE_MAP_DMA], maps0);
 	}
-	end(p);
+	fake_platform_end(p);
 	free(want);
 	free(seen);
 }
@@ -131,7 +122,7 @@ TEST(vfio_coherent_noncoherent_and_cookie_allocations)
 	EXPECT_NO_REPORTS();
 	CHECK_EQ(stats_of(dev).allocs, 2);
 	CHECK_EQ(stats_of(dev).frees, 2);
-	end(p);
+	fake_platform_end(p);
 }
 
 /* dma_mmap_coherent(): user space sees the same bytes as the CPU address and the device. */
@@ -200,7 +191,7 @@ TEST(vfio_coherent_mmap_and_sgtable_show_the_same_bytes)
 		dma_unmap_single(dev, hs, pg, DMA_TO_DEVICE);
 		free(heap);
 	}
-	end(p);
+	fake_platform_end(p);
 	free(want);
 	free(seen);
 }
@@ -260,7 +251,7 @@ TEST(vfio_coherent_wrong_free_is_reported)
 	REQUIRE(cpu2);
 	CHECK(cpu2 != mem);
 	dma_free_coherent(dev, PAGE_SIZE, cpu2, h2);
-	end(p);
+	fake_platform_end(p);
 	munmap(mem, 4 * PAGE_SIZE);
 }
 
@@ -296,7 +287,7 @@ TEST(vfio_coherent_masks)
 	CHECK_EQ(coherent_mask(dev), DMA_BIT_MASK(32));
 	CHECK_EQ(dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64)), 0);
 	CHECK_EQ(vstats(dev).map_failures, 0);
-	end(p);
+	fake_platform_end(p);
 	free(heap);
 }
 
@@ -328,7 +319,7 @@ TEST(vfio_coherent_masks_must_cover_the_space)
 		CHECK_EQ(dma_get_mask(dev), DMA_BIT_MASK(64));
 		CHECK_EQ(coherent_mask(dev), DMA_BIT_MASK(64));
 	}
-	end(p);
+	fake_platform_end(p);
 
 	/* A space ending at 2 GiB: 31 bits reach it. */
 	p = fake_platform(&low, 32ULL << 20, false, &dev);
@@ -350,7 +341,7 @@ TEST(vfio_coherent_masks_must_cover_the_space)
 		dma_unmap_single(dev, h, 3 << 20, DMA_TO_DEVICE);
 	}
 	CHECK_EQ(vstats(dev).map_failures, 0);
-	end(p);
+	fake_platform_end(p);
 	free(heap);
 }
 
@@ -378,5 +369,5 @@ TEST(vfio_coherent_alloc_is_not_a_streaming_map)
 	CHECK_EQ(st.fast_maps, 0);
 	CHECK_EQ(st.slow_maps, 0);
 	CHECK_EQ(st.map_failures, 0);
-	end(p);
+	fake_platform_end(p);
 }

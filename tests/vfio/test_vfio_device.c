@@ -10,15 +10,6 @@
 
 #define ARENA (1ULL << 20)
 
-static void end(struct dmamap_platform *p)
-{
-	char why[256];
-
-	dmamap_platform_destroy(p);
-	CHECK_MSG(fake_vfio_clean(why, sizeof(why)), "after destroy: %s", why);
-	fake_vfio_remove();
-}
-
 TEST(vfio_device_bar0_reaches_the_registers)
 {
 	struct dmamap_platform *p;
@@ -51,7 +42,7 @@ TEST(vfio_device_bar0_reaches_the_registers)
 	CHECK(dmamap_vfio_bar(dev, 0, NULL) == bar);
 	CHECK_EQ(fake_counts.bar_mmaps, 1);
 	EXPECT_NO_REPORTS();
-	end(p);
+	fake_platform_end(p);
 	CHECK_EQ(fake_counts.bar_munmaps, 1);
 }
 
@@ -75,7 +66,7 @@ TEST(vfio_device_missing_and_io_bars_are_null)
 	/* BAR0 still maps after them. */
 	CHECK(dmamap_vfio_bar(dev, 0, &size) != NULL);
 	CHECK_EQ(size, FAKE_BAR0_SIZE);
-	end(p);
+	fake_platform_end(p);
 }
 
 /* A BAR the kernel will not map (mmap refused): NULL, and tried again at the next call. */
@@ -91,7 +82,7 @@ TEST(vfio_device_bar_map_refused)
 	CHECK_EQ(fake_counts.injected, 1);
 	CHECK(dmamap_vfio_bar(dev, 0, NULL) != NULL);
 	CHECK_EQ(fake_counts.bar_mmaps, 1);
-	end(p);
+	fake_platform_end(p);
 }
 
 TEST(vfio_device_config_space)
@@ -138,7 +129,7 @@ TEST(vfio_device_config_space)
 		CHECK_EQ(fake_counts.config_reads, r);
 		CHECK_EQ(fake_counts.config_writes, w);
 	}
-	end(p);
+	fake_platform_end(p);
 }
 
 /* The kernel moving less than asked: -EIO, both ways. */
@@ -153,7 +144,7 @@ TEST(vfio_device_config_short_transfer_is_eio)
 	REQUIRE(p && dev);
 	CHECK_EQ(dmamap_vfio_config_read(dev, 0, &id, 4), -EIO);
 	CHECK_EQ(dmamap_vfio_config_write(dev, 4, &id, 2), -EIO);
-	end(p);
+	fake_platform_end(p);
 }
 
 TEST(vfio_device_reset)
@@ -171,14 +162,14 @@ TEST(vfio_device_reset)
 	/* The function came back as it was: its command register cleared. */
 	CHECK_EQ(dmamap_vfio_config_read(dev, 4, &v, 2), 0);
 	CHECK_EQ(v, 0);
-	end(p);
+	fake_platform_end(p);
 
 	/* No reset VFIO can do: the kernel's -ENOTTY. */
 	p = fake_platform(&cfg, ARENA, false, &dev);
 	REQUIRE(p && dev);
 	CHECK_EQ(dmamap_vfio_reset(dev), -ENOTTY);
 	CHECK_EQ(fake_counts.ioctl_failed[FAKE_DEVICE_RESET], 1);
-	end(p);
+	fake_platform_end(p);
 }
 
 /* A NULL device, or one of another platform: every entry point refuses, the kernel untouched. */
@@ -212,5 +203,5 @@ TEST(vfio_device_null_and_foreign_devices_refused)
 	CHECK_EQ(fake_vfio_calls(), calls);
 	CHECK_EQ(fake_counts.ioctl[FAKE_DEVICE_RESET], 0);
 	dmamap_platform_destroy(host);
-	end(p);
+	fake_platform_end(p);
 }

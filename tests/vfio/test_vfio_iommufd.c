@@ -16,25 +16,6 @@
 
 static const struct fake_vfio_cfg with_iommufd = { .iommufd = true };
 
-static void end(struct dmamap_platform *p)
-{
-	char why[256];
-
-	dmamap_platform_destroy(p);
-	CHECK_MSG(fake_vfio_clean(why, sizeof(why)), "after destroy: %s", why);
-	fake_vfio_remove();
-}
-
-/* Does the device read @want at @h, through the IOMMU? */
-static bool device_reads(dma_addr_t h, const void *want, size_t len)
-{
-	uint8_t *seen = malloc(len);
-	bool ok = seen && fake_dma(h, seen, len, false) == 0 && !memcmp(seen, want, len);
-
-	free(seen);
-	return ok;
-}
-
 TEST(vfio_iommufd_is_the_way_where_the_kernel_has_it)
 {
 	struct dmamap_vfio_options opt = { .arena_size = ARENA };
@@ -69,7 +50,7 @@ TEST(vfio_iommufd_is_the_way_where_the_kernel_has_it)
 	CHECK(iova >= st.iova_start && iova + size <= st.iova_end);
 	CHECK_EQ(fake_counts.misuse, 0);
 	/* The function's file closes before the iommufd (the fake calls the other order misuse). */
-	end(p);
+	fake_platform_end(p);
 }
 
 /* The space is what the IOMMU translates after the attach: a narrow range is kept to. */
@@ -90,7 +71,7 @@ TEST(vfio_iommufd_iova_space_is_the_attached_ranges)
 	CHECK_MSG(st.iova_start >= 0x10000000ULL && st.iova_end <= 0x20000000ULL,
 		  "space [%#llx, %#llx)", (unsigned long long)st.iova_start,
 		  (unsigned long long)st.iova_end);
-	end(p);
+	fake_platform_end(p);
 }
 
 /* Registered and unregistered memory both reach the device, with the right permissions, and leave it. */
@@ -118,7 +99,7 @@ TEST(vfio_iommufd_maps_reach_the_device_and_leave_it)
 	memcpy(mem + 1000, want, sizeof(want));
 	h = dma_map_single(dev, mem + 1000, sizeof(want), DMA_TO_DEVICE);
 	REQUIRE(h != DMA_MAPPING_ERROR);
-	CHECK(device_reads(h, want, sizeof(want)));
+	CHECK(fake_device_reads(h, want, sizeof(want)));
 	dma_unmap_single(dev, h, sizeof(want), DMA_TO_DEVICE);
 
 	/* Unregistered: pinned and mapped in the address space now, read-only for TO_DEVICE. */
@@ -127,7 +108,7 @@ TEST(vfio_iommufd_maps_reach_the_device_and_leave_it)
 	hl = dma_map_single(dev, loose + 100, sizeof(want), DMA_TO_DEVICE);
 	REQUIRE(hl != DMA_MAPPING_ERROR);
 	CHECK_EQ(fake_counts.ioctl[FAKE_IOAS_MAP], 3);
-	CHECK(device_reads(hl, want, sizeof(want)));
+	CHECK(fake_device_reads(hl, want, sizeof(want)));
 	CHECK_EQ(fake_dma(hl, back, 16, true), -EFAULT);
 	dma_unmap_single(dev, hl, sizeof(want), DMA_TO_DEVICE);
 	CHECK_EQ(fake_counts.ioctl[FAKE_IOAS_UNMAP], 1);
@@ -152,7 +133,7 @@ TEST(vfio_iommufd_maps_reach_the_device_and_leave_it)
 	CHECK_EQ(fake_counts.ioctl[FAKE_IOAS_UNMAP], 3);
 	CHECK_EQ(fake_dma(h, back, 16, false), -EFAULT);
 	CHECK_EQ(fake_counts.misuse, 0);
-	end(p);
+	fake_platform_end(p);
 	munmap(mem, len);
 	munmap(loose, len);
 }
@@ -197,7 +178,7 @@ TEST(vfio_iommufd_missing_or_not_ours_takes_the_group_way)
 		CHECK_MSG(fake_counts.ioctl[FAKE_BIND_IOMMUFD] == 0, "%s: bound", cases[i].what);
 		CHECK_MSG(fake_counts.dir_lists == 1, "%s: %lu listings", cases[i].what,
 			  fake_counts.dir_lists);
-		end(p);
+		fake_platform_end(p);
 	}
 }
 
@@ -213,7 +194,7 @@ TEST(vfio_iommufd_not_looked_for_without_an_iommu)
 	REQUIRE(p && dev);
 	CHECK_EQ(dmamap_vfio_access(dev), DMAMAP_VFIO_NOIOMMU);
 	CHECK_EQ(fake_counts.dir_lists, 0);
-	end(p);
+	fake_platform_end(p);
 }
 
 /* A name in vfio-dev that is not "vfio" and a number is not made into a path: the group's way. */
@@ -232,7 +213,7 @@ TEST(vfio_iommufd_odd_cdev_names_are_not_trusted)
 		CHECK_MSG(dmamap_vfio_access(dev) == DMAMAP_VFIO_IOMMU, "\"%s\": access %d", names[i],
 			  dmamap_vfio_access(dev));
 		CHECK_MSG(fake_counts.ioctl[FAKE_BIND_IOMMUFD] == 0, "\"%s\": bound", names[i]);
-		end(p);
+		fake_platform_end(p);
 	}
 }
 
@@ -258,12 +239,12 @@ TEST(vfio_iommufd_bind_refusals_take_the_group_way)
 	CHECK_EQ(dmamap_vfio_access(dev), DMAMAP_VFIO_IOMMU);
 	CHECK_EQ(fake_counts.ioctl[FAKE_BIND_IOMMUFD], 1);
 	CHECK_EQ(fake_vfio_open_fds(), 3); /* container, group, function: the iommufd closed */
-	end(p);
+	fake_platform_end(p);
 
 	p = fake_platform_opt(&held, &opt, false, &dev);
 	REQUIRE(p && dev);
 	CHECK_EQ(dmamap_vfio_access(dev), DMAMAP_VFIO_IOMMU);
-	end(p);
+	fake_platform_end(p);
 
 	fake_vfio_install(&not_viable);
 	CHECK(!dmamap_platform_vfio(FAKE_BDF, &opt, &err));
@@ -325,7 +306,7 @@ TEST(vfio_iommufd_more_ranges_than_room)
 	CHECK_MSG(st.iova_start >= (1ULL << 28) && st.iova_end <= (1ULL << 28) + (64ULL << 20),
 		  "space [%#llx, %#llx)", (unsigned long long)st.iova_start,
 		  (unsigned long long)st.iova_end);
-	end(p);
+	fake_platform_end(p);
 }
 
 /*
@@ -355,13 +336,13 @@ TEST(vfio_iommufd_any_alignment_still_maps_host_pages)
 	memcpy(loose + 5000, want, sizeof(want));
 	h = dma_map_single(dev, loose + 5000, sizeof(want), DMA_TO_DEVICE);
 	REQUIRE(h != DMA_MAPPING_ERROR);
-	CHECK(device_reads(h, want, sizeof(want)));
+	CHECK(fake_device_reads(h, want, sizeof(want)));
 	REQUIRE(fake_vfio_mapping_at(h, &iova, &va, &size));
 	CHECK_EQ(iova % 4096, 0);
 	CHECK_EQ(size % 4096, 0);
 	CHECK_EQ(va, (uint64_t)(uintptr_t)loose + 4096);
 	dma_unmap_single(dev, h, sizeof(want), DMA_TO_DEVICE);
-	end(p);
+	fake_platform_end(p);
 	munmap(loose, 64 * KiB);
 }
 

@@ -29,28 +29,9 @@ static uint8_t *pages(size_t len)
 	return m;
 }
 
-/* Does the device read @want at @h, through the IOMMU? */
-static bool device_reads(dma_addr_t h, const void *want, size_t len)
-{
-	uint8_t *seen = malloc(len);
-	bool ok = seen && fake_dma(h, seen, len, false) == 0 && !memcmp(seen, want, len);
-
-	free(seen);
-	return ok;
-}
-
 /* No report reached a quiet platform's hook since @n0 (the checker is off: API errors only). */
 #define CHECK_NO_REPORTS_SINCE(n0) CHECK_MSG(reps.n == (n0), "%u reports, the last: %s", \
 					     reps.n - (n0), reps.n ? reps.last.text : "")
-
-static void end(struct dmamap_platform *p)
-{
-	char why[256];
-
-	dmamap_platform_destroy(p);
-	CHECK_MSG(fake_vfio_clean(why, sizeof(why)), "after destroy: %s", why);
-	fake_vfio_remove();
-}
 
 TEST(vfio_map_registered_memory_is_a_lookup)
 {
@@ -86,7 +67,7 @@ TEST(vfio_map_registered_memory_is_a_lookup)
 	CHECK_EQ(mva + (h - miova), (uintptr_t)(mem + 100));
 	CHECK_EQ(msize, len);
 	/* The device reads what the CPU wrote, the CPU sees what the device writes. */
-	CHECK(device_reads(h, mem + 100, sizeof(want)));
+	CHECK(fake_device_reads(h, mem + 100, sizeof(want)));
 	pat(want, sizeof(want), 2);
 	CHECK_EQ(fake_dma(h, want, sizeof(want), true), 0);
 	CHECK_MEM(mem + 100, want, sizeof(want));
@@ -112,7 +93,7 @@ TEST(vfio_map_registered_memory_is_a_lookup)
 	CHECK_EQ(fake_counts.ioctl[FAKE_UNMAP_DMA], unmaps0 + 1);
 	CHECK_EQ(vstats(dev).registered_bytes, ARENA);
 	CHECK(!fake_vfio_mapping_at(miova, NULL, NULL, NULL));
-	end(p);
+	fake_platform_end(p);
 	munmap(mem, len);
 }
 
@@ -150,7 +131,7 @@ TEST(vfio_map_unregistered_memory_is_pinned_then_unpinned)
 	CHECK_EQ(st.fast_maps, 0);
 	CHECK_EQ(st.slow_bytes_live, msize);
 
-	CHECK(device_reads(h, buf, len));
+	CHECK(fake_device_reads(h, buf, len));
 	pat(want, len, 6);
 	CHECK_EQ(fake_dma(h, want, len, true), 0);
 	CHECK_MEM(buf, want, len);
@@ -167,7 +148,7 @@ TEST(vfio_map_unregistered_memory_is_pinned_then_unpinned)
 	CHECK_EQ(fake_dma(h, want, 1, false), -EFAULT);
 	CHECK_EQ(fake_counts.dma_faults, 1);
 	CHECK_NO_REPORTS_SINCE(r0);
-	end(p);
+	fake_platform_end(p);
 	free(buf);
 	free(want);
 }
@@ -221,7 +202,7 @@ TEST(vfio_map_stats_are_exact)
 	CHECK_EQ(stats_of(dev).maps, 6);
 	CHECK_EQ(stats_of(dev).unmaps, 6);
 	EXPECT_NO_REPORTS();
-	end(p);
+	fake_platform_end(p);
 	munmap(reg, 16 * pg);
 	munmap(a, 4 * pg);
 }
@@ -262,7 +243,7 @@ TEST(vfio_map_sg_mixes_both_paths)
 	CHECK_EQ(st.slow_maps, 2);
 	for_each_sg(sg, s, 4, i) {
 		CHECK_EQ(sg_dma_len(s), s->length);
-		CHECK_MSG(device_reads(sg_dma_address(s), sg_virt(s), s->length),
+		CHECK_MSG(fake_device_reads(sg_dma_address(s), sg_virt(s), s->length),
 			  "entry %d: the device does not read its bytes", i);
 	}
 	/* The device writes every entry; the CPU sees each. */
@@ -281,7 +262,7 @@ TEST(vfio_map_sg_mixes_both_paths)
 	CHECK_EQ(fake_vfio_nr_mappings(), 2);
 	CHECK_EQ(vstats(dev).slow_bytes_live, 0);
 	CHECK_NO_REPORTS_SINCE(r0);
-	end(p);
+	fake_platform_end(p);
 	munmap(reg, 8 * pg);
 	free(heap);
 	free(heap2);
@@ -318,7 +299,7 @@ TEST(vfio_map_double_unmap_is_refused_and_reported)
 	EXPECT_KINDS(DMAMAP_DBG_NOT_MAPPED);
 	CHECK_EQ(rec.r[0].addr, h);
 	CHECK_EQ(fake_vfio_nr_mappings(), nmaps);
-	CHECK(device_reads(h, reg + 64, 256)); /* registered memory stays mapped */
+	CHECK(fake_device_reads(h, reg + 64, 256)); /* registered memory stays mapped */
 
 	rec_reset();
 	h = map_ok(dev, heap + 10, pg, DMA_BIDIRECTIONAL);
@@ -333,11 +314,11 @@ TEST(vfio_map_double_unmap_is_refused_and_reported)
 	CHECK_EQ(vstats(dev).slow_unmaps, 1);
 	CHECK_EQ(vstats(dev).slow_bytes_live, pg);
 	/* The other mapping is intact. */
-	CHECK(device_reads(ho, other, pg));
+	CHECK(fake_device_reads(ho, other, pg));
 	rec_reset();
 	dma_unmap_single(dev, ho, pg, DMA_TO_DEVICE);
 	EXPECT_NO_REPORTS();
-	end(p);
+	fake_platform_end(p);
 	munmap(reg, 4 * pg);
 	munmap(heap, 2 * pg);
 	munmap(other, pg);
@@ -380,7 +361,7 @@ TEST(vfio_map_checker_does_not_blame_the_cpu_for_device_writes)
 		}
 	}
 	stop_checking(p);
-	end(p);
+	fake_platform_end(p);
 	munmap(reg, 4 * pg);
 	munmap(heap, 2 * pg);
 }
@@ -401,7 +382,7 @@ TEST(vfio_map_unregister_revokes_the_device)
 	pat(mem, len, 4);
 	h = map_ok(dev, mem + 4096, 4096, DMA_TO_DEVICE);
 	REQUIRE(h != DMA_MAPPING_ERROR);
-	CHECK(device_reads(h, mem + 4096, 4096));
+	CHECK(fake_device_reads(h, mem + 4096, 4096));
 	dma_unmap_single(dev, h, 4096, DMA_TO_DEVICE);
 	CHECK_EQ(dmamap_vfio_unregister(p, mem), 0);
 	CHECK_EQ(fake_dma(h, &byte, 1, false), -EFAULT);
@@ -411,12 +392,12 @@ TEST(vfio_map_unregister_revokes_the_device)
 	h = map_ok(dev, mem + 4096, 4096, DMA_TO_DEVICE);
 	REQUIRE(h != DMA_MAPPING_ERROR);
 	CHECK_EQ(vstats(dev).slow_maps, 1);
-	CHECK(device_reads(h, mem + 4096, 4096));
+	CHECK(fake_device_reads(h, mem + 4096, 4096));
 	dma_unmap_single(dev, h, 4096, DMA_TO_DEVICE);
 	/* Unregistered twice: not registered. */
 	CHECK_EQ(dmamap_vfio_unregister(p, mem), -ENOENT);
 	EXPECT_NO_REPORTS();
-	end(p);
+	fake_platform_end(p);
 	munmap(mem, len);
 }
 
@@ -464,7 +445,7 @@ TEST(vfio_bug_unregister_ignores_the_kernel)
 	/* Either way, the next range of that size registers. */
 	ret = dmamap_vfio_register(p, mem + len, len);
 	CHECK_MSG(ret == 0, "the next register: %d", ret);
-	end(p);
+	fake_platform_end(p);
 	munmap(mem, 2 * len);
 }
 
@@ -534,7 +515,7 @@ TEST(vfio_register_refusals)
 	CHECK_EQ(dmamap_vfio_unregister(p, mem + 7 * pg), 0);
 	CHECK_EQ(fake_counts.ioctl[FAKE_UNMAP_DMA], unmaps0 + 3);
 	CHECK_EQ(vstats(dev).registered_bytes, ARENA);
-	end(p);
+	fake_platform_end(p);
 	munmap(mem, 32 * pg);
 }
 
@@ -580,7 +561,7 @@ TEST(vfio_register_kernel_refusals_and_limits)
 	CHECK_EQ(dmamap_vfio_unregister(p, mem + 10 * pg), 0);
 	CHECK_EQ(dmamap_vfio_register(p, mem + 70 * pg, pg), 0);
 	CHECK_EQ(fake_counts.misuse, 0);
-	end(p);
+	fake_platform_end(p);
 	munmap(mem, 80 * pg);
 }
 
@@ -619,7 +600,7 @@ TEST(vfio_register_largest_range_is_1gib)
 		dma_unmap_single(dev, h, pg, DMA_TO_DEVICE);
 	}
 	CHECK_EQ(dmamap_vfio_unregister(p, mem), 0);
-	end(p);
+	fake_platform_end(p);
 	munmap(mem, len + pg);
 }
 
@@ -676,7 +657,7 @@ TEST(vfio_map_kernel_refusal_is_a_mapping_error)
 	CHECK(dma_mapping_error(dev, h));
 	CHECK_EQ(vstats(dev).map_failures, 3);
 	CHECK_EQ(fake_vfio_nr_mappings(), 1);
-	end(p);
+	fake_platform_end(p);
 	munmap(a, 4 * pg);
 }
 
@@ -697,7 +678,7 @@ static void *look(void *arg)
 		size_t off = (l->maps * 4096) % l->len;
 		dma_addr_t h = dma_map_single(l->dev, l->mem + off, 64, DMA_TO_DEVICE);
 
-		if (dma_mapping_error(l->dev, h) || !device_reads(h, l->mem + off, 64))
+		if (dma_mapping_error(l->dev, h) || !fake_device_reads(h, l->mem + off, 64))
 			l->bad++;
 		else
 			dma_unmap_single(l->dev, h, 64, DMA_TO_DEVICE);
@@ -738,7 +719,7 @@ TEST(vfio_map_lookups_while_registering)
 	CHECK(l.maps > 0);
 	CHECK_EQ(vstats(dev).slow_maps, 0);
 	CHECK_EQ(vstats(dev).fast_maps, l.maps);
-	end(p);
+	fake_platform_end(p);
 	munmap(mem, len);
 	munmap(other, 8 * 4096);
 }

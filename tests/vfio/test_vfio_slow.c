@@ -17,15 +17,6 @@ static uint8_t *rw_pages(size_t len)
 	return m == MAP_FAILED ? NULL : m;
 }
 
-static void end(struct dmamap_platform *p)
-{
-	char why[256];
-
-	dmamap_platform_destroy(p);
-	CHECK_MSG(fake_vfio_clean(why, sizeof(why)), "after destroy: %s", why);
-	fake_vfio_remove();
-}
-
 /* TO_DEVICE: the device reads, cannot write; FROM_DEVICE: the reverse; BIDIRECTIONAL: both. */
 TEST(vfio_slow_map_gives_the_device_only_what_the_direction_allows)
 {
@@ -55,7 +46,7 @@ TEST(vfio_slow_map_gives_the_device_only_what_the_direction_allows)
 			  cases[i].writes ? "could not" : "could");
 		dma_unmap_single(dev, h, 64, cases[i].dir);
 	}
-	end(p);
+	fake_platform_end(p);
 	munmap(mem, 4096);
 }
 
@@ -76,7 +67,7 @@ TEST(vfio_slow_map_of_read_only_memory_for_the_device)
 	CHECK(fake_dma(h, seen, 16, true) != 0);
 	dma_unmap_single(dev, h, 16, DMA_TO_DEVICE);
 	CHECK_EQ(fake_vfio_nr_mappings(), 1); /* the arena alone */
-	end(p);
+	fake_platform_end(p);
 	munmap(mem, 4096);
 }
 
@@ -113,7 +104,7 @@ TEST(vfio_slow_unmap_of_another_size_leaves_the_neighbour_mapped)
 	dma_unmap_single(dev, hb, 4096, DMA_TO_DEVICE);
 	CHECK_EQ(vstats(dev).slow_bytes_live, 0);
 	CHECK_EQ(fake_vfio_nr_mappings(), 1);
-	end(p);
+	fake_platform_end(p);
 	munmap(a, 4096);
 	munmap(b, 4096);
 }
@@ -139,6 +130,6 @@ TEST(vfio_slow_unmap_twice_is_reported_without_a_kernel_call)
 	CHECK_MSG(reps.n == n0 + 1 && strstr(reps.last.text, "not mapped"), "%u reports: %s", reps.n,
 		  reps.n ? reps.last.text : "");
 	CHECK_EQ(vstats(dev).slow_unmaps, 1);
-	end(p);
+	fake_platform_end(p);
 	munmap(a, 4096);
 }
