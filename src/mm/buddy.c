@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include "buddy.h"
 #include "../lib/mem.h"
 
@@ -19,6 +21,44 @@ struct dmamap_buddy {
 	int32_t *next, *prev;
 	int32_t head[32];
 };
+
+/*
+ * The per-frame arrays of a large buddy (an IOVA space of gigabytes has a
+ * million frames, of which a run touches a few) are zero pages mapped for
+ * it and committed as touched: calloc would clear them in full each time
+ * (glibc serves large blocks from the heap once frees have raised its
+ * mmap threshold), which was most of the cost of creating a board.
+ */
+#define BUDDY_MAPPED_MIN (64 * 1024)
+
+static void *frames_alloc(unsigned long npages, size_t size)
+{
+	size_t len = npages * size;
+	void *m;
+
+#if SIZE_MAX / 4 < INT32_MAX
+	/* A 32-bit host: more frames than its address space holds arrays for. */
+	if (npages > SIZE_MAX / size)
+		return NULL;
+#endif
+	if (len < BUDDY_MAPPED_MIN)
+		return dmamap__calloc(npages, size);
+	m = dmamap__mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return m == MAP_FAILED ? NULL : m;
+}
+
+static void frames_free(void *m, unsigned long npages, size_t size)
+{
+	size_t len = npages * size;
+
+	if (!m)
+		return;
+	if (len < BUDDY_MAPPED_MIN)
+		free(m);
+	else
+		dmamap__munmap(m, len);
+}
 
 static void list_add(struct dmamap_buddy *b, long i, unsigned int order)
 {
@@ -53,16 +93,16 @@ struct dmamap_buddy *dmamap__buddy_create(uint64_t first_pfn,
 	b = dmamap__calloc(1, sizeof(*b));
 	if (!b)
 		return NULL;
-	b->state = dmamap__calloc(npages, 1);
-	b->next = dmamap__calloc(npages, sizeof(int32_t));
-	b->prev = dmamap__calloc(npages, sizeof(int32_t));
+	b->npages = npages;
+	b->state = frames_alloc(npages, 1);
+	b->next = frames_alloc(npages, sizeof(int32_t));
+	b->prev = frames_alloc(npages, sizeof(int32_t));
 	if (!b->state || !b->next || !b->prev) {
 		dmamap__buddy_destroy(b);
 		return NULL;
 	}
 	pthread_mutex_init(&b->lock, NULL);
 	b->first_pfn = first_pfn;
-	b->npages = npages;
 	b->max_order = max_order;
 	for (unsigned int o = 0; o < 32; o++)
 		b->head[o] = -1;
@@ -83,9 +123,9 @@ void dmamap__buddy_destroy(struct dmamap_buddy *b)
 {
 	if (!b)
 		return;
-	free(b->state);
-	free(b->next);
-	free(b->prev);
+	frames_free(b->state, b->npages, 1);
+	frames_free(b->next, b->npages, sizeof(int32_t));
+	frames_free(b->prev, b->npages, sizeof(int32_t));
 	free(b);
 }
 
