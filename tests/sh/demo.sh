@@ -13,9 +13,12 @@ grep -q "all bytes verified on every device" "$out"
 grep -A4 '^dma-iommu' "$out" | grep -q 'iommu:' 
 grep -A2 '^dma-24' "$out" | grep -q 'KiB bounced'
 grep -A2 '^ixp-pci' "$out" | grep -q 'dmabounce'
+# Every driver on every device: NICs and block devices verified too.
+grep -A4 '^nic-iommu' "$out" | grep -q 'frames'
+grep -A4 '^blk-24' "$out" | grep -q 'requests'
 
-# Which devices each bug corrupts: every non-coherent one, except that a
-# bounced buffer does not share its cache lines with its neighbours.
+# Which devices the cache bugs corrupt: every non-coherent one, except that
+# a bounced buffer does not share its cache lines with its neighbours.
 expect() {
 	case "$1:$2" in
 	*:dma-coh) echo survived ;;
@@ -23,16 +26,8 @@ expect() {
 	*) echo "CORRUPTED\\|LOST" ;;
 	esac
 }
-for bug in missing-sync wrong-direction cpu-write-while-mapped shared-cacheline; do
-	"$cli" demo --bug "$bug" >"$out"
-	for dev in dma-coh dma-nc dma-32 dma-24 ixp-pci dma-iommu; do
-		want=$(expect "$bug" "$dev")
-		awk -v d="$dev" '$1 == d { on = 1; next } /^[a-z]/ { on = 0 } on && /data:/ { print }' \
-			"$out" | grep -q "$want" || { echo "bug $bug on $dev: want $want"; cat "$out"; exit 1; }
-	done
-done
-
-# The gallery: every bug listed runs, names its fix, and breaks something.
+# The gallery: every bug listed runs (once: under an emulator each run
+# counts), names its fix, and breaks something.
 "$cli" demo --bug list >"$out"
 bugs=$(awk '/^[a-z0-9]/ { print $1 }' "$out")
 [ "$(echo "$bugs" | wc -l)" -eq 18 ] || { echo "gallery: $(echo "$bugs" | wc -l) bugs"; cat "$out"; exit 1; }
@@ -40,18 +35,26 @@ for bug in $bugs; do
 	"$cli" demo --bug "$bug" >"$out"
 	grep -q "^fix: " "$out" || { echo "bug $bug: no fix line"; exit 1; }
 	grep -q " BROKE " "$out" || { echo "bug $bug broke nothing"; cat "$out"; exit 1; }
+	case $bug in
+	missing-sync|wrong-direction|cpu-write-while-mapped|shared-cacheline) ;;
+	*) continue ;;
+	esac
+	for dev in dma-coh dma-nc dma-32 dma-24 ixp-pci dma-iommu; do
+		want=$(expect "$bug" "$dev")
+		awk -v d="$dev" '$1 == d { on = 1; next } /^[a-z]/ { on = 0 } on && /data:/ { print }' \
+			"$out" | grep -q "$want" || { echo "bug $bug on $dev: want $want"; cat "$out"; exit 1; }
+	done
+done
+for bug in missing-sync wrong-direction cpu-write-while-mapped shared-cacheline; do
+	echo "$bugs" | grep -qx "$bug" || { echo "gallery: no $bug"; exit 1; }
 done
 "$cli" demo --bug tx-nonsense 2>&1 | grep -q "unknown bug .tx-nonsense. (bugs: .*missing-sync"
-# Every driver on every device: NICs and block devices verified too, on the device thread as well.
-"$cli" demo >"$out"
-grep -A4 '^nic-iommu' "$out" | grep -q 'frames'
-grep -A4 '^blk-24' "$out" | grep -q 'requests'
+# On the device thread as well.
 "$cli" demo --threaded | grep -q "all bytes verified on every device"
 "$cli" demo --bug rx-no-sync-for-device --json >"$out"
 if command -v python3 >/dev/null 2>&1; then python3 -m json.tool "$out" >/dev/null; fi
 "$cli" sweep --seeds 3 | grep -q "0 seeds failed"
 "$cli" demo --board armv5 | grep -q "all bytes verified on every device"
-"$cli" demo --chaos 42 | grep -q "all bytes verified on every device"
 # Where each device sees RAM: the rpi4-like board's legacy DMA sees RAM at 0 through 0xc0000000.
 if simulated rpi4-like; then
 	"$cli" demo --board rpi4-like | grep -A1 '^dma@7e007000' | grep -q 'RAM 0x0 seen at 0xc0000000'
@@ -62,6 +65,7 @@ head -n 1 "$out" | grep -q '5 devices, 4 with a demo driver (none for iommu@2b40
 [ "$(grep -c '\[OK\]' "$out")" -eq 4 ]
 # Chaos says its seed and what it did to each device's cache lines.
 "$cli" demo --chaos 42 >"$out"
+grep -q "all bytes verified on every device" "$out"
 head -n 1 "$out" | grep -q 'chaos seed 42$'
 grep -A3 '^dma-nc' "$out" | grep -q 'cache: .*; chaos: [1-9][0-9]* dirty lines evicted, [0-9]* lines prefetched'
 # Strict mode aborts at the first report, and what was printed before it is kept.
@@ -77,13 +81,15 @@ rm -f "$out.err"
 "$cli" demo --json >"$out"
 grep -q '"device":"dma-nc"' "$out"
 if command -v python3 >/dev/null 2>&1; then python3 -m json.tool "$out" >/dev/null; fi
-"$cli" info | grep -q "dma-nc"
+"$cli" info >"$out"
+grep -q "dma-nc" "$out"
 # The board before its devices: the zones as its RAM fills them.
-"$cli" info | grep -q '^  ZONE_DMA   0x80000000  *0x83ffffff  *64 MiB'
-"$cli" info | grep -q '^  ZONE_DMA32 0x84000000  *0x87ffffff  *64 MiB'
-"$cli" info --json | grep -q '"name":"dma-32"'
-"$cli" info --json | grep -q '"map":\[{"cpu":"0x80000000","dma":"0x0","size":"0x8000000"}\]'
-"$cli" info --json | grep -q '"iommu":{"name":"smmu0","stream_ids":\[66\]}'
+grep -q '^  ZONE_DMA   0x80000000  *0x83ffffff  *64 MiB' "$out"
+grep -q '^  ZONE_DMA32 0x84000000  *0x87ffffff  *64 MiB' "$out"
+"$cli" info --json >"$out"
+grep -q '"name":"dma-32"' "$out"
+grep -q '"map":\[{"cpu":"0x80000000","dma":"0x0","size":"0x8000000"}\]' "$out"
+grep -q '"iommu":{"name":"smmu0","stream_ids":\[66\]}' "$out"
 for board in default rpi4-like arm64-server x86-like armv5; do
 	simulated "$board" >/dev/null || continue
 	"$cli" info "$board" --json >"$out"
