@@ -113,6 +113,9 @@ timeout 900 qemu-system-aarch64 -M virt -cpu max -smp 2 -m 2048 -nographic -no-r
 	-kernel "$vm/Image" -initrd "$vm/initrd.gz" \
 	-append "console=ttyAMA0 panic=-1 quiet rdinit=/init" >"$log" 2>&1
 grep 'pagesize-vm' "$log"
-echo "pagesize-vm.sh: $(( $(date +%s) - t0 )) s"
 grep -q 'pagesize-vm: kernel .*page size 16384' "$log" || { cat "$log"; exit 1; }
 grep -q 'pagesize-vm: [0-9]* passed, 0 failed' "$log" || { grep -v '^ok' "$log"; exit 1; }
+# Last, as a CI line shows it: the count, on which kernel, and the time.
+echo "pagesize-vm.sh: $(sed -n 's/.*pagesize-vm: \([0-9]* passed.*\)/\1/p' "$log" | tail -n 1 | tr -d '\r')" \
+	"on $(sed -n 's/.*pagesize-vm: kernel \([^,]*\),.*/\1/p' "$log" | head -n 1), 16 KiB pages," \
+	"$(( $(date +%s) - t0 )) s"
