@@ -23,13 +23,29 @@ struct dmamap_buddy {
 };
 
 /*
- * The per-frame arrays of a large buddy (an IOVA space of gigabytes has a
- * million frames, of which a run touches a few) are zero pages mapped for
- * it and committed as touched: calloc would clear them in full each time
- * (glibc serves large blocks from the heap once frees have raised its
- * mmap threshold), which was most of the cost of creating a board.
+ * The per-frame arrays of a large buddy (an IOMMU domain's IOVA space is up
+ * to 4 GiB, a million frames, of which a run touches a few) are zero pages
+ * mapped for it and committed as touched: on 64-bit glibc calloc clears
+ * them in full once frees have raised its mmap threshold, which was most
+ * of the cost of making a board. They hold indices only, no pointers a
+ * leak checker would need to scan.
  */
 #define BUDDY_MAPPED_MIN (64 * 1024)
+
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/asan_interface.h>
+#else
+#define ASAN_POISON_MEMORY_REGION(addr, size) ((void)(addr), (void)(size))
+#define ASAN_UNPOISON_MEMORY_REGION(addr, size) ((void)(addr), (void)(size))
+#endif
+
+/* The mapping's bytes past the array, which a heap block's redzone would have caught. */
+static size_t frames_slack(size_t len)
+{
+	size_t page = dmamap__host_page_size();
+
+	return (len + page - 1) / page * page - len;
+}
 
 static void *frames_alloc(unsigned long npages, size_t size)
 {
@@ -45,7 +61,12 @@ static void *frames_alloc(unsigned long npages, size_t size)
 		return dmamap__calloc(npages, size);
 	m = dmamap__mmap(NULL, len, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	return m == MAP_FAILED ? NULL : m;
+	if (m == MAP_FAILED)
+		return NULL;
+	/* A transparent huge page would commit 2 MiB at each sparse touch. */
+	(void)madvise(m, len, MADV_NOHUGEPAGE);
+	ASAN_POISON_MEMORY_REGION((char *)m + len, frames_slack(len));
+	return m;
 }
 
 static void frames_free(void *m, unsigned long npages, size_t size)
@@ -54,10 +75,13 @@ static void frames_free(void *m, unsigned long npages, size_t size)
 
 	if (!m)
 		return;
-	if (len < BUDDY_MAPPED_MIN)
+	if (len < BUDDY_MAPPED_MIN) {
 		free(m);
-	else
-		dmamap__munmap(m, len);
+		return;
+	}
+	/* Whatever is mapped here next must not inherit the poison. */
+	ASAN_UNPOISON_MEMORY_REGION((char *)m + len, frames_slack(len));
+	dmamap__munmap(m, len);
 }
 
 static void list_add(struct dmamap_buddy *b, long i, unsigned int order)

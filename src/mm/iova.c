@@ -7,9 +7,7 @@
  */
 #include <stdlib.h>
 #include <pthread.h>
-#include <sys/mman.h>
 #include "../lib/lib.h"
-#include "../lib/mem.h"
 #include "../lib/shard.h"
 #include "../lib/spinlock.h"
 #include "buddy.h"
@@ -37,20 +35,15 @@ struct dmamap_iova {
 
 struct dmamap_iova *dmamap__iova_create_order(u64 base, u64 end, unsigned int max_order)
 {
-	/*
-	 * Zero pages mapped for it, committed as touched: each shard's
-	 * magazines are 12 KiB, and a domain used by one thread touches one.
-	 */
-	struct dmamap_iova *v = dmamap__mmap(NULL, sizeof(*v), PROT_READ | PROT_WRITE,
-					     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	struct dmamap_iova *v = dmamap__zalloc_lines(sizeof(*v));
 
-	if (v == MAP_FAILED)
+	if (!v)
 		return NULL;
 	v->base_pfn = base >> PAGE_SHIFT;
 	v->npages = (unsigned long)((end - base) >> PAGE_SHIFT);
 	v->buddy = dmamap__buddy_create(v->base_pfn, v->npages, max_order);
 	if (!v->buddy) {
-		dmamap__munmap(v, sizeof(*v));
+		free(v);
 		return NULL;
 	}
 	return v;
@@ -61,7 +54,7 @@ void dmamap__iova_destroy(struct dmamap_iova *v)
 	if (!v)
 		return;
 	dmamap__buddy_destroy(v->buddy);
-	dmamap__munmap(v, sizeof(*v));
+	free(v);
 }
 
 /* With @s locked: keep a free range in the magazine, or give it back to the buddy. */
