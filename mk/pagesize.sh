@@ -7,15 +7,19 @@
 set -u
 build=build-x-aarch64-linux-gnu
 [ -x "$build/dmamap-tests" ] || build=build-x-aarch64-linux-gnu-nofdt
-if [ ! -x "$build/dmamap-tests" ] || ! command -v qemu-aarch64 >/dev/null 2>&1; then
-	echo "pagesize.sh: skipped: no arm64 build or no qemu-aarch64 (run mk/cross.sh aarch64-linux-gnu first)"
+# DMAMAP_CROSS_STRICT=1 (CI): a skip is a failure.
+skip() {
+	echo "pagesize.sh: skipped: $*"
+	[ "${DMAMAP_CROSS_STRICT:-0}" = 1 ] && exit 1
 	exit 0
+}
+if [ ! -x "$build/dmamap-tests" ] || ! command -v qemu-aarch64 >/dev/null 2>&1; then
+	skip "no arm64 build or no qemu-aarch64 (run mk/cross.sh aarch64-linux-gnu first)"
 fi
 # -p went away in QEMU 9.0: without it there is nothing to emulate here.
 major=$(qemu-aarch64 --version | sed -n 's/.*version \([0-9]*\)\..*/\1/p' | head -n 1)
 if [ -z "$major" ] || [ "$major" -ge 9 ]; then
-	echo "pagesize.sh: skipped: qemu-aarch64 ${major:-?}.x has no -p (removed in 9.0)"
-	exit 0
+	skip "qemu-aarch64 ${major:-?}.x has no -p (removed in 9.0)"
 fi
 [ $# -gt 0 ] || set -- 16384 65536
 # As mk/cross.sh runs them under qemu: the long loops take one case in ten.
