@@ -61,13 +61,6 @@ unsigned int dmamap__host_page_shift(void)
 	return s;
 }
 
-static size_t pages_of(size_t len)
-{
-	size_t page = dmamap__host_page_size();
-
-	return (len + page - 1) & ~(page - 1);
-}
-
 void *dmamap__mmap_for_process(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
 	return injected() ? MAP_FAILED : mmap(addr, len, prot, flags, fd, off);
@@ -76,7 +69,7 @@ void *dmamap__mmap_for_process(void *addr, size_t len, int prot, int flags, int 
 static void *counted(void *m, size_t len, int flags)
 {
 	if (m != MAP_FAILED && !(flags & MAP_FIXED))
-		__atomic_add_fetch(&ledger_bytes, (long long)pages_of(len), __ATOMIC_RELAXED);
+		__atomic_add_fetch(&ledger_bytes, (long long)dmamap__host_pages_of(len), __ATOMIC_RELAXED);
 	return m;
 }
 
@@ -90,12 +83,20 @@ void *dmamap__mmap_unfailing(void *addr, size_t len, int prot, int flags, int fd
 	return counted(mmap(addr, len, prot, flags, fd, off), len, flags);
 }
 
+void *dmamap__zeroed_pages(size_t len)
+{
+	void *m = dmamap__mmap(NULL, len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	return m == MAP_FAILED ? NULL : m;
+}
+
 int dmamap__munmap(void *addr, size_t len)
 {
 	int ret = munmap(addr, len);
 
 	if (!ret)
-		__atomic_sub_fetch(&ledger_bytes, (long long)pages_of(len), __ATOMIC_RELAXED);
+		__atomic_sub_fetch(&ledger_bytes, (long long)dmamap__host_pages_of(len), __ATOMIC_RELAXED);
 	return ret;
 }
 

@@ -35,6 +35,13 @@ void *dmamap__mmap_for_process(void *addr, size_t len, int prot, int flags, int 
  * mapped at its first touch). MAP_FAILED only when the system refuses.
  */
 void *dmamap__mmap_unfailing(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+/*
+ * Zero pages reserved, committed only as they are touched (MAP_NORESERVE),
+ * through dmamap__mmap(): for bookkeeping sized by a board or an address
+ * space, of which a run touches a little. NULL when refused or injected;
+ * released with dmamap__munmap(@len).
+ */
+void *dmamap__zeroed_pages(size_t len);
 /* munmap(2) of what dmamap__mmap() counted. */
 int dmamap__munmap(void *addr, size_t len);
 /* memfd_create(2) as a failure point (-1, errno ENOMEM), counted until dmamap__memfd_close(). */
@@ -50,6 +57,14 @@ unsigned int dmamap__host_page_shift(void);
 static inline size_t dmamap__host_page_size(void)
 {
 	return (size_t)1 << dmamap__host_page_shift();
+}
+
+/* @len rounded up to whole host pages: what a mapping of @len takes. */
+static inline size_t dmamap__host_pages_of(size_t len)
+{
+	size_t page = dmamap__host_page_size();
+
+	return (len + page - 1) & ~(page - 1);
 }
 
 /* What the ledger holds now: bytes mapped and memfds open through the calls above. */

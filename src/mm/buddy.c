@@ -42,9 +42,7 @@ struct dmamap_buddy {
 /* The mapping's bytes past the array, which a heap block's redzone would have caught. */
 static size_t frames_slack(size_t len)
 {
-	size_t page = dmamap__host_page_size();
-
-	return (len + page - 1) / page * page - len;
+	return dmamap__host_pages_of(len) - len;
 }
 
 static void *frames_alloc(unsigned long npages, size_t size)
@@ -59,9 +57,8 @@ static void *frames_alloc(unsigned long npages, size_t size)
 #endif
 	if (len < BUDDY_MAPPED_MIN)
 		return dmamap__calloc(npages, size);
-	m = dmamap__mmap(NULL, len, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (m == MAP_FAILED)
+	m = dmamap__zeroed_pages(len);
+	if (!m)
 		return NULL;
 	/* A transparent huge page would commit 2 MiB at each sparse touch. */
 	(void)madvise(m, len, MADV_NOHUGEPAGE);

@@ -180,12 +180,13 @@ TEST(sparse_ram_a_live_board_hides_no_heap_from_the_leak_checker)
 #ifdef __SANITIZE_ADDRESS__
 	static const char *const boards[] = { "default", "rpi4-like", "arm64-server", "x86-like",
 					      "armv5" };
-	struct dmamap_platform *p[5];
+	enum { N = sizeof(boards) / sizeof(boards[0]) };
+	struct dmamap_platform *p[N];
 
-	for (unsigned int i = 0; i < 5; i++)
+	for (unsigned int i = 0; i < N; i++)
 		p[i] = quiet(dmamap_platform_builtin(boards[i], NULL));
 	CHECK_MSG(__lsan_do_recoverable_leak_check() == 0, "the leak checker reports leaks");
-	for (unsigned int i = 0; i < 5; i++)
+	for (unsigned int i = 0; i < N; i++)
 		dmamap_platform_destroy(p[i]);
 #else
 	SKIP("needs ASan's leak checker (make test SAN=1)");

@@ -16,18 +16,6 @@
 #include "sim.h"
 #include "../../lib/mem.h"
 
-/*
- * Per-line and per-page bookkeeping: a large board's runs to gigabytes, of
- * which a run touches a little, so it is reserved, not committed.
- */
-static void *zeroed_pages(size_t len)
-{
-	void *m = dmamap__mmap(NULL, len, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-	return m == MAP_FAILED ? NULL : m;
-}
-
 static int make_fd(const char *name, u64 size)
 {
 	int fd = dmamap__memfd_create(name, MFD_CLOEXEC);
@@ -125,9 +113,10 @@ static int bank_init(struct dmamap_platform *p, struct dmamap_bank *b, struct si
 	sb->snap = dmamap__calloc(sb->nchunks, sizeof(*sb->snap));
 	sb->nlines = nlines;
 	sb->npages = (size_t)(size >> sim_guard_shift()) + 1;
-	sb->line_writer = zeroed_pages(nlines * sizeof(uint16_t));
-	sb->line_flags = zeroed_pages(nlines);
-	sb->guard = zeroed_pages(sb->npages);
+	/* Per-line and per-page bookkeeping: a large board's runs to gigabytes, reserved, not committed. */
+	sb->line_writer = dmamap__zeroed_pages(nlines * sizeof(uint16_t));
+	sb->line_flags = dmamap__zeroed_pages(nlines);
+	sb->guard = dmamap__zeroed_pages(sb->npages);
 	if (!b->cpu || !sb->mem || !sb->snap || !sb->line_writer || !sb->line_flags || !sb->guard)
 		return -ENOMEM;
 	return 0;
