@@ -237,9 +237,10 @@ static void deliver_pending(struct dmamap_platform *p, const struct device *dev,
 			handled = act[k].handler((int)irq, act[k].dev_id) != IRQ_NONE;
 		handling = 0;
 		irqs_off = false;
-		__atomic_fetch_add(delivered, 1, __ATOMIC_RELAXED);
+		/* Whoever sees this delivery counted must see its verdict counted too. */
 		if (!handled)
 			__atomic_fetch_add(unhandled, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(delivered, 1, __ATOMIC_RELEASE);
 		pthread_mutex_lock(&irq_lock);
 		/* The handler may have destroyed its own device: then the number is no longer its. */
 		d = slot(irq);

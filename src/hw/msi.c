@@ -164,7 +164,8 @@ void dmamap__msi_stats(const struct device *dev, struct dmamap_msi_stats *st)
 {
 	const struct dmamap_msi *m = dev->msi;
 
-	st->delivered = m ? __atomic_load_n(&m->delivered, __ATOMIC_RELAXED) : 0;
+	/* Delivered first: the unhandled it counts were added before it (irq.c). */
+	st->delivered = m ? __atomic_load_n(&m->delivered, __ATOMIC_ACQUIRE) : 0;
 	st->unhandled = m ? __atomic_load_n(&m->unhandled, __ATOMIC_RELAXED) : 0;
 	st->signalled = m ? __atomic_load_n(&m->signalled, __ATOMIC_RELAXED) : 0;
 }
