@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "blk_drv.h"
+#include "patience.h"
 
 static const char *const bug_names[BLKDRV_BUG_COUNT] = {
 	"none", "wrong-direction", "cpu-write-while-mapped", "unmap-before-done",
@@ -221,7 +222,8 @@ int blkdrv_rw(struct blkdrv *b, int op, uint64_t sector, struct scatterlist *sg,
 	if (ret)
 		return ret;
 	/* wait_for_completion_timeout(): the interrupt handler reaps it. */
-	ret = readx_poll_timeout(load_status, &status, v, v != 1, 10, 1000000);
+	ret = readx_poll_timeout(load_status, &status, v, v != 1, 10,
+				 1000UL * drv_dev_patience_ms(b->dev));
 	if (ret) {
 		reset(b); /* the request must not outlive the caller's buffers */
 		return -ETIMEDOUT;

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <dmamap/sim.h>
 #include "exercise.h"
+#include "patience.h"
 
 static uint64_t next(uint64_t *s)
 {
@@ -44,17 +45,6 @@ static void tally(struct exercise_result *r, size_t bytes, unsigned long long wr
 		r->corrupted++;
 	else
 		r->ok++;
-}
-
-/*
- * How long a wait gives the device: about a second of device time; in
- * threaded mode that is the clock, and the device thread of a loaded
- * machine (emulators side by side on two cores) may wait longer than
- * that for a core, so ten.
- */
-static uint64_t patience_us(struct dmamap_platform *p)
-{
-	return dmamap_sim_threaded(p) ? 10000000 : 1000000;
 }
 
 /* Wait until @done(@ctx) or @budget_us of poll time has passed. */
@@ -233,9 +223,9 @@ int exercise_nic(struct device *dev, unsigned int frames, enum nicdrv_bug bug, u
 		}
 		/* Counted as sent first: in threaded mode it may come back before xmit returns. */
 		__atomic_store_n(&run->sent, id + 1, __ATOMIC_RELEASE);
-		/* A full ring waits for completions, up to about a second. */
+		/* A full ring waits for completions, as long as the drivers wait for a device. */
 		while ((ret = nicdrv_xmit(&run->n, frags, f->nfrags, f)) == -EBUSY &&
-		       dmamap_poll_elapsed(&waited, 5) < patience_us(run->p)) {
+		       dmamap_poll_elapsed(&waited, 5) < 1000ULL * drv_patience_ms(run->p)) {
 			nic_settled(run); /* polls if NAPI asked for more */
 			udelay(5);
 		}
@@ -248,7 +238,7 @@ int exercise_nic(struct device *dev, unsigned int frames, enum nicdrv_bug bug, u
 			continue;
 		}
 	}
-	wait_for(nic_settled, run, patience_us(run->p));
+	wait_for(nic_settled, run, 1000ULL * drv_patience_ms(run->p));
 	nicdrv_remove(&run->n);
 	r->irqs = run->n.stats.irqs;
 	ret = 0;

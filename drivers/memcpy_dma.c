@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <string.h>
 #include "memcpy_dma.h"
+#include "patience.h"
 
 static const char *const bug_names[MCDMA_BUG_COUNT] = {
 	"none", "missing-sync", "wrong-direction", "cpu-write-while-mapped",
@@ -91,7 +92,8 @@ static int wait_done(struct mcdma *m, volatile struct mce_desc *first, unsigned 
 	int ret;
 
 	/* Wait for the engine to pass them all, then check every status word. */
-	ret = readl_poll_timeout(m->regs + MCE_REG_HEAD, head, head == m->tail, 0, 1000000);
+	ret = readl_poll_timeout(m->regs + MCE_REG_HEAD, head, head == m->tail, 0,
+				 1000UL * drv_dev_patience_ms(m->dev));
 	if (ret) {
 		/* Reset it: nothing may touch the buffers once the caller unmaps them. */
 		writel(MCE_CTRL_RESET, m->regs + MCE_REG_CTRL);

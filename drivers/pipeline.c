@@ -8,9 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "patience.h"
 #include "pipeline.h"
-
-#define WAIT_MS 1000
 
 struct media_job {
 	struct dma_fence fence;
@@ -131,7 +130,7 @@ int mediadrv_wait(struct mediadrv *m)
 
 	if (!f)
 		return 0;
-	left = dma_fence_wait_timeout(f, true, msecs_to_jiffies(WAIT_MS));
+	left = dma_fence_wait_timeout(f, true, msecs_to_jiffies(drv_dev_patience_ms(m->dev)));
 	if (left <= 0) {
 		struct dma_fence *job;
 		unsigned long flags;
@@ -231,14 +230,15 @@ static int import(struct dma_buf *buf, struct importer *im, size_t len, struct p
 }
 
 /* Wait for what an access conflicts with, counting the waits that found work in flight. */
-static int wait_for(struct dma_buf *buf, enum dma_resv_usage usage, struct pipe_result *r)
+static int wait_for(struct dma_buf *buf, enum dma_resv_usage usage, unsigned int wait_ms,
+		    struct pipe_result *r)
 {
 	long left;
 
 	if (dma_resv_test_signaled(buf->resv, usage))
 		return 0;
 	r->fence_waits++;
-	left = dma_resv_wait_timeout(buf->resv, usage, true, msecs_to_jiffies(WAIT_MS));
+	left = dma_resv_wait_timeout(buf->resv, usage, true, msecs_to_jiffies(wait_ms));
 	return left > 0 ? 0 : (left ? (int)left : -ETIMEDOUT);
 }
 
@@ -275,11 +275,12 @@ static void expected(uint8_t *want, size_t len, uint32_t seq)
 static int one_frame(struct dma_buf *buf, struct importer *im, void *vaddr, size_t len,
 		     uint32_t seq, enum pipe_bug bug, struct pipe_result *r)
 {
+	unsigned int wait_ms = drv_dev_patience_ms(im[CAM].drv.dev);
 	struct dma_resv *resv = buf->resv;
 	int err;
 
 	/* A writer waits for every access before it: the display may still be scanning out. */
-	if ((err = wait_for(buf, DMA_RESV_USAGE_READ, r)))
+	if ((err = wait_for(buf, DMA_RESV_USAGE_READ, wait_ms, r)))
 		return fail(r, err, "wait before capture", NULL);
 	err = mediadrv_start(&im[CAM].drv, im[CAM].dma, (uint32_t)len, seq,
 			     im[CAM].own ? NULL : resv, DMA_RESV_USAGE_WRITE);
@@ -290,7 +291,7 @@ static int one_frame(struct dma_buf *buf, struct importer *im, void *vaddr, size
 		    (err = cpu_copy(buf, vaddr, im[CAM].own, len, true, r)))
 			return fail(r, err, "capture copy", "camera");
 	}
-	if (bug != PIPE_BUG_MISSING_FENCE_WAIT && (err = wait_for(buf, DMA_RESV_USAGE_WRITE, r)))
+	if (bug != PIPE_BUG_MISSING_FENCE_WAIT && (err = wait_for(buf, DMA_RESV_USAGE_WRITE, wait_ms, r)))
 		return fail(r, err, "wait before processing", NULL);
 	err = mediadrv_start(&im[ISP].drv, im[ISP].dma, (uint32_t)len, PIPE_ISP_KEY, resv,
 			     DMA_RESV_USAGE_WRITE);
@@ -298,7 +299,7 @@ static int one_frame(struct dma_buf *buf, struct importer *im, void *vaddr, size
 		return fail(r, err, "start", "isp");
 	if (bug == PIPE_BUG_MISSING_CPU_ACCESS) {
 		/* It waits as it should, then writes without the bracket. */
-		if ((err = wait_for(buf, DMA_RESV_USAGE_READ, r)))
+		if ((err = wait_for(buf, DMA_RESV_USAGE_READ, wait_ms, r)))
 			return fail(r, err, "wait before overlay", NULL);
 		stamp(vaddr, seq);
 	} else {
@@ -309,7 +310,7 @@ static int one_frame(struct dma_buf *buf, struct importer *im, void *vaddr, size
 		if ((err = dma_buf_end_cpu_access(buf, DMA_BIDIRECTIONAL)))
 			return fail(r, err, "end_cpu_access", NULL);
 	}
-	if ((err = wait_for(buf, DMA_RESV_USAGE_WRITE, r)))
+	if ((err = wait_for(buf, DMA_RESV_USAGE_WRITE, wait_ms, r)))
 		return fail(r, err, "wait before scan-out", NULL);
 	if (im[DISP].own && (err = cpu_copy(buf, vaddr, im[DISP].own, len, false, r)))
 		return fail(r, err, "scan-out copy", "display");

@@ -482,6 +482,7 @@ bool board_too_big_for_host(const char *name);
 #define TICK_TARGET 0x8 /* RW: raise line 0 when DONE reaches it */
 #define TICK_RAISE 0xc  /* WO: raise this line now */
 #define TICK_FOREVER 0x10 /* WO: 1: never idle */
+#define TICK_SLOW_US 0x14 /* WO: each step sleeps this long (a held-up device thread) */
 
 /* Steps of work the tickers find with no register write (for dmamap_model_wake()). */
 extern unsigned int ticker_outside_work;

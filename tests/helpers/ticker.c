@@ -4,17 +4,21 @@
  * of N to TICK_TODO gives it N steps of work; TICK_DONE counts the steps
  * taken; when DONE reaches TICK_TARGET it raises line 0; a write of L to
  * TICK_RAISE raises line L at once. TICK_FOREVER makes it never idle.
+ * TICK_SLOW_US makes each of its steps sleep that long: on a board in
+ * threaded mode, the device thread of a loaded machine, held up between
+ * every step of every device.
  * ticker_outside_work is work that arrives with no register write: the
  * test says so with dmamap_model_wake().
  */
 #include <stdlib.h>
+#include <time.h>
 #include <dmamap/model.h>
 #include "../helpers.h"
 
 unsigned int ticker_outside_work;
 
 struct ticker {
-	uint32_t todo, done, target;
+	uint32_t todo, done, target, slow_us;
 	bool forever;
 };
 
@@ -37,6 +41,12 @@ static bool t_step(struct device *dev, void *priv)
 
 	if (!t->todo && !t->forever && !ticker_outside_work)
 		return false;
+	if (t->slow_us) {
+		struct timespec ts = { t->slow_us / 1000000, (long)(t->slow_us % 1000000) * 1000 };
+
+		while (nanosleep(&ts, &ts))
+			;
+	}
 	if (t->todo)
 		t->todo--;
 	else if (ticker_outside_work)
@@ -55,6 +65,7 @@ static int t_write(struct device *dev, void *priv, uint32_t reg, uint32_t val)
 	case TICK_TARGET: t->target = val; return 0;
 	case TICK_RAISE: return dmamap_model_raise_irq(dev, val);
 	case TICK_FOREVER: t->forever = val; return 0;
+	case TICK_SLOW_US: t->slow_us = val; return 0;
 	}
 	return -EINVAL;
 }
