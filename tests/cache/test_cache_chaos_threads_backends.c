@@ -39,7 +39,8 @@ static void *drive(void *arg)
 	struct lane *l = arg;
 	uint8_t want[LEN], seen[LEN];
 
-	for (unsigned int r = 0; now_s() < l->until; r++, l->rounds++) {
+	/* One round at least: a loaded machine may start a lane after its window closed. */
+	for (unsigned int r = 0; !r || now_s() < l->until; r++, l->rounds++) {
 		dma_addr_t h;
 
 		pattern(want, LEN, l->seed * 100003 + r);
@@ -92,7 +93,6 @@ TEST_TIMEOUT(cache_chaos_threads_every_backend, 7200)
 	for (int i = 0; i < THREADS; i++) {
 		CHECK_MSG(!lanes[i].failed && !lanes[i].wrong, "%s: %ld rounds, %ld failed, %ld bytes wrong",
 			  devices[i % 6], lanes[i].rounds, lanes[i].failed, lanes[i].wrong);
-		CHECK_MSG(lanes[i].rounds > 0, "%s: no round in %.0f s", devices[i % 6], seconds);
 		rounds += lanes[i].rounds;
 		wrong += lanes[i].wrong;
 	}
