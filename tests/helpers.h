@@ -475,6 +475,9 @@ bool board_too_big_for_host(const char *name);
 /* HEAD and a /reserved-memory node holding @body. */
 #define RESV(body) HEAD "reserved-memory { #address-cells = <1>; #size-cells = <1>; ranges; " body " }; "
 
+/* Seconds of the monotonic clock (helpers/clock.c). */
+double now_s(void);
+
 /* ---- a model that counts its steps (helpers/ticker.c) ------------------------------- */
 
 #define TICK_TODO 0x0   /* RW: steps of work left */

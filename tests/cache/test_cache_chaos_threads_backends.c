@@ -9,7 +9,6 @@
  * long as DMAMAP_SOAK_SECONDS says.
  */
 #include <pthread.h>
-#include <time.h>
 #include "../helpers.h"
 
 #define THREADS 8
@@ -25,14 +24,6 @@ struct lane {
 	double until;
 	long rounds, wrong, failed;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void *drive(void *arg)
 {

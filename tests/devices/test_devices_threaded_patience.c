@@ -5,11 +5,10 @@
  * second a kernel driver's timeout allows, and the example drivers wait
  * longer there (drivers/patience.h). A ticker whose every step sleeps
  * holds the thread up the same way, deterministically: the transfer
- * waited for spans well over a second, and must arrive whole.
+ * waited for takes more than a second, and must arrive whole.
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <dmamap/io.h>
 #include <dmamap/scatterlist.h>
 #include <dmamap/sim.h>
@@ -22,14 +21,6 @@
 /* Transfers of this many steps of the device: 48 of 4 KiB for the disk, 48 of 16 KiB for the engine. */
 #define BLK_LEN (192u << 10)
 #define MCE_LEN (768u << 10)
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* The default board in threaded mode, with a ticker that can hold its device thread up. */
 static struct dmamap_platform *threaded_board(void __iomem **ticker)
@@ -44,6 +35,12 @@ static struct dmamap_platform *threaded_board(void __iomem **ticker)
 		return NULL;
 	}
 	return p;
+}
+
+static void threaded_board_end(struct dmamap_platform *p)
+{
+	dmamap_sim_set_threaded(p, false);
+	dmamap_platform_destroy(p);
 }
 
 /* From now on every step of the device thread sleeps SLOW_US. */
@@ -82,8 +79,7 @@ TEST(devices_threaded_held_up_block_driver_waits_it_out)
 	blkdrv_remove(&b);
 	dmamap_kfree(p, out);
 	dmamap_kfree(p, in);
-	dmamap_sim_set_threaded(p, false);
-	dmamap_platform_destroy(p);
+	threaded_board_end(p);
 }
 
 TEST(devices_threaded_held_up_memcpy_driver_waits_it_out)
@@ -112,6 +108,5 @@ TEST(devices_threaded_held_up_memcpy_driver_waits_it_out)
 	free(want);
 	dmamap_kfree(p, src);
 	dmamap_kfree(p, dst);
-	dmamap_sim_set_threaded(p, false);
-	dmamap_platform_destroy(p);
+	threaded_board_end(p);
 }
